@@ -1,0 +1,154 @@
+/**
+ * The local v2 API as a Fastify app built by a factory that never listens (tests use inject(); the
+ * server entry listens on 127.0.0.1). Order of checks: Host/Origin (403), method (405), key (401),
+ * rate limit (429), parameters (400), then the query (404 or 200).
+ */
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Authenticated } from '../store/apiKeys';
+import type { Store } from '../store/database';
+import { InvalidArgument } from '../query/errors';
+import { Authenticator } from './auth';
+import { ApiError, sendError } from './errors';
+import { checkHostAndOrigin } from './guards';
+import { registerRoutes, type TasksReadThrough, V2_PATHS } from './routes';
+import { PARAMETER_RULES } from './schemas';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: Authenticated;
+  }
+}
+
+export interface RateLimitOptions {
+  /** Sustained requests per second per key. */
+  perSecond: number;
+  /** Requests a key may send at once before being limited. */
+  burst: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 100, burst: 200 };
+
+export interface ApiOptions {
+  store: Store;
+  /** The port the server is reachable on (Host checks); a function when it is known only after listen. */
+  port: number | (() => number);
+  now?: () => Date;
+  rateLimit?: RateLimitOptions;
+  readThrough?: TasksReadThrough;
+  logger?: FastifyBaseLogger | false;
+}
+
+const ALLOW = 'GET, HEAD';
+const OTHER_METHODS = ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+
+export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
+  const now = options.now ?? (() => new Date());
+  const port = typeof options.port === 'number' ? () => options.port as number : options.port;
+  const limits = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const app = Fastify({
+    loggerInstance: options.logger || undefined,
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
+    // Request-id headers and the like are not ours to trust; keep error output in our own shape.
+    return503OnClosing: true,
+  });
+  const authenticator = new Authenticator(options.store, now);
+
+  app.addHook('onRequest', async (request) => {
+    checkHostAndOrigin(request.headers.host, request.headers.origin, port());
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) =>
+    sendError(reply, toApiError(error, request.log)),
+  );
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${request.url.split('?')[0]}`),
+    ),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Dataset Health local API',
+        version: '2',
+        description:
+          'The remote Dataset Health v2 endpoints, served from the local mirror. Bearer keys: `dataset-health keys create`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+
+  await app.register(async (v2) => {
+    v2.addHook('onRequest', async (request) => {
+      request.auth = authenticator.authenticate(request.headers.authorization);
+    });
+    await v2.register(rateLimit, {
+      hook: 'onRequest',
+      // A token bucket of `burst` refilled at `perSecond`, approximated by a window of burst/perSecond seconds.
+      max: limits.burst,
+      timeWindow: Math.max(1, Math.round((limits.burst / limits.perSecond) * 1000)),
+      keyGenerator: (request) => request.auth?.keyId ?? request.ip,
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(
+          'RATE_LIMITED',
+          `rate limit of ${limits.perSecond} requests/s (bursts of ${limits.burst}) exceeded; retry after ${context.after}`,
+          undefined,
+          {
+            'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))),
+          },
+        ),
+    });
+    registerRoutes(v2, { store: options.store, readThrough: options.readThrough });
+  });
+
+  for (const url of Object.values(V2_PATHS)) {
+    app.route({
+      method: [...OTHER_METHODS],
+      url,
+      handler: async (request, reply) =>
+        sendError(
+          reply,
+          new ApiError(
+            'METHOD_NOT_ALLOWED',
+            `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
+            undefined,
+            {
+              Allow: ALLOW,
+            },
+          ),
+        ),
+    });
+  }
+
+  app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof InvalidArgument) return new ApiError('INVALID_ARGUMENT', error.message, error.field);
+  if ('validation' in error && error.validation) {
+    const first = error.validation[0];
+    const field = first?.instancePath.split('/')[1] ?? first?.params?.missingProperty;
+    const name = typeof field === 'string' ? field : 'query';
+    return new ApiError(
+      'INVALID_ARGUMENT',
+      PARAMETER_RULES[name] ?? `${name}: ${first?.message ?? 'invalid'}`,
+      name,
+    );
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 404) return new ApiError('NOT_FOUND', error.message);
+  if (status >= 400 && status < 500) return new ApiError('INVALID_ARGUMENT', error.message);
+  log.error({ err: error }, 'unexpected error in the local API');
+  return new ApiError('INTERNAL', 'internal error: the details are in the log');
+}

@@ -1,0 +1,28 @@
+/**
+ * DNS-rebinding and cross-site defences (DESIGN.md §2): only loopback Host values with our port are
+ * served, and a request carrying an Origin other than our own UI's is refused.
+ */
+import { ApiError } from './errors';
+
+export function loopbackHosts(port: number): Set<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+}
+
+export function loopbackOrigins(port: number): Set<string> {
+  return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]);
+}
+
+export function checkHostAndOrigin(host: string | undefined, origin: string | undefined, port: number): void {
+  if (host === undefined || !loopbackHosts(port).has(host.toLowerCase())) {
+    throw new ApiError(
+      'FORBIDDEN',
+      `Host '${host ?? ''}' is not served: use http://127.0.0.1:${port} or http://localhost:${port}`,
+    );
+  }
+  if (origin !== undefined && !loopbackOrigins(port).has(origin.toLowerCase())) {
+    throw new ApiError(
+      'FORBIDDEN',
+      `requests from origin '${origin}' are refused: this API serves local scripts only`,
+    );
+  }
+}

@@ -1,0 +1,174 @@
+/** The three read-only v2 endpoints (DESIGN.md §2), answering from the store through the query layer. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FilterError, parseFilter, printFilter } from '../../shared/filter';
+import { SortError, parseSort, printSort } from '../../shared/sort';
+import { getDataset } from '../query/dataset';
+import { listDatasets } from '../query/list';
+import { getDeliveryTasks } from '../query/tasks';
+import type { Store } from '../store/database';
+import { getOrg } from '../store/orgs';
+import { ApiError } from './errors';
+import {
+  DEFAULT_DELIVERIES,
+  DEFAULT_PAGE_SIZE,
+  DatasetParams,
+  DatasetQuery,
+  ListQuery,
+  MAX_DELIVERIES,
+  MAX_PAGE_SIZE,
+  RESPONSES,
+  TasksParams,
+  TasksQuery,
+  parseBoolean,
+} from './schemas';
+
+export const V2_PATHS = {
+  list: '/v2/ops/health/datasets/deliveries',
+  dataset: '/v2/ops/health/datasets/:datasetId/deliveries',
+  tasks: '/v2/ops/health/deliveries/:deliveryId/tasks',
+} as const;
+
+/** Reads the tasks of a delivery from the remote when the store lacks them (wired by sync). */
+export type TasksReadThrough = (orgId: string, deliveryId: string) => Promise<boolean>;
+
+export interface RouteOptions {
+  store: Store;
+  readThrough?: TasksReadThrough;
+}
+
+const deliveriesCount = (value: number | undefined): number =>
+  Math.min(value ?? DEFAULT_DELIVERIES, MAX_DELIVERIES);
+
+function orgOf(request: FastifyRequest): string {
+  if (!request.auth) throw new ApiError('UNAUTHENTICATED', 'not authenticated');
+  return request.auth.orgId;
+}
+
+/** `ETag` from the data revision and the request, checked before any query runs. */
+function notModified(store: Store, request: FastifyRequest, reply: FastifyReply): boolean {
+  const tag = `"${store.dataRevision}-${hashText(`${orgOf(request)} ${request.url}`)}"`;
+  reply.header('ETag', tag);
+  const synced = getOrg(store, orgOf(request))?.lastSyncedAt;
+  reply.header('X-Synced-At', synced ?? 'never');
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch === undefined) return false;
+  const candidates = ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (!candidates.includes(tag) && !candidates.includes('*')) return false;
+  void reply.code(304).send();
+  return true;
+}
+
+/** FNV-1a: a short, fast, stable fingerprint of the request (not a security boundary). */
+function hashText(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
+  const { store } = options;
+
+  app.get<{ Querystring: ListQuery }>(
+    V2_PATHS.list,
+    { schema: { querystring: ListQuery, response: RESPONSES.list, summary: 'List dataset health' } },
+    async (request, reply) => {
+      const query = request.query;
+      const filters = (query.filter ?? []).map((text) => {
+        try {
+          return parseFilter(text);
+        } catch (error) {
+          if (error instanceof FilterError) throw new ApiError('INVALID_ARGUMENT', error.message, 'filter');
+          throw error;
+        }
+      });
+      let sort;
+      try {
+        sort = parseSort(query.sort ?? '');
+      } catch (error) {
+        if (error instanceof SortError) throw new ApiError('INVALID_ARGUMENT', error.message, 'sort');
+        throw error;
+      }
+      if (notModified(store, request, reply)) return reply;
+      const pageSize = query.pageSize ? Math.min(query.pageSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+      const json = listDatasets(store, {
+        orgId: orgOf(request),
+        filters,
+        filterTexts: filters.map(printFilter),
+        sort,
+        sortText: printSort(sort),
+        pageSize,
+        pageToken: query.pageToken || null,
+        latestDeliveriesCount: deliveriesCount(query.latestDeliveriesCount),
+      });
+      return sendJson(reply, json);
+    },
+  );
+
+  app.get<{ Params: { datasetId: string }; Querystring: DatasetQuery }>(
+    V2_PATHS.dataset,
+    {
+      schema: {
+        params: DatasetParams,
+        querystring: DatasetQuery,
+        response: RESPONSES.dataset,
+        summary: 'Get dataset health by dataset identifier (or legacyDatasetId)',
+      },
+    },
+    async (request, reply) => {
+      if (notModified(store, request, reply)) return reply;
+      const json = getDataset(store, {
+        orgId: orgOf(request),
+        datasetId: request.params.datasetId,
+        latestDeliveriesCount: deliveriesCount(request.query.latestDeliveriesCount),
+        includeRunDetails: parseBoolean(request.query.includeRunDetails),
+      });
+      if (json === null) {
+        throw new ApiError(
+          'NOT_FOUND',
+          `no dataset '${request.params.datasetId}' (by datasetId or legacyDatasetId)`,
+        );
+      }
+      return sendJson(reply, json);
+    },
+  );
+
+  app.get<{ Params: { deliveryId: string }; Querystring: TasksQuery }>(
+    V2_PATHS.tasks,
+    {
+      schema: {
+        params: TasksParams,
+        querystring: TasksQuery,
+        response: RESPONSES.tasks,
+        summary: 'Get the tasks of one delivery, grouped by stage',
+      },
+    },
+    async (request, reply) => {
+      const orgId = orgOf(request);
+      const { deliveryId } = request.params;
+      const includeRunDetails = parseBoolean(request.query.includeRunDetails);
+      let result = getDeliveryTasks(store, orgId, deliveryId, includeRunDetails);
+      if (!result.found && result.reason === 'tasks-not-synced' && options.readThrough) {
+        if (await options.readThrough(orgId, deliveryId)) {
+          result = getDeliveryTasks(store, orgId, deliveryId, includeRunDetails);
+        }
+      }
+      if (!result.found) {
+        throw new ApiError(
+          'NOT_FOUND',
+          result.reason === 'unknown-delivery'
+            ? `no delivery '${deliveryId}'`
+            : `the tasks of delivery '${deliveryId}' were never synced and the remote could not be reached`,
+        );
+      }
+      if (notModified(store, request, reply)) return reply;
+      return sendJson(reply, result.json);
+    },
+  );
+}

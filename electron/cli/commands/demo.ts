@@ -1,0 +1,38 @@
+/** `demo [--datasets N] [--seed S]`: fill the data directory with a realistic generated org. */
+import { Command } from 'commander';
+import { DEMO_ORG, describeDemo, loadDemo } from '../../demo/load';
+import { assertOrgId } from '../../store/orgs';
+import { resolveDataDir } from '../dataDir';
+import { CliError, type CliIo } from '../io';
+import { withDataDir } from '../openStore';
+import { dataDirOption, integerOption } from '../options';
+
+export function demoCommand(io: CliIo): Command {
+  return new Command('demo')
+    .description(
+      "fill the data directory with a generated org (replaces that org's datasets of the same ids)",
+    )
+    .option('--datasets <n>', 'how many datasets', integerOption(1, 200_000), 500)
+    .option('--seed <s>', 'random seed: the same seed gives the same data', integerOption(0, 2 ** 31 - 1), 1)
+    .option('--org <org>', 'org to fill', DEMO_ORG)
+    .addOption(dataDirOption())
+    .action(async (options: { datasets: number; seed: number; org: string; dataDir?: string }) => {
+      try {
+        assertOrgId(options.org);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      io.stderr(`Generating ${options.datasets} datasets…\n`);
+      const summary = await withDataDir(resolveDataDir(options.dataDir, io.env), 'demo', io, (store) =>
+        loadDemo(store, {
+          orgId: options.org,
+          datasets: options.datasets,
+          seed: options.seed,
+          now: io.now(),
+        }),
+      );
+      io.stderr(
+        `${describeDemo(summary, options.org)}\nCreate a key to query it: dataset-health keys create --org ${options.org}\n`,
+      );
+    });
+}

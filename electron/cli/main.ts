@@ -1,0 +1,5 @@
+/** Entry of the headless CLI (`bin/dataset-health.js`, `npm run cli`). Plain Node: never imports electron. */
+import { processIo } from './io';
+import { runCli } from './program';
+
+process.exitCode = await runCli(process.argv.slice(2), processIo());

@@ -1,0 +1,54 @@
+/** Opens a data directory's store for a CLI command, holding the directory's lock while it runs. */
+import { DataDirLockedError, acquireDataDirLock } from '../store/lock';
+import { Store } from '../store/database';
+import { CliError, type CliIo } from './io';
+
+export interface OpenedStore {
+  store: Store;
+  /** Persists, closes and releases the directory. */
+  close(): Promise<void>;
+}
+
+export async function openDataDir(dataDir: string, purpose: string, io: CliIo): Promise<OpenedStore> {
+  let lock;
+  try {
+    lock = acquireDataDirLock(dataDir, { purpose, now: () => io.now() });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw new CliError(error.message);
+    throw error;
+  }
+  try {
+    const store = await Store.open({
+      dataDir,
+      log: { warn: (m) => io.stderr(`warning: ${m}\n`), error: (m) => io.stderr(`error: ${m}\n`) },
+    });
+    return {
+      store,
+      close: async () => {
+        try {
+          await store.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** Runs `work` with the store open, always closing it (and persisting what was committed). */
+export async function withDataDir<T>(
+  dataDir: string,
+  purpose: string,
+  io: CliIo,
+  work: (store: Store) => Promise<T> | T,
+): Promise<T> {
+  const opened = await openDataDir(dataDir, purpose, io);
+  try {
+    return await work(opened.store);
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,19 @@
+/** Option parsers shared by the commands: a bad value is a usage error (exit 2) naming the option. */
+import { InvalidArgumentError, Option } from 'commander';
+
+export function integerOption(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const parsed = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
+    }
+    return parsed;
+  };
+}
+
+export function dataDirOption(): Option {
+  return new Option(
+    '--data-dir <dir>',
+    'data directory (default: $DATASET_HEALTH_DATA_DIR, else the app folder)',
+  );
+}

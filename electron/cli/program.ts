@@ -1,0 +1,55 @@
+/** The `dataset-health` command line (DESIGN.md §7): exit 0 on success, 1 on failure, 2 on usage errors. */
+import { Command, CommanderError } from 'commander';
+import { demoCommand } from './commands/demo';
+import { keysCommand } from './commands/keys';
+import { exportCommand, importCommand } from './commands/snapshot';
+import { serveCommand } from './commands/serve';
+import type { CliIo } from './io';
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('dataset-health')
+    .description('Dataset Health: mirror dataset delivery health and serve the v2 health API locally')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  for (const command of [
+    serveCommand(io),
+    keysCommand(io),
+    importCommand(io),
+    exportCommand(io),
+    demoCommand(io),
+  ]) {
+    program.addCommand(command);
+  }
+  // Every command, nested ones included, reports usage errors to us instead of exiting the process.
+  const override = (command: Command): void => {
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    command.commands.forEach(override);
+  };
+  override(program);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 2;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.exitCode === 0
+        ? 0
+        : 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`dataset-health: ${message.split('\n')[0]}\n`);
+    return 1;
+  }
+}

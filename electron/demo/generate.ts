@@ -1,0 +1,58 @@
+/**
+ * Realistic, deterministic demo data (DESIGN.md §7 `demo`): an org's datasets with their delivery
+ * history and the tasks of every FAILED delivery and of each dataset's latest attempt.
+ * Same options, same snapshot: all randomness is seeded and time comes only from `options.now`.
+ */
+import type { Snapshot, TasksRecord } from '../../shared/schemas';
+import { DEFAULT_FAIL_RATE, DEFAULT_ORG_ID, generateDatasetPlan } from './plan';
+import { deriveDataset } from './record';
+import { occurrenceMemo } from './schedule';
+import { buildTasksRecord } from './tasks';
+
+export interface DemoOptions {
+  datasets: number;
+  seed: number;
+  now: Date;
+  /** Delivery events per dataset (default 30). */
+  deliveriesPerDataset?: number;
+  /** `ownerOrgId` of every dataset (default 'org-demo'). */
+  orgId?: string;
+  /** Share of attempts with a critical failure, on average (default 0.06). */
+  failRate?: number;
+}
+
+export const DEFAULT_DELIVERIES_PER_DATASET = 30;
+
+function check(ok: boolean, message: string): void {
+  if (!ok) throw new RangeError(message);
+}
+
+export function generateDemoSnapshot(options: DemoOptions): Snapshot {
+  const count = options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET;
+  const failRate = options.failRate ?? DEFAULT_FAIL_RATE;
+  const orgId = options.orgId ?? DEFAULT_ORG_ID;
+  check(
+    Number.isInteger(options.datasets) && options.datasets >= 0,
+    'datasets must be a non-negative integer',
+  );
+  check(Number.isInteger(count) && count >= 0, 'deliveriesPerDataset must be a non-negative integer');
+  check(Number.isFinite(options.seed), 'seed must be a finite number');
+  check(failRate >= 0 && failRate <= 1, 'failRate must be between 0 and 1');
+  check(options.now instanceof Date && !Number.isNaN(options.now.getTime()), 'now must be a valid Date');
+
+  const now = options.now.getTime();
+  const occurrencesOf = occurrenceMemo(now, count);
+  const datasets: Snapshot['datasets'] = [];
+  const tasks: Record<string, TasksRecord> = {};
+  for (let index = 0; index < options.datasets; index++) {
+    const plan = generateDatasetPlan(index, { seed: options.seed, orgId, failRate });
+    const { record, attempts } = deriveDataset(plan, now, count, occurrencesOf(plan.schedule));
+    datasets.push(record);
+    attempts.forEach((attempt, position) => {
+      if (position === 0 || attempt.status === 'FAILED') {
+        tasks[attempt.timeline.deliveryId] = buildTasksRecord(plan, attempt.timeline, now);
+      }
+    });
+  }
+  return { datasets, tasks };
+}

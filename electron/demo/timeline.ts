@@ -1,0 +1,188 @@
+/**
+ * The timeline of one delivery attempt: when its data arrives, how long each pipeline step runs,
+ * whether and where it fails. A timeline depends only on the plan and the deadline (its random
+ * stream is seeded from both), never on "now", so re-deriving an attempt later shows the same
+ * attempt further along: MISSING becomes DELIVERED_LATE when late data arrives, IN_PROGRESS
+ * becomes HEALTHY, and so on.
+ */
+import type { DatasetPlan } from './plan';
+import { TIMEOUT_CODE, TIMEOUT_SECONDS } from './failures';
+import { hex8 } from './format';
+import { Rng, hash32, mix32, unitHash } from './random';
+
+export type Outcome = 'ok' | 'late' | 'fail' | 'missing';
+
+export interface AttemptTimeline {
+  deliveryId: string;
+  deadline: number;
+  outcome: Outcome;
+  /** When the attempt's tasks were created (its trigger); planned step times count from here. */
+  createdAt: number;
+  /** When ingestion begins, or null when the data never arrives. */
+  startAt: number | null;
+  /** When dispatch finished (the delivery time); null when it fails or never starts. */
+  endAt: number | null;
+  /** When the attempt ends, delivered or failed; null when it never starts. */
+  settleAt: number | null;
+  /** Index into `plan.steps` of the failed step, -1 when none fails. */
+  failedStep: number;
+  failureCode: string | null;
+  /** State of the attempt's random stream before drawing: `stepTimes` replays it. */
+  seed: number;
+}
+
+/** Per step of the plan, actual start and end (epoch ms); null for steps that never run. */
+export interface StepTimes {
+  starts: (number | null)[];
+  ends: (number | null)[];
+}
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** Incidents are drawn per dataset and 4-day epoch; one lasts 6 h to 3.5 days. */
+const EPOCH_MS = 4 * DAY;
+/** Share of attempts during an incident that follow it (the rest behave normally). */
+const INCIDENT_GRIP = 0.85;
+const STAGE_WEIGHTS = { ingest: 0.4, normalize: 0.12, process: 0.28, dispatch: 0.2 } as const;
+
+/** Deliveries are identified by dataset and deadline minute: unique, and stable as time advances. */
+export function deliveryIdFor(plan: DatasetPlan, deadline: number): string {
+  const minute = Math.floor(deadline / MINUTE);
+  return `dlv-${hex8(mix32(plan.key ^ 0x5bd1e995))}${hex8(mix32((minute ^ plan.key) >>> 0))}`;
+}
+
+/** The random stream of one attempt, seeded by dataset and deadline. */
+export function attemptRng(plan: DatasetPlan, deadline: number): Rng {
+  return new Rng(hash32(plan.key, Math.floor(deadline / MINUTE), 0xa77e));
+}
+
+interface Incident {
+  outcome: Exclude<Outcome, 'ok'>;
+  /** Fixed picks so every failure of one incident has the same step and code. */
+  stepRoll: number;
+  codeRoll: number;
+}
+
+/** The incident covering `at` for this dataset, if any (an epoch's incident may run into the next). */
+export function incidentAt(plan: DatasetPlan, at: number): Incident | null {
+  const epoch = Math.floor(at / EPOCH_MS);
+  for (let e = epoch; e >= epoch - 1; e--) {
+    const u = (k: number) => unitHash(plan.key, e, 0x1c1d, k);
+    if (u(0) >= plan.rates.incident) continue;
+    const start = e * EPOCH_MS + u(1) * EPOCH_MS;
+    const end = start + 0.25 * DAY + u(2) * 3.25 * DAY;
+    if (at < start || at >= end) continue;
+    const outcome = u(3) < plan.rates.incidentFail ? 'fail' : u(4) < 0.5 ? 'missing' : 'late';
+    return { outcome, stepRoll: u(5), codeRoll: u(6) };
+  }
+  return null;
+}
+
+/** A failing step (each stage weighted, steps equal within it) and one of its failure codes. */
+function pickFailure(plan: DatasetPlan, stepRoll: number, codeRoll: number): [number, string] {
+  const perStage = new Map<string, number>();
+  for (const step of plan.steps) perStage.set(step.stage, (perStage.get(step.stage) ?? 0) + 1);
+  const weights = plan.steps.map((step) => STAGE_WEIGHTS[step.stage] / (perStage.get(step.stage) ?? 1));
+  let roll = stepRoll * weights.reduce((sum, weight) => sum + weight, 0);
+  let index = weights.length - 1;
+  for (let i = 0; i < weights.length; i++) {
+    roll -= weights[i] ?? 0;
+    if (roll < 0) {
+      index = i;
+      break;
+    }
+  }
+  const failures = plan.steps[index]?.failures ?? [];
+  return [index, failures[Math.floor(codeRoll * failures.length)] ?? 'E_INTERNAL'];
+}
+
+/** Draws the attempt for `deadline` (epoch ms). The default stream makes it reproducible. */
+export function drawTimeline(plan: DatasetPlan, deadline: number, rng = attemptRng(plan, deadline)): AttemptTimeline {
+  return simulate(plan, deadline, rng, null);
+}
+
+/** The actual times of each step, replayed from the timeline's stream. */
+export function stepTimes(plan: DatasetPlan, timeline: AttemptTimeline): StepTimes {
+  const times: StepTimes = { starts: [], ends: [] };
+  simulate(plan, timeline.deadline, new Rng(timeline.seed), times);
+  return times;
+}
+
+/**
+ * One draw of an attempt. Called for every attempt of a snapshot, so it keeps to scalars; only
+ * with `times` does it also record each step (for the tasks record), replaying the same stream.
+ */
+function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTimes | null): AttemptTimeline {
+  const seed = rng.state;
+  const incident = incidentAt(plan, deadline);
+  let outcome: Outcome;
+  let failedStep = -1;
+  let failureCode: string | null = null;
+  if (incident !== null && rng.chance(INCIDENT_GRIP)) {
+    outcome = incident.outcome;
+    if (outcome === 'fail') [failedStep, failureCode] = pickFailure(plan, incident.stepRoll, incident.codeRoll);
+  } else {
+    const { fail, late, missing } = plan.rates;
+    const roll = rng.next();
+    outcome = roll < fail ? 'fail' : roll < fail + late ? 'late' : roll < fail + late + missing ? 'missing' : 'ok';
+  }
+  if (outcome === 'fail' && failedStep < 0) [failedStep, failureCode] = pickFailure(plan, rng.next(), rng.next());
+  const failedInSequence = failedStep >= 0 && plan.steps[failedStep]?.stage !== 'dispatch';
+
+  // Step times relative to the start of ingestion; dispatch steps start together.
+  let cursor = 0;
+  let dispatchStart = -1;
+  let wouldEnd = 0; // if every step ran
+  let runEnd = 0; // of the steps that do run
+  let failEnd = 0;
+  for (let i = 0; i < plan.steps.length; i++) {
+    const step = plan.steps[i]!;
+    const gap = i === 0 ? 0 : Math.round(rng.range(2_000, 45_000));
+    let duration = Math.round(step.typicalMs * (0.75 + 0.6 * rng.next() ** 2));
+    if (i === failedStep) {
+      duration = failureCode === TIMEOUT_CODE ? TIMEOUT_SECONDS * 1000 : Math.max(5_000, Math.round(duration * rng.next()));
+    }
+    if (step.stage === 'dispatch' && dispatchStart < 0) dispatchStart = cursor;
+    const start = (step.stage === 'dispatch' ? dispatchStart : cursor) + gap;
+    const end = start + duration;
+    if (step.stage !== 'dispatch') cursor = end;
+    wouldEnd = Math.max(wouldEnd, end);
+    const runs = !(failedInSequence && i > failedStep);
+    if (runs) runEnd = Math.max(runEnd, end);
+    if (i === failedStep) failEnd = end;
+    times?.starts.push(runs ? start : null);
+    times?.ends.push(runs ? end : null);
+  }
+
+  let startAt: number | null;
+  const placeLate = outcome === 'late' || (outcome === 'fail' && rng.chance(0.25));
+  if (outcome === 'missing') {
+    const [min, max] = plan.missingDelayMs;
+    startAt = rng.chance(0.55) ? null : deadline + Math.round(min + (max - min) * rng.next() ** 2);
+  } else if (placeLate) {
+    const [min, max] = plan.lateMs;
+    startAt = deadline + Math.round(min + (max - min) * rng.next() ** 3) - wouldEnd;
+  } else {
+    startAt = deadline - Math.round(rng.range(0.05, 1) * plan.slackMs) - wouldEnd;
+  }
+  if (times !== null) {
+    const shift = (value: number | null) => (value === null || startAt === null ? null : startAt + value);
+    times.starts = times.starts.map(shift);
+    times.ends = times.ends.map(shift);
+  }
+
+  const nominalTrigger = deadline - plan.typicalMs - plan.slackMs;
+  const settle = startAt === null ? null : startAt + (failedInSequence ? failEnd : runEnd);
+  return {
+    deliveryId: deliveryIdFor(plan, deadline),
+    deadline,
+    outcome,
+    createdAt: Math.floor(Math.min(startAt ?? nominalTrigger, nominalTrigger) / 1000) * 1000,
+    startAt,
+    endAt: failedStep >= 0 ? null : settle,
+    settleAt: settle,
+    failedStep,
+    failureCode,
+    seed,
+  };
+}

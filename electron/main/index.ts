@@ -1,0 +1,76 @@
+/**
+ * Composition root of the desktop app (the shell: the only code that imports electron). It wires the
+ * engine — store, local API — to a secure window. Tray, notifications and sync arrive with the shell issue.
+ */
+import { join } from 'node:path';
+import { BrowserWindow, app, ipcMain, shell } from 'electron';
+import { startApiServer, DEFAULT_API_PORT, type ApiServer } from '../api/server';
+import { acquireDataDirLock, DataDirLockedError } from '../store/lock';
+import { Store } from '../store/database';
+import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
+import { RUNTIME_CHANNEL, type RuntimeView } from '../preload/channels';
+
+let server: ApiServer | undefined;
+let store: Store | undefined;
+
+function createWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    show: false,
+    title: 'Dataset Health',
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https:')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.session.setPermissionRequestHandler((_contents, _permission, callback) =>
+    callback(false),
+  );
+  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  return window;
+}
+
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  const lock = acquireDataDirLock(dataDir, { purpose: 'app' });
+  app.on('will-quit', () => lock.release());
+  store = await Store.open({ dataDir });
+  server = await startApiServer({ store, port: DEFAULT_API_PORT });
+  writeRuntimeFile(dataDir, { apiUrl: server.url, pid: process.pid, startedAt: new Date().toISOString() });
+  const view: RuntimeView = { apiUrl: server.url, dataDir };
+  ipcMain.handle(RUNTIME_CHANNEL, () => view);
+  createWindow();
+}
+
+if (!app.requestSingleInstanceLock()) app.quit();
+app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
+app.on('window-all-closed', () => app.quit());
+app.on('before-quit', (event) => {
+  if (!store) return;
+  event.preventDefault();
+  const closing = store;
+  store = undefined;
+  void (async () => {
+    await server?.close();
+    removeRuntimeFile(app.getPath('userData'));
+    await closing.close();
+    app.quit();
+  })();
+});
+void app.whenReady().then(() =>
+  start().catch((error: unknown) => {
+    const message = error instanceof DataDirLockedError ? error.message : String(error);
+    console.error(`Dataset Health could not start: ${message}`);
+    app.exit(1);
+  }),
+);

@@ -1,0 +1,28 @@
+/** One dataset by id, or by its v1 `legacyDatasetId` when no dataset has that id (DESIGN.md §2). */
+import type { Store } from '../store/database';
+import { recordJsonSql } from './recordSql';
+
+export interface DatasetRequest {
+  orgId: string;
+  datasetId: string;
+  latestDeliveriesCount: number;
+  includeRunDetails: boolean;
+}
+
+function recordSql(includeRunDetails: boolean, match: 'dataset_id' | 'legacy_dataset_id'): string {
+  return `SELECT ${recordJsonSql({ includeRunDetails, eventLimit: '?' })}
+    FROM datasets d JOIN configs c ON c.id = d.config_id
+    WHERE d.org_id = ? AND d.${match} = ? ORDER BY d.dataset_id LIMIT 1`;
+}
+
+const SQL = {
+  plain: { id: recordSql(false, 'dataset_id'), legacy: recordSql(false, 'legacy_dataset_id') },
+  runs: { id: recordSql(true, 'dataset_id'), legacy: recordSql(true, 'legacy_dataset_id') },
+};
+
+/** The record's JSON text, or null when the org has no such dataset. */
+export function getDataset(store: Store, request: DatasetRequest): string | null {
+  const sql = request.includeRunDetails ? SQL.runs : SQL.plain;
+  const params = [request.latestDeliveriesCount, request.orgId, request.datasetId];
+  return store.value<string>(sql.id, params) ?? store.value<string>(sql.legacy, params) ?? null;
+}

@@ -1,0 +1,81 @@
+/**
+ * Filters (shared/filter.ts) as SQL over the datasets table `d`. Semantics (DESIGN.md §2): eq and in
+ * match exactly; neq is the exact complement of eq, so it also matches empty/null fields; an empty
+ * value matches empty or null fields; like/ilike treat `*` as "any run" and every other character as
+ * literal. Patterns run as GLOB, whose `*` wildcard is linear-time in SQLite (no backtracking blow-up);
+ * the characters GLOB would treat specially (`?`, `[`) are bracketed to stay literal.
+ */
+import type { Filter, FilterField } from '../../shared/filter';
+
+interface Column {
+  column: string;
+  /** Lower-cased copy (never null) for ilike. */
+  lower?: string;
+  /** The column can never be null or empty (datasetId). */
+  required?: boolean;
+}
+
+const COLUMNS: Record<FilterField, Column> = {
+  legacyDatasetId: { column: 'd.legacy_dataset_id' },
+  datasetId: { column: 'd.dataset_id', lower: 'd.dataset_id_lower', required: true },
+  datasetName: { column: 'd.name', lower: 'd.name_lower' },
+  deliveryStatus: { column: 'd.status' },
+  dataProduct: { column: 'd.data_product_name', lower: 'd.data_product_lower' },
+  supplierId: { column: 'd.supplier_id', lower: 'd.supplier_id_lower' },
+  deliveryId: { column: 'd.delivery_id' },
+};
+
+export interface SqlFragment {
+  sql: string;
+  params: string[];
+}
+
+/** `*` stays the wildcard; `?` and `[` become one-character classes so they match themselves. */
+export function likeToGlob(pattern: string): string {
+  return pattern.replace(/[?[]/g, (c) => `[${c}]`);
+}
+
+function equals(column: Column, value: string): SqlFragment {
+  if (value === '') return { sql: `(${column.column} IS NULL OR ${column.column} = '')`, params: [] };
+  return { sql: `${column.column} = ?`, params: [value] };
+}
+
+function oneOf(column: Column, values: readonly string[]): SqlFragment {
+  const nonEmpty = values.filter((v) => v !== '');
+  const parts: string[] = [];
+  if (nonEmpty.length > 0) parts.push(`${column.column} IN (${nonEmpty.map(() => '?').join(', ')})`);
+  if (nonEmpty.length < values.length) parts.push(`${column.column} IS NULL OR ${column.column} = ''`);
+  return { sql: `(${parts.join(' OR ')})`, params: nonEmpty };
+}
+
+function not(fragment: SqlFragment, column: Column): SqlFragment {
+  // NOT over a nullable comparison is NULL, not true: spell out that empty fields do match neq.
+  if (column.required) return { sql: `NOT ${fragment.sql}`, params: fragment.params };
+  return { sql: `(${column.column} IS NULL OR NOT ${fragment.sql})`, params: fragment.params };
+}
+
+export function filterSql(filter: Filter): SqlFragment {
+  const column = COLUMNS[filter.field];
+  switch (filter.op) {
+    case 'eq':
+      return equals(column, filter.value);
+    case 'neq':
+      return filter.value === ''
+        ? { sql: `(${column.column} IS NOT NULL AND ${column.column} != '')`, params: [] }
+        : not(equals(column, filter.value), column);
+    case 'in':
+      return oneOf(column, filter.values);
+    case 'like':
+      return { sql: `coalesce(${column.column}, '') GLOB ?`, params: [likeToGlob(filter.value)] };
+    case 'ilike':
+      return {
+        sql: `${column.lower ?? column.column} GLOB ?`,
+        params: [likeToGlob(filter.value.toLowerCase())],
+      };
+  }
+}
+
+export function filtersSql(filters: readonly Filter[]): SqlFragment {
+  const parts = filters.map(filterSql);
+  return { sql: parts.map((p) => ` AND ${p.sql}`).join(''), params: parts.flatMap((p) => p.params) };
+}

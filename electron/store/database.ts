@@ -1,0 +1,263 @@
+/**
+ * The store: one sql.js database per data directory, migrated on open, written in transactions and
+ * persisted after each committed change (debounced, atomic; DESIGN.md §3).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import initSqlJs, {
+  type BindParams,
+  type Database,
+  type SqlJsStatic,
+  type SqlValue,
+  type Statement,
+} from 'sql.js';
+import { MIGRATIONS } from './migrations';
+import { type LoadedDatabase, readDatabaseFile, writeDatabaseFile } from './persistence';
+
+export interface StoreLogger {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface StoreOptions {
+  /** Folder holding `health.sqlite`; null keeps the database in memory only (tests, benchmarks). */
+  dataDir: string | null;
+  /** How long after a commit the file is written; commits within the window share one write. */
+  debounceMs?: number;
+  log?: StoreLogger;
+}
+
+export const DEFAULT_DEBOUNCE_MS = 250;
+
+let sqlJs: Promise<SqlJsStatic> | undefined;
+/** Loads the sql.js WebAssembly module once per process. */
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  const require = createRequire(import.meta.url);
+  sqlJs ??= initSqlJs({ locateFile: (file: string) => require.resolve(`sql.js/dist/${file}`) });
+  return sqlJs;
+}
+
+export type Row = Record<string, SqlValue>;
+
+export class Store {
+  private readonly statements = new Map<string, Statement>();
+  private depth = 0;
+  /** Commits not yet exported for a write. */
+  private dirty = false;
+  /** The debounce timer: started by the first commit after a write is queued, never pushed back. */
+  private timer: NodeJS.Timeout | undefined;
+  /** The last write queued; settles (never rejects) when it is done: writes run one at a time. */
+  private writes: Promise<void> = Promise.resolve();
+  /** A write queued but not started: it will export whatever is committed by the time it starts. */
+  private nextWrite: Promise<void> | undefined;
+  private closed = false;
+  private revision = 0;
+  /** Differs per process, so an ETag from an earlier run never matches a new body. */
+  readonly bootId = randomUUID().slice(0, 8);
+
+  private constructor(
+    readonly db: Database,
+    private readonly options: Required<Omit<StoreOptions, 'dataDir'>> & { dataDir: string | null },
+  ) {}
+
+  static async open(options: StoreOptions): Promise<Store> {
+    const SQL = await loadSqlJs();
+    const log = options.log ?? { warn: () => {}, error: () => {} };
+    let loaded: LoadedDatabase = { bytes: null, source: 'none', warnings: [] };
+    if (options.dataDir !== null) {
+      mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+      loaded = await readDatabaseFile(options.dataDir, (candidate) => checkDatabase(SQL, candidate));
+      for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
+    }
+    const db = new SQL.Database(loaded.bytes ?? undefined);
+    db.run('PRAGMA foreign_keys = ON');
+    const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
+    store.migrate();
+    // Opened from the backup: write the main file again soon, even if nothing changes.
+    if (loaded.source === 'backup') store.changed();
+    return store;
+  }
+
+  /** Monotonic counter of committed data changes: part of every ETag. */
+  get dataRevision(): string {
+    return `${this.bootId}.${this.revision}`;
+  }
+
+  /** Runs `fn` in one transaction: all of it commits, or none (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return this.nested(fn);
+    this.db.run('BEGIN IMMEDIATE');
+    this.depth = 1;
+    try {
+      const result = fn();
+      this.db.run('COMMIT');
+      this.revision += 1;
+      this.changed();
+      return result;
+    } catch (error) {
+      this.db.run('ROLLBACK');
+      throw error;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  private nested<T>(fn: () => T): T {
+    this.depth += 1;
+    try {
+      return fn();
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  all(sql: string, params: BindParams = []): Row[] {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      const rows: Row[] = [];
+      while (statement.step()) rows.push(statement.getAsObject());
+      return rows;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** First column of every row: the cheapest way to read one value per row. */
+  column<T extends SqlValue>(sql: string, params: BindParams = []): T[] {
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      const values: T[] = [];
+      while (statement.step()) values.push(statement.get()[0] as T);
+      return values;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  get(sql: string, params: BindParams = []): Row | undefined {
+    return this.all(sql, params)[0];
+  }
+
+  value<T extends SqlValue>(sql: string, params: BindParams = []): T | undefined {
+    return this.column<T>(sql, params)[0];
+  }
+
+  /** Runs a write; outside a transaction it is its own transaction. */
+  run(sql: string, params: BindParams = []): number {
+    if (this.depth === 0) return this.transaction(() => this.run(sql, params));
+    const statement = this.statement(sql);
+    try {
+      statement.run(params);
+    } finally {
+      statement.reset();
+    }
+    return this.db.getRowsModified();
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Resolves once everything committed so far is on disk (waiting for a write in progress). Rejects
+   * when the write fails; the data stays in memory and the next commit or flush tries again.
+   */
+  async flush(): Promise<void> {
+    if (this.options.dataDir === null) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Queuing a write even when nothing is dirty waits for the write in progress, whose export may
+    // hold the latest commits, and retries it if it fails.
+    await this.queueWrite();
+  }
+
+  /** Flushes, then frees the database. If the flush fails the store stays open, so close can be retried. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    // A commit made while the flush waited for the disk needs one more.
+    while (this.dirty && !this.closed) await this.flush();
+    if (this.closed) return;
+    this.closed = true;
+    for (const statement of this.statements.values()) statement.free();
+    this.statements.clear();
+    this.db.close();
+  }
+
+  private changed(): void {
+    if (this.options.dataDir === null || this.closed) return;
+    this.dirty = true;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.queueWrite().catch(() => {
+        // Logged by save(); the next commit or flush retries.
+      });
+    }, this.options.debounceMs);
+  }
+
+  /** Queues a write after the one in progress, unless one is already waiting (it will include ours). */
+  private queueWrite(): Promise<void> {
+    if (!this.nextWrite) {
+      const write = this.writes.then(() => this.save());
+      this.nextWrite = write;
+      this.writes = write.catch(() => {});
+    }
+    return this.nextWrite;
+  }
+
+  private async save(): Promise<void> {
+    this.nextWrite = undefined;
+    const dataDir = this.options.dataDir;
+    if (!this.dirty || this.closed || dataDir === null) return;
+    this.dirty = false;
+    const bytes = this.db.export();
+    try {
+      await writeDatabaseFile(dataDir, bytes);
+    } catch (error) {
+      this.dirty = true;
+      this.options.log.error(
+        `could not save the database in ${dataDir} (kept in memory, will retry): ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw error;
+    }
+  }
+
+  private migrate(): void {
+    const version = Number(this.value<number>('PRAGMA user_version') ?? 0);
+    if (version > MIGRATIONS.length) {
+      throw new Error(
+        `the database was written by a newer Dataset Health (schema ${version}, this version knows ${MIGRATIONS.length})`,
+      );
+    }
+    if (version === MIGRATIONS.length) return;
+    this.transaction(() => {
+      for (const sql of MIGRATIONS.slice(version)) this.db.exec(sql);
+      this.db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    });
+  }
+}
+
+/** null when the bytes hold a usable SQLite database, else why not. */
+function checkDatabase(SQL: SqlJsStatic, bytes: Uint8Array): string | null {
+  const header = new TextDecoder().decode(bytes.subarray(0, 15));
+  if (header !== 'SQLite format 3') return 'not a SQLite file';
+  let db: Database | undefined;
+  try {
+    db = new SQL.Database(bytes);
+    const result = db.exec('PRAGMA quick_check');
+    const verdict = result[0]?.values[0]?.[0];
+    return verdict === 'ok' ? null : `integrity check failed: ${String(verdict)}`;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    db?.close();
+  }
+}

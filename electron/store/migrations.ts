@@ -1,0 +1,130 @@
+/**
+ * Ordered schema migrations; `PRAGMA user_version` holds how many have run. Append only: a shipped
+ * migration never changes.
+ */
+import { SORT_INDEXES } from './sortKeys';
+
+const BASE_SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE orgs (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_synced_at TEXT
+);
+
+-- Deadline configs are repeated on every event: store each distinct one once.
+CREATE TABLE configs (id INTEGER PRIMARY KEY, json TEXT NOT NULL UNIQUE);
+
+CREATE TABLE datasets (
+  pk INTEGER PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+  dataset_id TEXT NOT NULL,
+  legacy_dataset_id TEXT,
+  name TEXT,
+  cdu_id TEXT,
+  cdu_name TEXT,
+  data_product_id TEXT,
+  data_product_name TEXT,
+  owner_org_id TEXT,
+  supplier_id TEXT,
+  supplier_name TEXT,
+  config_id INTEGER NOT NULL REFERENCES configs(id),
+  delivery_id TEXT,
+  status TEXT,
+  latest_ts TEXT,
+  next_expected_ts TEXT,
+  -- Lower-cased copies (JavaScript toLowerCase, full Unicode) for ilike; SQLite's lower() is ASCII only.
+  dataset_id_lower TEXT NOT NULL,
+  name_lower TEXT NOT NULL,
+  data_product_lower TEXT NOT NULL,
+  supplier_id_lower TEXT NOT NULL,
+  -- Sort keys: ascending order of each gives the contract's order, empty values last (see sortKeys.ts).
+  name_key TEXT NOT NULL,
+  k_status_asc INTEGER NOT NULL,
+  k_status_desc INTEGER NOT NULL,
+  k_ts_asc INTEGER NOT NULL,
+  k_ts_desc INTEGER NOT NULL,
+  UNIQUE (org_id, dataset_id)
+);
+CREATE INDEX datasets_legacy ON datasets (org_id, legacy_dataset_id);
+CREATE INDEX datasets_delivery ON datasets (org_id, delivery_id);
+CREATE INDEX datasets_product ON datasets (org_id, data_product_name);
+CREATE INDEX datasets_supplier ON datasets (org_id, supplier_id);
+CREATE INDEX datasets_status ON datasets (org_id, status);
+
+CREATE TABLE events (
+  pk INTEGER PRIMARY KEY,
+  dataset_pk INTEGER NOT NULL REFERENCES datasets(pk) ON DELETE CASCADE,
+  delivery_id TEXT,
+  status TEXT,
+  deadline TEXT,
+  delivered_at TEXT,
+  config_id INTEGER NOT NULL REFERENCES configs(id),
+  run_details TEXT
+);
+CREATE INDEX events_newest ON events (dataset_pk, deadline DESC, delivered_at DESC, pk DESC);
+CREATE UNIQUE INDEX events_by_delivery ON events (dataset_pk, delivery_id) WHERE delivery_id IS NOT NULL;
+CREATE INDEX events_delivery ON events (delivery_id);
+
+-- One row per delivery whose tasks are known: the whole tasks record as normalized JSON (runId kept).
+CREATE TABLE delivery_tasks (
+  org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+  delivery_id TEXT NOT NULL,
+  json TEXT NOT NULL,
+  run_details TEXT NOT NULL,
+  PRIMARY KEY (org_id, delivery_id)
+);
+
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+
+CREATE TABLE announced_deliveries (
+  org_id TEXT NOT NULL,
+  delivery_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  announced_at TEXT NOT NULL,
+  PRIMARY KEY (org_id, delivery_id)
+);
+
+CREATE TABLE snoozes (
+  org_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  until TEXT,
+  delivery_id TEXT,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (org_id, dataset_id)
+);
+
+CREATE TABLE sync_runs (
+  id INTEGER PRIMARY KEY,
+  source_id TEXT NOT NULL,
+  org_id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  outcome TEXT,
+  counts TEXT,
+  error TEXT
+);
+CREATE INDEX sync_runs_recent ON sync_runs (org_id, started_at DESC);
+`;
+
+/** One index per sort order the list endpoint accepts, so every page is an index range scan. */
+function sortIndexes(): string {
+  return SORT_INDEXES.map(
+    ({ name, columns }) =>
+      `CREATE INDEX ${name} ON datasets (org_id, ${[...columns, 'name_key', 'dataset_id'].join(', ')});`,
+  ).join('\n');
+}
+
+export const MIGRATIONS: readonly string[] = [BASE_SCHEMA + sortIndexes()];

@@ -1,0 +1,274 @@
+/**
+ * Turns records from outside (an import file, a remote page) into the stored shape: every field present,
+ * unknown strings null, datetimes RFC 3339 UTC with milliseconds (DESIGN.md §2 "Records and values").
+ * Strict mode (import) stops at the first problem with its JSON path; lenient mode (sync) turns a bad
+ * value into null and counts it.
+ */
+import type {
+  DatasetRecord,
+  DeadlineConfig,
+  DeliveryEvent,
+  RunDetail,
+  Task,
+  TasksRecord,
+} from '../../shared/schemas';
+import { STAGES } from '../../shared/status';
+
+export class RecordProblem extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path}: ${problem}`);
+    this.name = 'RecordProblem';
+  }
+}
+
+export interface NormalizeContext {
+  strict: boolean;
+  /** Problems turned into nulls (lenient mode only). */
+  problems: RecordProblem[];
+}
+
+export function strictContext(): NormalizeContext {
+  return { strict: true, problems: [] };
+}
+
+export function lenientContext(): NormalizeContext {
+  return { strict: false, problems: [] };
+}
+
+function problem(ctx: NormalizeContext, path: string, message: string): null {
+  const found = new RecordProblem(path, message);
+  if (ctx.strict) throw found;
+  ctx.problems.push(found);
+  return null;
+}
+
+const ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
+
+/** RFC 3339 / ISO 8601 with any offset (none means UTC) → `2026-11-21T04:41:00.000Z`; null if unparseable. */
+export function normalizeDateTime(text: string): string | null {
+  const trimmed = text.trim();
+  if (!ISO_DATE_TIME.test(trimmed)) return null;
+  const hasTime = trimmed.length > 10;
+  const withT = trimmed.replace(' ', 'T');
+  const zoned = !hasTime ? `${withT}T00:00:00Z` : ZONE.test(withT) ? withT : `${withT}Z`;
+  const ms = Date.parse(zoned);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(
+  ctx: NormalizeContext,
+  input: Record<string, unknown>,
+  key: string,
+  path: string,
+): string | null {
+  const value = input[key];
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  // Numbers and booleans are unambiguous as text; objects are not.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return problem(ctx, `${path}.${key}`, `expected a string, got ${describe(value)}`);
+}
+
+function dateTime(
+  ctx: NormalizeContext,
+  input: Record<string, unknown>,
+  key: string,
+  path: string,
+): string | null {
+  const value = input[key];
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string')
+    return problem(ctx, `${path}.${key}`, `expected a datetime string, got ${describe(value)}`);
+  return normalizeDateTime(value) ?? problem(ctx, `${path}.${key}`, `'${value}' is not an RFC 3339 datetime`);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function object(ctx: NormalizeContext, value: unknown, path: string): Record<string, unknown> | null {
+  if (value === undefined || value === null) return {};
+  if (isObject(value)) return value;
+  return problem(ctx, path, `expected an object, got ${describe(value)}`);
+}
+
+function array(ctx: NormalizeContext, value: unknown, path: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value;
+  problem(ctx, path, `expected an array, got ${describe(value)}`);
+  return [];
+}
+
+const CONFIG_FIELDS = [
+  'minute',
+  'hour',
+  'dayOfTheMonth',
+  'month',
+  'dayOfWeek',
+  'year',
+  'timezone',
+  'cronExpression',
+] as const;
+
+export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, path: string): DeadlineConfig {
+  const input = object(ctx, value, path) ?? {};
+  const config = {} as DeadlineConfig;
+  for (const field of CONFIG_FIELDS) config[field] = str(ctx, input, field, path) ?? '';
+  return config;
+}
+
+function normalizeRunDetail(ctx: NormalizeContext, value: unknown, path: string): RunDetail | null {
+  if (!isObject(value)) return problem(ctx, path, `expected an object, got ${describe(value)}`);
+  return {
+    stage: str(ctx, value, 'stage', path) ?? '',
+    runId: str(ctx, value, 'runId', path),
+    status: str(ctx, value, 'status', path),
+    startedAt: dateTime(ctx, value, 'startedAt', path),
+    endedAt: dateTime(ctx, value, 'endedAt', path),
+  };
+}
+
+export function normalizeEvent(ctx: NormalizeContext, value: unknown, path: string): DeliveryEvent | null {
+  if (!isObject(value)) return problem(ctx, path, `expected a delivery event object, got ${describe(value)}`);
+  const event: DeliveryEvent = {
+    status: str(ctx, value, 'status', path),
+    deliveryDeadline: dateTime(ctx, value, 'deliveryDeadline', path),
+    deliveredAt: dateTime(ctx, value, 'deliveredAt', path),
+    processingDeadlineConfig: normalizeDeadlineConfig(
+      ctx,
+      value.processingDeadlineConfig,
+      `${path}.processingDeadlineConfig`,
+    ),
+    deliveryId: str(ctx, value, 'deliveryId', path),
+  };
+  if (value.runDetails !== undefined && value.runDetails !== null) {
+    event.runDetails = array(ctx, value.runDetails, `${path}.runDetails`)
+      .map((detail, i) => normalizeRunDetail(ctx, detail, `${path}.runDetails[${i}]`))
+      .filter((detail): detail is RunDetail => detail !== null);
+  }
+  return event;
+}
+
+/** null when the record cannot be kept at all (not an object, or no datasetId). */
+export function normalizeDatasetRecord(
+  ctx: NormalizeContext,
+  value: unknown,
+  path: string,
+): DatasetRecord | null {
+  if (!isObject(value)) return problem(ctx, path, `expected a dataset record object, got ${describe(value)}`);
+  const datasetId = str(ctx, value, 'datasetId', path);
+  if (datasetId === null || datasetId === '')
+    return problem(ctx, `${path}.datasetId`, 'a dataset record needs a datasetId');
+  const supplier = object(ctx, value.supplier, `${path}.supplier`) ?? {};
+  const events = array(ctx, value.deliveryEventList, `${path}.deliveryEventList`);
+  return {
+    legacyDatasetId: str(ctx, value, 'legacyDatasetId', path),
+    datasetId,
+    datasetName: str(ctx, value, 'datasetName', path),
+    cduId: str(ctx, value, 'cduId', path),
+    cduName: str(ctx, value, 'cduName', path),
+    dataProductId: str(ctx, value, 'dataProductId', path),
+    dataProductName: str(ctx, value, 'dataProductName', path),
+    ownerOrgId: str(ctx, value, 'ownerOrgId', path),
+    supplier: {
+      id: str(ctx, supplier, 'id', `${path}.supplier`),
+      name: str(ctx, supplier, 'name', `${path}.supplier`),
+    },
+    currentProcessingDeadlineConfig: normalizeDeadlineConfig(
+      ctx,
+      value.currentProcessingDeadlineConfig,
+      `${path}.currentProcessingDeadlineConfig`,
+    ),
+    deliveryId: str(ctx, value, 'deliveryId', path),
+    deliveryEventList: events
+      .map((event, i) => normalizeEvent(ctx, event, `${path}.deliveryEventList[${i}]`))
+      .filter((event): event is DeliveryEvent => event !== null),
+    latestDeliveryStatus: str(ctx, value, 'latestDeliveryStatus', path),
+    latestDeliveryTimestamp: dateTime(ctx, value, 'latestDeliveryTimestamp', path),
+    nextExpectedDeliveryTimestamp: dateTime(ctx, value, 'nextExpectedDeliveryTimestamp', path),
+  };
+}
+
+const DETAIL_FIELDS = [
+  'deliveryId',
+  'runId',
+  'destinationId',
+  'destinationName',
+  'destinationType',
+  'subscriberOrgId',
+] as const;
+
+function normalizeTask(ctx: NormalizeContext, value: unknown, path: string): Task | null {
+  if (!isObject(value)) return problem(ctx, path, `expected a task object, got ${describe(value)}`);
+  const detailsInput = object(ctx, value.details, `${path}.details`) ?? {};
+  const details: Task['details'] = { deliveryId: null };
+  for (const field of DETAIL_FIELDS) {
+    if (field === 'deliveryId' || detailsInput[field] !== undefined) {
+      details[field] = str(ctx, detailsInput, field, `${path}.details`);
+    }
+  }
+  return {
+    taskId: str(ctx, value, 'taskId', path),
+    taskName: str(ctx, value, 'taskName', path),
+    deliveryId: str(ctx, value, 'deliveryId', path),
+    cduId: str(ctx, value, 'cduId', path),
+    datasetId: str(ctx, value, 'datasetId', path),
+    frameId: str(ctx, value, 'frameId', path),
+    scheduledAt: dateTime(ctx, value, 'scheduledAt', path),
+    status: str(ctx, value, 'status', path),
+    reportedStatus: str(ctx, value, 'reportedStatus', path),
+    taskStartedAt: dateTime(ctx, value, 'taskStartedAt', path),
+    taskEndedAt: dateTime(ctx, value, 'taskEndedAt', path),
+    shortCode: str(ctx, value, 'shortCode', path),
+    codeDetails: str(ctx, value, 'codeDetails', path),
+    message: str(ctx, value, 'message', path),
+    details,
+    createdAt: dateTime(ctx, value, 'createdAt', path),
+  };
+}
+
+/** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2). */
+function byScheduleThenId(a: Task, b: Task): number {
+  const at = a.scheduledAt ?? '\uffff';
+  const bt = b.scheduledAt ?? '\uffff';
+  if (at !== bt) return at < bt ? -1 : 1;
+  const ai = a.taskId ?? '';
+  const bi = b.taskId ?? '';
+  return ai < bi ? -1 : ai > bi ? 1 : 0;
+}
+
+export function normalizeTasksRecord(
+  ctx: NormalizeContext,
+  value: unknown,
+  path: string,
+): TasksRecord | null {
+  if (!isObject(value)) return problem(ctx, path, `expected a tasks record object, got ${describe(value)}`);
+  const groups = {} as Record<(typeof STAGES)[number], unknown>;
+  for (const stage of STAGES) {
+    const groupPath = `${path}.${stage}`;
+    const group = object(ctx, value[stage], groupPath) ?? {};
+    const tasks = array(ctx, group.tasks, `${groupPath}.tasks`)
+      .map((task, i) => normalizeTask(ctx, task, `${groupPath}.tasks[${i}]`))
+      .filter((task): task is Task => task !== null)
+      .sort(byScheduleThenId);
+    // The spec types the normalize group's timestamp as a plain string: keep it as text, "" when unknown.
+    const timestamp =
+      stage === 'normalize'
+        ? typeof group.timestamp === 'string'
+          ? (normalizeDateTime(group.timestamp) ?? group.timestamp)
+          : ''
+        : dateTime(ctx, group, 'timestamp', groupPath);
+    groups[stage] = { status: str(ctx, group, 'status', groupPath), timestamp, tasks };
+  }
+  return groups as TasksRecord;
+}

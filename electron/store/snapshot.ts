@@ -1,0 +1,127 @@
+/**
+ * Snapshots: `{ "datasets": [records as the single-dataset endpoint returns them], "tasks": {
+ * "<deliveryId>": tasks record } }` (DESIGN.md §7). Import validates the whole file before writing
+ * anything, then writes it in one transaction; export streams every record with all stored events.
+ */
+import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
+import { recordJsonSql } from '../query/recordSql';
+import type { Store } from './database';
+import {
+  DEFAULT_DELIVERIES_PER_DATASET,
+  hasDelivery,
+  pruneTasks,
+  writeDataset,
+  writeTasks,
+} from './datasetWriter';
+import { RecordProblem, normalizeDatasetRecord, normalizeTasksRecord, strictContext } from './normalize';
+import { ensureOrg } from './orgs';
+
+export interface ParsedSnapshot {
+  datasets: DatasetRecord[];
+  tasks: Map<string, TasksRecord>;
+}
+
+export class SnapshotError extends Error {}
+
+/** Parses and validates snapshot text; the error names the JSON path of the first problem. */
+export function parseSnapshot(text: string): ParsedSnapshot {
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (error) {
+    throw new SnapshotError(`not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new SnapshotError('$: expected an object with "datasets" (and optionally "tasks")');
+  }
+  const { datasets, tasks } = input as { datasets?: unknown; tasks?: unknown };
+  if (!Array.isArray(datasets)) throw new SnapshotError('$.datasets: expected an array of dataset records');
+  const ctx = strictContext();
+  try {
+    const records = datasets.map((record, i) => normalizeDatasetRecord(ctx, record, `$.datasets[${i}]`)!);
+    const seen = new Map<string, number>();
+    records.forEach((record, i) => {
+      const earlier = seen.get(record.datasetId);
+      if (earlier !== undefined) {
+        throw new RecordProblem(
+          `$.datasets[${i}].datasetId`,
+          `'${record.datasetId}' also appears at $.datasets[${earlier}]`,
+        );
+      }
+      seen.set(record.datasetId, i);
+    });
+    const taskRecords = new Map<string, TasksRecord>();
+    if (tasks !== undefined && tasks !== null) {
+      if (typeof tasks !== 'object' || Array.isArray(tasks)) {
+        throw new RecordProblem('$.tasks', 'expected an object keyed by deliveryId');
+      }
+      for (const [deliveryId, record] of Object.entries(tasks)) {
+        taskRecords.set(
+          deliveryId,
+          normalizeTasksRecord(ctx, record, `$.tasks[${JSON.stringify(deliveryId)}]`)!,
+        );
+      }
+    }
+    return { datasets: records, tasks: taskRecords };
+  } catch (error) {
+    if (error instanceof RecordProblem) throw new SnapshotError(error.message);
+    throw error;
+  }
+}
+
+export interface ImportOptions {
+  now: Date;
+  deliveriesPerDataset?: number;
+}
+
+/**
+ * Writes the snapshot into the org: each dataset in it replaces the stored one of the same id (record
+ * and events), datasets not in the file are left as they are. All or nothing.
+ */
+export function importSnapshot(
+  store: Store,
+  orgId: string,
+  snapshot: ParsedSnapshot,
+  options: ImportOptions,
+): void {
+  const deliveriesPerDataset = options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET;
+  store.transaction(() => {
+    ensureOrg(store, orgId, options.now);
+    for (const record of snapshot.datasets) {
+      writeDataset(store, orgId, record, { events: 'replace', deliveriesPerDataset });
+    }
+    for (const [deliveryId, tasks] of snapshot.tasks) {
+      if (!hasDelivery(store, orgId, deliveryId)) {
+        throw new SnapshotError(
+          `$.tasks[${JSON.stringify(deliveryId)}]: no dataset of org '${orgId}' has a delivery with this id`,
+        );
+      }
+      writeTasks(store, orgId, deliveryId, tasks);
+    }
+    pruneTasks(store, orgId);
+  });
+}
+
+const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
+  FROM datasets d JOIN configs c ON c.id = d.config_id WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
+
+/** Writes the org's snapshot as JSON text in chunks (large orgs never sit in memory as one string). */
+export function exportSnapshot(
+  store: Store,
+  orgId: string,
+  write: (chunk: string) => void,
+): { datasets: number; tasks: number } {
+  write('{"datasets":[');
+  const records = store.column<string>(EXPORT_RECORD, [orgId]);
+  records.forEach((record, i) => write(i === 0 ? `\n${record}` : `,\n${record}`));
+  write('\n],"tasks":{');
+  const tasks = store.all(
+    'SELECT delivery_id, json FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',
+    [orgId],
+  );
+  tasks.forEach((row, i) =>
+    write(`${i === 0 ? '\n' : ',\n'}${JSON.stringify(row.delivery_id)}:${String(row.json)}`),
+  );
+  write('\n}}\n');
+  return { datasets: records.length, tasks: tasks.length };
+}
