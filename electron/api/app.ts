@@ -50,8 +50,13 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger || undefined,
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
-    // Request-id headers and the like are not ours to trust; keep error output in our own shape.
     return503OnClosing: true,
+    // A path with broken percent-encoding never reaches a route: answer it in our error shape too.
+    frameworkErrors: (error, _request, reply) =>
+      sendError(
+        reply.header('Cache-Control', 'no-store'),
+        new ApiError('INVALID_ARGUMENT', `the request path is not valid: ${error.message}`),
+      ),
   });
   const authenticator = new Authenticator(options.store, now);
 

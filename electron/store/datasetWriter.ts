@@ -2,7 +2,7 @@
  * The write path for dataset records and tasks, shared by import, demo and sync. Callers wrap a whole
  * batch in `store.transaction` so it commits whole or not at all (DESIGN.md §3).
  */
-import type { DatasetRecord, DeliveryEvent, RunDetail, TasksRecord } from '../../shared/schemas';
+import type { DatasetRecord, DeliveryEvent, RunDetail, Task, TasksRecord } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
 import type { Store } from './database';
 import { sortKeyValues } from './sortKeys';
@@ -138,7 +138,28 @@ export function runDetailsFromTasks(tasks: TasksRecord): RunDetail[] {
   });
 }
 
-export function writeTasks(store: Store, orgId: string, deliveryId: string, tasks: TasksRecord): void {
+/** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2), whatever order they came in. */
+function byScheduleThenId(a: Task, b: Task): number {
+  const at = a.scheduledAt ?? '\uffff';
+  const bt = b.scheduledAt ?? '\uffff';
+  if (at !== bt) return at < bt ? -1 : 1;
+  const ai = a.taskId ?? '';
+  const bi = b.taskId ?? '';
+  return ai < bi ? -1 : ai > bi ? 1 : 0;
+}
+
+function ordered(tasks: TasksRecord): TasksRecord {
+  const sorted = (group: { tasks: Task[] }): Task[] => [...group.tasks].sort(byScheduleThenId);
+  return {
+    ingest: { ...tasks.ingest, tasks: sorted(tasks.ingest) },
+    normalize: { ...tasks.normalize, tasks: sorted(tasks.normalize) },
+    process: { ...tasks.process, tasks: sorted(tasks.process) },
+    dispatch: { ...tasks.dispatch, tasks: sorted(tasks.dispatch) },
+  };
+}
+
+export function writeTasks(store: Store, orgId: string, deliveryId: string, given: TasksRecord): void {
+  const tasks = ordered(given);
   store.run(
     `INSERT INTO delivery_tasks (org_id, delivery_id, json, run_details) VALUES (?, ?, ?, ?)
      ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, run_details = excluded.run_details`,

@@ -237,16 +237,6 @@ function normalizeTask(ctx: NormalizeContext, value: unknown, path: string): Tas
   };
 }
 
-/** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2). */
-function byScheduleThenId(a: Task, b: Task): number {
-  const at = a.scheduledAt ?? '\uffff';
-  const bt = b.scheduledAt ?? '\uffff';
-  if (at !== bt) return at < bt ? -1 : 1;
-  const ai = a.taskId ?? '';
-  const bi = b.taskId ?? '';
-  return ai < bi ? -1 : ai > bi ? 1 : 0;
-}
-
 export function normalizeTasksRecord(
   ctx: NormalizeContext,
   value: unknown,
@@ -259,8 +249,7 @@ export function normalizeTasksRecord(
     const group = object(ctx, value[stage], groupPath) ?? {};
     const tasks = array(ctx, group.tasks, `${groupPath}.tasks`)
       .map((task, i) => normalizeTask(ctx, task, `${groupPath}.tasks[${i}]`))
-      .filter((task): task is Task => task !== null)
-      .sort(byScheduleThenId);
+      .filter((task): task is Task => task !== null);
     // The spec types the normalize group's timestamp as a plain string: keep it as text, "" when unknown.
     const timestamp =
       stage === 'normalize'

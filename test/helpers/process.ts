@@ -1,0 +1,58 @@
+/** Spawns the real CLI (`node --import tsx electron/cli/main.ts`) and tracks the children to clean up. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const children = new Set<ChildProcess>();
+
+export interface Spawned {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Waits until `read()` matches, or fails with what the process printed. */
+export async function waitFor(
+  read: () => string,
+  pattern: RegExp,
+  spawned: Spawned,
+  timeoutMs = 20_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(read());
+    if (match) return match;
+    if (spawned.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(
+        `no ${pattern} (exit ${spawned.child.exitCode}); stdout: ${spawned.stdout()} stderr: ${spawned.stderr()}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function killChildren(): void {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+}

@@ -1,0 +1,250 @@
+/** Every row of the error table (DESIGN.md §2 "Errors"), auth, scoping and the Host/Origin guards. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { revokeApiKey, createApiKey } from '../../../electron/store/apiKeys';
+import { ErrorBody } from '../../../shared/schemas';
+import { type ApiFixture, apiFixture, HOST, NOW, PORT } from '../../helpers/api';
+
+let fixture: ApiFixture;
+beforeAll(async () => {
+  fixture = await apiFixture();
+});
+afterAll(() => fixture.close());
+
+const LIST = '/v2/ops/health/datasets/deliveries';
+const ONE = '/v2/ops/health/datasets/ds-0001/deliveries';
+const TASKS = '/v2/ops/health/deliveries/ds-0000-dlv-0/tasks';
+
+type Row = [string, number, string, string | undefined];
+
+const INVALID: Row[] = [
+  [`${LIST}?filter=datasetName.gt.x`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=nope.eq.x`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=datasetName`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=datasetName.EQ.x`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=deliveryStatus.eq.failed`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=deliveryStatus.in.(FAILED,LATE)`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=datasetId.in.()`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=datasetId.in.("a)`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=legacyDatasetId.like.x*`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?filter=datasetId.eq.x&filter=deliveryId.ilike.x`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?sort=datasetName`, 400, 'INVALID_ARGUMENT', 'sort'],
+  [`${LIST}?sort=latestDeliveryStatus.ASC`, 400, 'INVALID_ARGUMENT', 'sort'],
+  [`${LIST}?sort=latestDeliveryStatus,latestDeliveryStatus.desc`, 400, 'INVALID_ARGUMENT', 'sort'],
+  [`${LIST}?sort=latestDeliveryStatus&sort=latestDeliveryTimestamp`, 400, 'INVALID_ARGUMENT', 'sort'],
+  [`${LIST}?pageToken=garbage`, 400, 'INVALID_ARGUMENT', 'pageToken'],
+  [`${LIST}?pageSize=-1`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?pageSize=1.5`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?pageSize=ten`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?latestDeliveriesCount=-3`, 400, 'INVALID_ARGUMENT', 'latestDeliveriesCount'],
+  [`${LIST}?latestDeliveriesCount=2.5`, 400, 'INVALID_ARGUMENT', 'latestDeliveriesCount'],
+  [`${ONE}?latestDeliveriesCount=x`, 400, 'INVALID_ARGUMENT', 'latestDeliveriesCount'],
+  [`${ONE}?includeRunDetails=yes`, 400, 'INVALID_ARGUMENT', 'includeRunDetails'],
+  [`${TASKS}?includeRunDetails=2`, 400, 'INVALID_ARGUMENT', 'includeRunDetails'],
+  ['/v2/ops/health/datasets/nope/deliveries', 404, 'NOT_FOUND', undefined],
+  ['/v2/ops/health/datasets/other-0001/deliveries', 404, 'NOT_FOUND', undefined],
+  ['/v2/ops/health/deliveries/nope/tasks', 404, 'NOT_FOUND', undefined],
+  ['/v2/ops/health/deliveries/other-0000-dlv-0/tasks', 404, 'NOT_FOUND', undefined],
+  ['/v2/ops/health/deliveries/ds-0001-dlv-0/tasks', 404, 'NOT_FOUND', undefined],
+  ['/v2/unknown', 404, 'NOT_FOUND', undefined],
+  ['/', 404, 'NOT_FOUND', undefined],
+];
+
+function expectError(
+  response: { statusCode: number; json(): unknown; headers: Record<string, unknown> },
+  row: Row,
+): void {
+  const [, status, code, field] = row;
+  expect(response.statusCode).toBe(status);
+  const body = response.json() as { status: number; code: string; field?: string; message: string };
+  expect(Value.Check(ErrorBody, body)).toBe(true);
+  expect(body).toMatchObject({ status, code });
+  expect(body.field).toBe(field);
+  expect(body.message.length).toBeGreaterThan(10);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  expect(response.headers['cache-control']).toBe('no-store');
+}
+
+describe('400 and 404', () => {
+  it.each(INVALID)('%s → %i %s', async (...row) => {
+    expectError(await fixture.get(row[0]), row);
+  });
+
+  it('messages say what was wrong and what is allowed', async () => {
+    const body = (await fixture.get(`${LIST}?filter=datasetName.gt.x`)).json() as { message: string };
+    expect(body.message).toBe(
+      "filter 'datasetName.gt.x': operator 'gt' is not allowed for datasetName (allowed: eq, neq, in, like, ilike)",
+    );
+    const tasks = (await fixture.get('/v2/ops/health/deliveries/ds-0001-dlv-0/tasks')).json() as {
+      message: string;
+    };
+    expect(tasks.message).toMatch(/never synced/);
+  });
+});
+
+describe('401: keys', () => {
+  const cases: [string, Record<string, string>][] = [
+    ['missing', { authorization: '' }],
+    ['not bearer', { authorization: 'Basic dXNlcjpwYXNz' }],
+    ['malformed', { authorization: 'Bearer not-a-key' }],
+    ['unknown', { authorization: `Bearer dhk_${'A'.repeat(43)}` }],
+  ];
+  it.each(cases)('%s key → 401 with WWW-Authenticate', async (_name, headers) => {
+    const response = await fixture.get(LIST, headers);
+    expectError(response, [LIST, 401, 'UNAUTHENTICATED', undefined]);
+    expect(response.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('a revoked key stops working at once', async () => {
+    const created = createApiKey(fixture.store, 'acme', 'to revoke', NOW);
+    const auth = { authorization: `Bearer ${created.key}` };
+    expect((await fixture.get(LIST, auth)).statusCode).toBe(200);
+    revokeApiKey(fixture.store, created.id, NOW);
+    expect((await fixture.get(LIST, auth)).statusCode).toBe(401);
+  });
+
+  it('keys are stored only as hashes', () => {
+    const stored = fixture.store.column<string>('SELECT hash FROM api_keys');
+    expect(stored).not.toContain(fixture.key);
+    expect(JSON.stringify(fixture.store.all('SELECT * FROM api_keys'))).not.toContain(fixture.key.slice(4));
+  });
+});
+
+describe('org scoping', () => {
+  it("each key sees only its org's datasets; another org's dataset or delivery is a 404", async () => {
+    const other = { authorization: `Bearer ${fixture.otherKey}` };
+    const list = (await fixture.get(`${LIST}?pageSize=1000`, other)).json() as {
+      items: { datasetId: string }[];
+    };
+    expect(list.items.map((r) => r.datasetId).sort()).toEqual(
+      fixture.otherRecords.map((r) => r.datasetId).sort(),
+    );
+    expect((await fixture.get(ONE, other)).statusCode).toBe(404);
+    expect((await fixture.get(TASKS, other)).statusCode).toBe(404);
+    expect((await fixture.get('/v2/ops/health/datasets/other-0001/deliveries', other)).statusCode).toBe(200);
+  });
+
+  it('a page token of one org is refused for another', async () => {
+    const page = (await fixture.get(`${LIST}?pageSize=2`)).json() as { nextPageToken: string };
+    const response = await fixture.get(`${LIST}?pageSize=2&pageToken=${page.nextPageToken}`, {
+      authorization: `Bearer ${fixture.otherKey}`,
+    });
+    expectError(response, ['', 400, 'INVALID_ARGUMENT', 'pageToken']);
+  });
+});
+
+describe('page tokens are bound and tamper-proof', () => {
+  it('refuses a token replayed with other filters or sort, or altered', async () => {
+    const page = (await fixture.get(`${LIST}?pageSize=2&filter=datasetId.like.ds-*`)).json() as {
+      nextPageToken: string;
+    };
+    const token = page.nextPageToken;
+    expect(token).not.toBe('');
+    expect(
+      (await fixture.get(`${LIST}?pageSize=2&filter=datasetId.like.ds-*&pageToken=${token}`)).statusCode,
+    ).toBe(200);
+    for (const query of [
+      `pageToken=${token}`,
+      `filter=datasetId.like.ds-0*&pageToken=${token}`,
+      `filter=datasetId.like.ds-*&sort=latestDeliveryStatus&pageToken=${token}`,
+      `filter=datasetId.like.ds-*&pageToken=${token.slice(0, -2)}`,
+      `filter=datasetId.like.ds-*&pageToken=x${token}`,
+    ]) {
+      expectError(await fixture.get(`${LIST}?pageSize=2&${query}`), [
+        '',
+        400,
+        'INVALID_ARGUMENT',
+        'pageToken',
+      ]);
+    }
+  });
+
+  it('a token stays valid when the filters are given in another order', async () => {
+    const a = 'filter=datasetId.like.ds-*&filter=deliveryStatus.neq.HEALTHY';
+    const b = 'filter=deliveryStatus.neq.HEALTHY&filter=datasetId.like.ds-*';
+    const page = (await fixture.get(`${LIST}?pageSize=2&${a}`)).json() as { nextPageToken: string };
+    expect((await fixture.get(`${LIST}?pageSize=2&${b}&pageToken=${page.nextPageToken}`)).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('403: Host and Origin', () => {
+  const hosts = [
+    'evil.example',
+    `evil.example:${PORT}`,
+    '127.0.0.1',
+    `127.0.0.1:${PORT + 1}`,
+    `192.168.1.2:${PORT}`,
+  ];
+  it.each(hosts)('Host %s is refused', async (host) => {
+    expectError(await fixture.get(LIST, { host }), ['', 403, 'FORBIDDEN', undefined]);
+  });
+  it.each([`localhost:${PORT}`, `[::1]:${PORT}`, HOST])('Host %s is served', async (host) => {
+    expect((await fixture.get(LIST, { host })).statusCode).toBe(200);
+  });
+  it.each(['https://evil.example', 'null', `http://localhost:${PORT + 1}`])(
+    'Origin %s is refused',
+    async (origin) => {
+      expectError(await fixture.get(LIST, { origin }), ['', 403, 'FORBIDDEN', undefined]);
+    },
+  );
+  it('the own UI origin is served, without CORS headers', async () => {
+    const response = await fixture.get(LIST, { origin: `http://127.0.0.1:${PORT}` });
+    expect(response.statusCode).toBe(200);
+    expect(Object.keys(response.headers).some((h) => h.startsWith('access-control-'))).toBe(false);
+  });
+  it('the guard also protects the OpenAPI document', async () => {
+    const response = await fixture.app.inject({ url: '/v2/openapi.json', headers: { host: 'evil.example' } });
+    expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('405', () => {
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)(
+    '%s on a v2 path → 405 with Allow',
+    async (method) => {
+      for (const url of [LIST, ONE, TASKS]) {
+        const response = await fixture.app.inject({
+          method,
+          url,
+          headers: { host: HOST, authorization: `Bearer ${fixture.key}` },
+        });
+        expectError(response, ['', 405, 'METHOD_NOT_ALLOWED', undefined]);
+        expect(response.headers.allow).toBe('GET, HEAD');
+      }
+    },
+  );
+});
+
+describe('429', () => {
+  it('a key over its rate gets 429 with Retry-After; another key is unaffected', async () => {
+    const limited = await apiFixture({ rateLimit: { perSecond: 5, burst: 10 } }, 5);
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 12; i++) codes.push((await limited.get(`${LIST}?pageSize=1`)).statusCode);
+      expect(codes.slice(0, 10).every((c) => c === 200)).toBe(true);
+      const response = await limited.get(`${LIST}?pageSize=1`);
+      expectError(response, ['', 429, 'RATE_LIMITED', undefined]);
+      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const other = await limited.get(LIST, { authorization: `Bearer ${limited.otherKey}` });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('500', () => {
+  it('a bug answers a generic INTERNAL error and logs the details', async () => {
+    const broken = await apiFixture();
+    try {
+      broken.store.db.run('DROP TABLE delivery_tasks');
+      const response = await broken.get(TASKS);
+      expectError(response, ['', 500, 'INTERNAL', undefined]);
+      expect((response.json() as { message: string }).message).not.toMatch(/delivery_tasks/);
+    } finally {
+      await broken.close();
+    }
+  });
+});

@@ -1,0 +1,152 @@
+/** Property-based checks of the API (fast-check): no input answers 500; paging invariants hold. */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Value } from 'typebox/value';
+import { FILTER_FIELDS, type Filter, printFilter } from '../../../shared/filter';
+import { ErrorBody } from '../../../shared/schemas';
+import { type ApiFixture, apiFixture, walk } from '../../helpers/api';
+import { expectedIds } from '../../helpers/reference';
+
+let fixture: ApiFixture;
+beforeAll(async () => {
+  fixture = await apiFixture({}, 60);
+});
+afterAll(() => fixture.close());
+
+const PARAMS = [
+  'pageSize',
+  'pageToken',
+  'filter',
+  'sort',
+  'latestDeliveriesCount',
+  'includeRunDetails',
+  'other',
+];
+const nasty = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(
+    '',
+    '-1',
+    '0',
+    '1e3',
+    '1.0',
+    '99999999999999999999',
+    'NaN',
+    '%',
+    '%zz',
+    '%00',
+    '..',
+    '(',
+    '"',
+    '\\',
+  ),
+  fc
+    .constantFrom(...Object.keys(FILTER_FIELDS))
+    .chain((field) =>
+      fc
+        .tuple(fc.constantFrom('eq', 'neq', 'in', 'like', 'ilike', 'gt', ''), fc.string({ maxLength: 12 }))
+        .map(([op, value]) => `${field}.${op}.${value}`),
+    ),
+);
+const queryString = fc
+  .array(fc.tuple(fc.constantFrom(...PARAMS), nasty), { maxLength: 6 })
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'));
+const rawQueryString = fc.string({ unit: 'binary', maxLength: 60 }).map((s) => s.replace(/[#\s]/g, ''));
+
+function checkAnswer(response: { statusCode: number; body: string; json(): unknown }): void {
+  expect(response.statusCode).not.toBe(500);
+  if (response.statusCode >= 400) expect(Value.Check(ErrorBody, response.json())).toBe(true);
+  else expect(response.statusCode).toBe(200);
+}
+
+describe('no request answers 500', () => {
+  it('random query strings on every endpoint', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          '/v2/ops/health/datasets/deliveries',
+          '/v2/ops/health/datasets/ds-0001/deliveries',
+          '/v2/ops/health/deliveries/ds-0000-dlv-0/tasks',
+        ),
+        fc.oneof(queryString, rawQueryString),
+        async (path, query) => checkAnswer(await fixture.get(`${path}?${query}`)),
+      ),
+      { numRuns: 400, seed: 42 },
+    );
+  });
+
+  it('random path ids', async () => {
+    const id = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).map(encodeURIComponent),
+      fc.string({ minLength: 1, maxLength: 30 }).map((s) => s.replace(/[/?#]/g, '')),
+      fc.constantFrom('%zz', '%', '..', '.', '%2F', '%00', 'a%2Fb', '~'),
+    );
+    await fc.assert(
+      fc.asyncProperty(id, fc.boolean(), async (value, dataset) => {
+        const url = dataset
+          ? `/v2/ops/health/datasets/${value}/deliveries`
+          : `/v2/ops/health/deliveries/${value}/tasks`;
+        checkAnswer(await fixture.get(url));
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+});
+
+const valueFor = (field: keyof typeof FILTER_FIELDS): fc.Arbitrary<string> =>
+  field === 'deliveryStatus'
+    ? fc.constantFrom('FAILED', 'MISSING', 'DELIVERED_LATE', 'HEALTHY')
+    : fc.oneof(
+        fc.constantFrom('', 'ds-0001', 'EMEA Equity Prices EOD', 'sup-1', 'v1-3', 'Equity Prices'),
+        fc.string({ maxLength: 5 }),
+      );
+const patternFor = fc
+  .array(fc.constantFrom('*', 'a', 'E', 'e', 's', '-', '0', '1', ' ', 'ü', '?', '['), { maxLength: 6 })
+  .map((parts) => parts.join(''));
+
+const filterArb: fc.Arbitrary<Filter> = fc
+  .constantFrom(...(Object.keys(FILTER_FIELDS) as (keyof typeof FILTER_FIELDS)[]))
+  .chain((field) =>
+    fc.constantFrom(...FILTER_FIELDS[field]).chain((op): fc.Arbitrary<Filter> => {
+      if (op === 'in')
+        return fc
+          .array(valueFor(field), { minLength: 1, maxLength: 3 })
+          .map((values) => ({ field, op, values }));
+      if (op === 'like' || op === 'ilike') return patternFor.map((value) => ({ field, op, value }));
+      return valueFor(field).map((value) => ({ field, op, value }));
+    }),
+  );
+
+describe('paging invariants', () => {
+  it('for random filters, sorts and page sizes: every match once each way, in the reference order', async () => {
+    const sortArb = fc.constantFrom(
+      [],
+      [{ field: 'latestDeliveryStatus', direction: 'asc' }],
+      [{ field: 'latestDeliveryTimestamp', direction: 'desc' }],
+      [
+        { field: 'latestDeliveryStatus', direction: 'desc' },
+        { field: 'latestDeliveryTimestamp', direction: 'asc' },
+      ],
+    ) as fc.Arbitrary<
+      { field: 'latestDeliveryStatus' | 'latestDeliveryTimestamp'; direction: 'asc' | 'desc' }[]
+    >;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(filterArb, { maxLength: 2 }),
+        sortArb,
+        fc.integer({ min: 1, max: 25 }),
+        async (filters, sort, size) => {
+          const query = [
+            ...filters.map((f) => `filter=${encodeURIComponent(printFilter(f))}`),
+            ...(sort.length ? [`sort=${sort.map((k) => `${k.field}.${k.direction}`).join(',')}`] : []),
+          ].join('&');
+          const expected = expectedIds(fixture.records, filters, sort);
+          const { forward, backward } = await walk(fixture, query, size);
+          expect(forward).toEqual(expected);
+          expect(backward).toEqual(expected);
+        },
+      ),
+      { numRuns: 120, seed: 3 },
+    );
+  });
+});
