@@ -20,7 +20,7 @@ const shellBan = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', '.bench-data/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', '**/.bench-data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...vue.configs['flat/recommended'],

@@ -10,7 +10,7 @@
  *   until then `latestDeliveryStatus` keeps showing the newest settled attempt.
  */
 import type { DeadlineConfig, DeliveryEvent } from '../../shared/schemas';
-import { iso } from './format';
+import { iso, isoShared } from './format';
 import type { DatasetPlan } from './plan';
 import type { Rng } from './random';
 import { drawTimeline, type AttemptTimeline } from './timeline';
@@ -49,7 +49,7 @@ export function attemptAt(timeline: AttemptTimeline, now: number, schedule: Dead
     deliveredAt,
     event: {
       status,
-      deliveryDeadline: iso(timeline.deadline),
+      deliveryDeadline: isoShared(timeline.deadline),
       deliveredAt: iso(deliveredAt),
       // Shared with the record's currentProcessingDeadlineConfig and the other events (read-only).
       processingDeadlineConfig: schedule,

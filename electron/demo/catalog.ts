@@ -31,215 +31,54 @@ export interface DataProduct {
   name: string;
   /** Index into CDUS of the unit that runs it. */
   cdu: number;
-  kinds: readonly (readonly [ScheduleKind, number])[];
+  /** Cadences the product comes in, with relative weights. */
+  kinds: Partial<Record<ScheduleKind, number>>;
 }
 
-const DAILY = [['daily', 1]] as const;
 export const DATA_PRODUCTS: readonly DataProduct[] = [
-  {
-    id: 'dp-equity-prices',
-    name: 'Equity Prices',
-    cdu: 0,
-    kinds: [
-      ['daily', 4],
-      ['hourly', 1],
-    ],
-  },
-  {
-    id: 'dp-fx-rates',
-    name: 'FX Rates',
-    cdu: 1,
-    kinds: [
-      ['daily', 3],
-      ['hourly', 2],
-    ],
-  },
-  {
-    id: 'dp-credit-ratings',
-    name: 'Credit Ratings',
-    cdu: 2,
-    kinds: [
-      ['daily', 3],
-      ['weekly', 1],
-      ['monthly', 1],
-    ],
-  },
-  { id: 'dp-corporate-actions', name: 'Corporate Actions', cdu: 3, kinds: DAILY },
-  {
-    id: 'dp-index-constituents',
-    name: 'Index Constituents',
-    cdu: 0,
-    kinds: [
-      ['daily', 3],
-      ['monthly', 1],
-    ],
-  },
-  { id: 'dp-bond-reference', name: 'Bond Reference Data', cdu: 3, kinds: DAILY },
-  {
-    id: 'dp-yield-curves',
-    name: 'Yield Curves',
-    cdu: 1,
-    kinds: [
-      ['daily', 3],
-      ['hourly', 1],
-    ],
-  },
-  {
-    id: 'dp-esg-scores',
-    name: 'ESG Scores',
-    cdu: 4,
-    kinds: [
-      ['weekly', 2],
-      ['monthly', 1],
-    ],
-  },
-  { id: 'dp-fund-navs', name: 'Fund NAVs', cdu: 5, kinds: DAILY },
-  {
-    id: 'dp-commodity-futures',
-    name: 'Commodity Futures',
-    cdu: 6,
-    kinds: [
-      ['daily', 3],
-      ['hourly', 1],
-    ],
-  },
-  { id: 'dp-vol-surfaces', name: 'Options Volatility Surfaces', cdu: 6, kinds: DAILY },
-  {
-    id: 'dp-fundamentals',
-    name: 'Company Fundamentals',
-    cdu: 4,
-    kinds: [
-      ['weekly', 1],
-      ['monthly', 1],
-    ],
-  },
-  {
-    id: 'dp-economic-indicators',
-    name: 'Economic Indicators',
-    cdu: 7,
-    kinds: [
-      ['monthly', 2],
-      ['weekly', 1],
-    ],
-  },
-  {
-    id: 'dp-short-interest',
-    name: 'Short Interest',
-    cdu: 0,
-    kinds: [
-      ['weekly', 2],
-      ['daily', 1],
-    ],
-  },
-  { id: 'dp-securities-master', name: 'Securities Master', cdu: 3, kinds: DAILY },
-  {
-    id: 'dp-cds-spreads',
-    name: 'CDS Spreads',
-    cdu: 2,
-    kinds: [
-      ['daily', 3],
-      ['hourly', 1],
-    ],
-  },
-  {
-    id: 'dp-trade-reporting',
-    name: 'Trade Reporting',
-    cdu: 8,
-    kinds: [
-      ['hourly', 2],
-      ['daily', 1],
-    ],
-  },
-  { id: 'dp-counterparty-exposure', name: 'Counterparty Exposures', cdu: 8, kinds: DAILY },
-  {
-    id: 'dp-issuer-hierarchy',
-    name: 'Issuer Hierarchy',
-    cdu: 3,
-    kinds: [
-      ['weekly', 1],
-      ['daily', 1],
-    ],
-  },
-  {
-    id: 'dp-mortgage-pools',
-    name: 'Mortgage Pool Factors',
-    cdu: 5,
-    kinds: [
-      ['monthly', 2],
-      ['daily', 1],
-    ],
-  },
+  { id: 'dp-equity-prices', name: 'Equity Prices', cdu: 0, kinds: { daily: 4, hourly: 1 } },
+  { id: 'dp-fx-rates', name: 'FX Rates', cdu: 1, kinds: { daily: 3, hourly: 2 } },
+  { id: 'dp-credit-ratings', name: 'Credit Ratings', cdu: 2, kinds: { daily: 3, weekly: 1, monthly: 1 } },
+  { id: 'dp-corporate-actions', name: 'Corporate Actions', cdu: 3, kinds: { daily: 1 } },
+  { id: 'dp-index-constituents', name: 'Index Constituents', cdu: 0, kinds: { daily: 3, monthly: 1 } },
+  { id: 'dp-bond-reference', name: 'Bond Reference Data', cdu: 3, kinds: { daily: 1 } },
+  { id: 'dp-yield-curves', name: 'Yield Curves', cdu: 1, kinds: { daily: 3, hourly: 1 } },
+  { id: 'dp-esg-scores', name: 'ESG Scores', cdu: 4, kinds: { weekly: 2, monthly: 1 } },
+  { id: 'dp-fund-navs', name: 'Fund NAVs', cdu: 5, kinds: { daily: 1 } },
+  { id: 'dp-commodity-futures', name: 'Commodity Futures', cdu: 6, kinds: { daily: 3, hourly: 1 } },
+  { id: 'dp-vol-surfaces', name: 'Options Volatility Surfaces', cdu: 6, kinds: { daily: 1 } },
+  { id: 'dp-fundamentals', name: 'Company Fundamentals', cdu: 4, kinds: { weekly: 1, monthly: 1 } },
+  { id: 'dp-economic-indicators', name: 'Economic Indicators', cdu: 7, kinds: { monthly: 2, weekly: 1 } },
+  { id: 'dp-short-interest', name: 'Short Interest', cdu: 0, kinds: { weekly: 2, daily: 1 } },
+  { id: 'dp-securities-master', name: 'Securities Master', cdu: 3, kinds: { daily: 1 } },
+  { id: 'dp-cds-spreads', name: 'CDS Spreads', cdu: 2, kinds: { daily: 3, hourly: 1 } },
+  { id: 'dp-trade-reporting', name: 'Trade Reporting', cdu: 8, kinds: { hourly: 2, daily: 1 } },
+  { id: 'dp-counterparty-exposure', name: 'Counterparty Exposures', cdu: 8, kinds: { daily: 1 } },
+  { id: 'dp-issuer-hierarchy', name: 'Issuer Hierarchy', cdu: 3, kinds: { weekly: 1, daily: 1 } },
+  { id: 'dp-mortgage-pools', name: 'Mortgage Pool Factors', cdu: 5, kinds: { monthly: 2, daily: 1 } },
 ];
 
-/** Name suffixes per cadence, with the local deadline times (hour, minute) that fit each. */
-export const VARIANTS: Record<
-  ScheduleKind,
-  readonly { suffix: string; times: readonly (readonly [number, number])[] }[]
-> = {
+/** Name suffixes per cadence, with the local deadline times ("HH:MM") that fit each. */
+export const VARIANTS: Record<ScheduleKind, readonly { suffix: string; times: readonly string[] }[]> = {
   hourly: [
     { suffix: 'Intraday', times: [] },
     { suffix: 'Hourly Snapshot', times: [] },
     { suffix: 'Hourly Delta', times: [] },
   ],
   daily: [
-    {
-      suffix: 'EOD',
-      times: [
-        [18, 0],
-        [19, 30],
-        [21, 0],
-        [22, 0],
-      ],
-    },
-    {
-      suffix: 'Close',
-      times: [
-        [17, 30],
-        [18, 0],
-      ],
-    },
-    {
-      suffix: 'Morning Snapshot',
-      times: [
-        [6, 30],
-        [7, 0],
-      ],
-    },
-    {
-      suffix: 'Daily',
-      times: [
-        [6, 30],
-        [8, 0],
-        [20, 0],
-      ],
-    },
-    {
-      suffix: 'Overnight Batch',
-      times: [
-        [2, 0],
-        [4, 30],
-      ],
-    },
+    { suffix: 'EOD', times: ['18:00', '19:30', '21:00', '22:00'] },
+    { suffix: 'Close', times: ['17:30', '18:00'] },
+    { suffix: 'Morning Snapshot', times: ['06:30', '07:00'] },
+    { suffix: 'Daily', times: ['06:30', '08:00', '20:00'] },
+    { suffix: 'Overnight Batch', times: ['02:00', '04:30'] },
   ],
   weekly: [
-    {
-      suffix: 'Weekly',
-      times: [
-        [6, 0],
-        [18, 0],
-      ],
-    },
-    { suffix: 'Weekly Snapshot', times: [[6, 0]] },
+    { suffix: 'Weekly', times: ['06:00', '18:00'] },
+    { suffix: 'Weekly Snapshot', times: ['06:00'] },
   ],
   monthly: [
-    {
-      suffix: 'Monthly',
-      times: [
-        [6, 0],
-        [9, 0],
-      ],
-    },
-    { suffix: 'Month-Start Rebalance', times: [[6, 0]] },
+    { suffix: 'Monthly', times: ['06:00', '09:00'] },
+    { suffix: 'Month-Start Rebalance', times: ['06:00'] },
   ],
 };
 

@@ -3,10 +3,10 @@
  * history and the tasks of every FAILED delivery and of each dataset's latest attempt.
  * Same options, same snapshot: all randomness is seeded and time comes only from `options.now`.
  */
-import type { Snapshot, TasksRecord } from '../../shared/schemas';
+import type { DatasetRecord, Snapshot, TasksRecord } from '../../shared/schemas';
 import { DEFAULT_FAIL_RATE, DEFAULT_ORG_ID, generateDatasetPlan } from './plan';
 import { deriveDataset } from './record';
-import { occurrenceMemo } from './schedule';
+import { occurrencesAt } from './schedule';
 import { buildTasksRecord } from './tasks';
 
 export interface DemoOptions {
@@ -27,7 +27,17 @@ function check(ok: boolean, message: string): void {
   if (!ok) throw new RangeError(message);
 }
 
-export function generateDemoSnapshot(options: DemoOptions): Snapshot {
+/** One generated dataset with the tasks records of its latest and its FAILED deliveries. */
+export interface DemoDataset {
+  record: DatasetRecord;
+  tasks: Record<string, TasksRecord>;
+}
+
+/**
+ * The datasets of `generateDemoSnapshot`, one at a time, so a large org (100k datasets hold
+ * millions of events) can be written in chunks without holding the whole snapshot in memory.
+ */
+export function* generateDemoDatasets(options: DemoOptions): Generator<DemoDataset, void, undefined> {
   const count = options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET;
   const failRate = options.failRate ?? DEFAULT_FAIL_RATE;
   const orgId = options.orgId ?? DEFAULT_ORG_ID;
@@ -41,18 +51,26 @@ export function generateDemoSnapshot(options: DemoOptions): Snapshot {
   check(options.now instanceof Date && !Number.isNaN(options.now.getTime()), 'now must be a valid Date');
 
   const now = options.now.getTime();
-  const occurrencesOf = occurrenceMemo(now, count);
-  const datasets: Snapshot['datasets'] = [];
-  const tasks: Record<string, TasksRecord> = {};
   for (let index = 0; index < options.datasets; index++) {
     const plan = generateDatasetPlan(index, { seed: options.seed, orgId, failRate });
-    const { record, attempts } = deriveDataset(plan, now, count, occurrencesOf(plan.schedule));
-    datasets.push(record);
+    const { record, attempts } = deriveDataset(plan, now, count, occurrencesAt(plan.schedule, now, count));
+    const tasks: Record<string, TasksRecord> = {};
     attempts.forEach((attempt, position) => {
       if (position === 0 || attempt.status === 'FAILED') {
         tasks[attempt.timeline.deliveryId] = buildTasksRecord(plan, attempt.timeline, now);
       }
     });
+    yield { record, tasks };
+  }
+}
+
+/** A whole demo org: `{ datasets, tasks }` as `import` takes it. Same options, same snapshot. */
+export function generateDemoSnapshot(options: DemoOptions): Snapshot {
+  const datasets: DatasetRecord[] = [];
+  const tasks: Record<string, TasksRecord> = {};
+  for (const dataset of generateDemoDatasets(options)) {
+    datasets.push(dataset.record);
+    Object.assign(tasks, dataset.tasks);
   }
   return { datasets, tasks };
 }

@@ -1,5 +1,11 @@
 /** Demo data and the pieces a live simulator reuses to advance time and re-derive statuses. */
-export { generateDemoSnapshot, DEFAULT_DELIVERIES_PER_DATASET, type DemoOptions } from './generate';
+export {
+  generateDemoSnapshot,
+  generateDemoDatasets,
+  DEFAULT_DELIVERIES_PER_DATASET,
+  type DemoDataset,
+  type DemoOptions,
+} from './generate';
 export {
   generateDatasetPlan,
   datasetKey,
@@ -14,13 +20,17 @@ export {
 export { deriveAttempt, attemptAt, attemptStatus, type Attempt, type AttemptStatus } from './attempt';
 export {
   drawTimeline,
+  stepTimes,
   attemptRng,
   deliveryIdFor,
   incidentAt,
   type AttemptTimeline,
+  type Incident,
   type Outcome,
+  type StepTimes,
 } from './timeline';
 export { buildTasksRecord } from './tasks';
+export { describeFailure, type FailureText } from './failures';
 export {
   buildDatasetRecord,
   compareAttempts,
@@ -34,10 +44,10 @@ export {
   isOccurrence,
   makeDeadlineConfig,
   nextOccurrenceAfter,
-  occurrenceMemo,
+  occurrencesAt,
   occurrencesUpTo,
   type Occurrences,
   type ScheduleInput,
 } from './schedule';
-export { Rng, hash32, hashString, mix32 } from './random';
-export { hex8, iso } from './format';
+export { Rng, hash32, hashString, mix32, unitHash } from './random';
+export { concat, hex8, iso } from './format';

@@ -1,7 +1,11 @@
-/** Fills an org with generated demo data through the same write path as import. */
+/**
+ * Fills an org with generated demo data through the store's write path, one dataset at a time inside
+ * one transaction (100k datasets never sit in memory as one snapshot).
+ */
 import type { Store } from '../store/database';
-import { importSnapshot } from '../store/snapshot';
-import { generateDemoSnapshot } from './generate';
+import { DEFAULT_DELIVERIES_PER_DATASET, pruneTasks, writeDataset, writeTasks } from '../store/datasetWriter';
+import { ensureOrg } from '../store/orgs';
+import { generateDemoDatasets } from './generate';
 
 export const DEMO_ORG = 'demo';
 
@@ -18,24 +22,29 @@ export interface DemoSummary {
 }
 
 export function loadDemo(store: Store, options: LoadDemoOptions): DemoSummary {
-  const snapshot = generateDemoSnapshot({
-    datasets: options.datasets,
-    seed: options.seed,
-    now: options.now,
-    orgId: options.orgId,
-  });
-  importSnapshot(
-    store,
-    options.orgId,
-    { datasets: snapshot.datasets, tasks: new Map(Object.entries(snapshot.tasks ?? {})) },
-    { now: options.now },
-  );
   const byStatus: Record<string, number> = {};
-  for (const record of snapshot.datasets) {
-    const status = record.latestDeliveryStatus ?? 'UNKNOWN';
-    byStatus[status] = (byStatus[status] ?? 0) + 1;
-  }
-  return { datasets: snapshot.datasets.length, byStatus };
+  let datasets = 0;
+  store.transaction(() => {
+    ensureOrg(store, options.orgId, options.now);
+    for (const { record, tasks } of generateDemoDatasets({
+      datasets: options.datasets,
+      seed: options.seed,
+      now: options.now,
+      orgId: options.orgId,
+    })) {
+      writeDataset(store, options.orgId, record, {
+        events: 'replace',
+        deliveriesPerDataset: DEFAULT_DELIVERIES_PER_DATASET,
+      });
+      for (const [deliveryId, record] of Object.entries(tasks))
+        writeTasks(store, options.orgId, deliveryId, record);
+      const status = record.latestDeliveryStatus ?? 'UNKNOWN';
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+      datasets += 1;
+    }
+    pruneTasks(store, options.orgId);
+  });
+  return { datasets, byStatus };
 }
 
 export function describeDemo(summary: DemoSummary, orgId: string): string {

@@ -5,49 +5,23 @@
  * simulator can rebuild any one plan on its own.
  */
 import type { DeadlineConfig } from '../../shared/schemas';
-import type { Stage } from '../../shared/status';
 import {
   CDUS,
-  CHECKSUM_STEP,
   DATA_PRODUCTS,
-  DESTINATION_STYLE,
-  DESTINATION_TYPES,
-  DISPATCH_FAILURES,
-  FETCH_STEPS,
   HOURLY_MINUTES,
   MONTHLY_DAYS,
-  NORMALIZE_STEPS,
-  PROCESS_STEPS,
   REGIONS,
-  SUBSCRIBERS,
   SUPPLIERS,
-  VALIDATE_STEP,
   VARIANTS,
   WEEKLY_DAYS,
   type ScheduleKind,
-  type StepStyle,
 } from './catalog';
 import { hex8 } from './format';
+import { drawDestinations, drawSteps, pipelineMs, type Destination, type PipelineStep } from './pipeline';
 import { Rng, hash32, hashString, mix32 } from './random';
 import { makeDeadlineConfig, type ScheduleInput } from './schedule';
 
-export interface Destination {
-  destinationId: string;
-  destinationName: string;
-  destinationType: string;
-  subscriberOrgId: string;
-}
-
-/** One task of the dataset's pipeline. Dispatch steps (one per destination) run in parallel. */
-export interface PipelineStep {
-  stage: Stage;
-  name: string;
-  failures: readonly string[];
-  /** Typical running time, and planned start relative to the attempt's trigger. */
-  typicalMs: number;
-  plannedOffsetMs: number;
-  destination: Destination | null;
-}
+export type { Destination, PipelineStep } from './pipeline';
 
 export type Reliability = 'reliable' | 'flaky' | 'troubled' | 'broken';
 
@@ -97,7 +71,6 @@ export const DEFAULT_ORG_ID = 'org-demo';
 export const DEFAULT_FAIL_RATE = 0.06;
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 
 /** Per reliability class: weight among datasets, fail factor (× failRate), late, missing, incident. */
 const RELIABILITY: Record<Reliability, readonly [number, number, number, number, number]> = {
@@ -107,36 +80,18 @@ const RELIABILITY: Record<Reliability, readonly [number, number, number, number,
   broken: [0.03, 5.5, 0.15, 0.12, 0.5],
 };
 
-/** Typical duration, slack, lateness and missing-arrival ranges (ms) per cadence. */
-const TIMING: Record<
-  ScheduleKind,
-  Record<'typical' | 'slack' | 'late' | 'missing', readonly [number, number]>
-> = {
-  hourly: {
-    typical: [3 * MINUTE, 12 * MINUTE],
-    slack: [2 * MINUTE, 12 * MINUTE],
-    late: [MINUTE, 40 * MINUTE],
-    missing: [10 * MINUTE, 3 * HOUR],
-  },
-  daily: {
-    typical: [10 * MINUTE, HOUR],
-    slack: [10 * MINUTE, HOUR],
-    late: [3 * MINUTE, 5 * HOUR],
-    missing: [45 * MINUTE, 14 * HOUR],
-  },
-  weekly: {
-    typical: [20 * MINUTE, 2 * HOUR],
-    slack: [30 * MINUTE, 3 * HOUR],
-    late: [15 * MINUTE, 30 * HOUR],
-    missing: [3 * HOUR, 72 * HOUR],
-  },
-  monthly: {
-    typical: [20 * MINUTE, 2 * HOUR],
-    slack: [30 * MINUTE, 3 * HOUR],
-    late: [15 * MINUTE, 30 * HOUR],
-    missing: [3 * HOUR, 72 * HOUR],
-  },
+type Range = readonly [number, number];
+/** Per cadence, in minutes: typical duration, slack before the deadline, lateness, missing arrival delay. */
+const TIMING: Record<ScheduleKind, Record<'typical' | 'slack' | 'late' | 'missing', Range>> = {
+  hourly: { typical: [3, 12], slack: [2, 12], late: [1, 40], missing: [10, 180] },
+  daily: { typical: [10, 60], slack: [10, 60], late: [3, 300], missing: [45, 840] },
+  weekly: { typical: [20, 120], slack: [30, 180], late: [15, 1800], missing: [180, 4320] },
+  monthly: { typical: [20, 120], slack: [30, 180], late: [15, 1800], missing: [180, 4320] },
 };
+
+function ms([min, max]: Range): Range {
+  return [min * MINUTE, max * MINUTE];
+}
 
 function orgSeed(seed: number, orgId: string): number {
   return hash32(seed, hashString(orgId));
@@ -155,7 +110,7 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
 
   const productIndex = rng.int(0, DATA_PRODUCTS.length - 1);
   const product = DATA_PRODUCTS[productIndex] ?? DATA_PRODUCTS[0]!;
-  const kind = rng.weighted(product.kinds);
+  const kind = rng.weighted(Object.entries(product.kinds) as [ScheduleKind, number][]);
   const region = rng.pick(REGIONS);
   const variant = rng.pick(VARIANTS[kind]);
   const supplier = SUPPLIERS[(productIndex * 3 + rng.int(0, 2)) % SUPPLIERS.length] ?? SUPPLIERS[0]!;
@@ -168,7 +123,7 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
   const [, failFactor, late, missing, incident] = RELIABILITY[reliability];
   const timing = TIMING[kind];
   const destinations = drawDestinations(rng, key);
-  const steps = drawSteps(rng, Math.round(rng.range(...timing.typical)), destinations);
+  const steps = drawSteps(rng, Math.round(rng.range(...ms(timing.typical))), destinations);
 
   return {
     index,
@@ -189,7 +144,7 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
     destinations,
     steps,
     typicalMs: pipelineMs(steps),
-    slackMs: Math.round(rng.range(...timing.slack) / 1000) * 1000,
+    slackMs: Math.round(rng.range(...ms(timing.slack)) / 1000) * 1000,
     reliability,
     rates: {
       fail: Math.min(0.95, failRate * failFactor),
@@ -198,87 +153,20 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
       incident,
       incidentFail: Math.min(0.7, failRate * 5),
     },
-    lateMs: timing.late,
-    missingDelayMs: timing.missing,
+    lateMs: ms(timing.late),
+    missingDelayMs: ms(timing.missing),
   };
-}
-
-/** Planned trigger-to-delivery time: the sequential steps, then the slowest dispatch. */
-function pipelineMs(steps: readonly PipelineStep[]): number {
-  let end = 0;
-  for (const step of steps) end = Math.max(end, step.plannedOffsetMs + step.typicalMs);
-  return end;
 }
 
 function drawSchedule(
   rng: Rng,
   kind: ScheduleKind,
-  times: readonly (readonly [number, number])[],
+  times: readonly string[],
   timezone: string,
 ): ScheduleInput {
   if (kind === 'hourly') return { minute: rng.pick(HOURLY_MINUTES), hour: '*', timezone };
-  const [hour, minute] = rng.pick(times);
+  const [hour = 0, minute = 0] = rng.pick(times).split(':').map(Number);
   if (kind === 'weekly') return { minute, hour, dayOfWeek: rng.pick(WEEKLY_DAYS), timezone };
   if (kind === 'monthly') return { minute, hour, dayOfTheMonth: rng.pick(MONTHLY_DAYS), timezone };
   return { minute, hour, timezone };
-}
-
-function drawDestinations(rng: Rng, key: number): Destination[] {
-  const count = rng.weighted([
-    [1, 0.5],
-    [2, 0.35],
-    [3, 0.15],
-  ] as const);
-  return rng.subset(SUBSCRIBERS, count).map((subscriber, j) => {
-    const type = rng.pick(DESTINATION_TYPES);
-    return {
-      destinationId: `dst-${hex8(hash32(key, j, 0xd357))}`,
-      destinationName: DESTINATION_STYLE[type].name(subscriber.label),
-      destinationType: type,
-      subscriberOrgId: subscriber.orgId,
-    };
-  });
-}
-
-function drawSteps(rng: Rng, typicalMs: number, destinations: Destination[]): PipelineStep[] {
-  const ingest: StepStyle[] = [rng.pick(FETCH_STEPS)];
-  if (rng.chance(0.6)) ingest.push(CHECKSUM_STEP);
-  ingest.push(VALIDATE_STEP);
-  const normalize = rng.chance(0.2) ? [] : rng.subset(NORMALIZE_STEPS, rng.int(1, 2));
-  const process = rng.subset(PROCESS_STEPS, rng.int(1, 3));
-  const sequential: [Stage, StepStyle][] = [
-    ...ingest.map((s) => ['ingest', s] as [Stage, StepStyle]),
-    ...normalize.map((s) => ['normalize', s] as [Stage, StepStyle]),
-    ...process.map((s) => ['process', s] as [Stage, StepStyle]),
-  ];
-  const dispatchWeight = 1.5;
-  const totalWeight = sequential.reduce((sum, [, s]) => sum + s.weight, 0) + dispatchWeight;
-  const msPerWeight = typicalMs / totalWeight;
-
-  const steps: PipelineStep[] = [];
-  let offset = 0;
-  for (const [stage, style] of sequential) {
-    const ms = Math.round(style.weight * msPerWeight * rng.range(0.8, 1.2));
-    steps.push({
-      stage,
-      name: style.name,
-      failures: style.failures,
-      typicalMs: ms,
-      plannedOffsetMs: offset,
-      destination: null,
-    });
-    offset += ms;
-  }
-  for (const destination of destinations) {
-    const type = destination.destinationType as keyof typeof DESTINATION_STYLE;
-    steps.push({
-      stage: 'dispatch',
-      name: DESTINATION_STYLE[type].task,
-      failures: DISPATCH_FAILURES,
-      typicalMs: Math.round(dispatchWeight * msPerWeight * rng.range(0.6, 1.2)),
-      plannedOffsetMs: offset,
-      destination,
-    });
-  }
-  return steps;
 }

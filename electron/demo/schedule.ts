@@ -118,19 +118,21 @@ export interface Occurrences {
   next: number | null;
 }
 
+const occurrenceCache = new Map<string, Occurrences>();
+
 /**
- * A memo of occurrences for one `now` and count: datasets share few distinct schedules, and
- * evaluating a pattern in a time zone costs milliseconds, so a snapshot computes each once.
+ * Past and next occurrences, memoized: datasets share few distinct schedules, and evaluating a
+ * pattern in a time zone costs milliseconds, so a snapshot (or a test suite using one `now`)
+ * computes each schedule once. Treat the result as read-only.
  */
-export function occurrenceMemo(now: Date | number, count: number): (config: DeadlineConfig) => Occurrences {
-  const memo = new Map<string, Occurrences>();
-  return (config) => {
-    const key = `${config.cronExpression}|${SCHEDULE_FIELDS.map((name) => config[name]).join(' ')}|${config.timezone}`;
-    let found = memo.get(key);
-    if (found === undefined) {
-      found = { past: occurrencesUpTo(config, now, count), next: nextOccurrenceAfter(config, now) };
-      memo.set(key, found);
-    }
-    return found;
-  };
+export function occurrencesAt(config: DeadlineConfig, now: Date | number, count: number): Occurrences {
+  const nowMs = typeof now === 'number' ? now : now.getTime();
+  const key = `${nowMs}|${count}|${cronerPattern(config)}|${config.timezone}`;
+  let found = occurrenceCache.get(key);
+  if (found === undefined) {
+    found = { past: occurrencesUpTo(config, nowMs, count), next: nextOccurrenceAfter(config, nowMs) };
+    if (occurrenceCache.size >= MAX_CACHED) occurrenceCache.clear();
+    occurrenceCache.set(key, found);
+  }
+  return found;
 }

@@ -13,7 +13,7 @@
  */
 import type { Task, TasksRecord } from '../../shared/schemas';
 import { STAGES, stageStatus, type Stage, type TaskStatus } from '../../shared/status';
-import { hex8, iso } from './format';
+import { concat, hex8, iso } from './format';
 import { TIMEOUT_CODE, describeFailure } from './failures';
 import type { DatasetPlan } from './plan';
 import { Rng, hash32 } from './random';
@@ -33,9 +33,9 @@ export function buildTasksRecord(
   const { deliveryId, deadline } = timeline;
   const failedByNow = timeline.failedStep >= 0 && timeline.settleAt !== null && timeline.settleAt <= nowMs;
   const minute = Math.floor(deadline / 60_000);
-  const frameId = `frm-${hex8(plan.key)}-${compactUtc(deadline)}`;
+  const frameId = concat('frm-', hex8(plan.key), '-', compactUtc(deadline));
   const createdAt = iso(timeline.createdAt);
-  const idStem = `tsk-${deliveryId.slice(4)}`;
+  const idStem = concat('tsk-', deliveryId.slice(4), '-');
 
   const { starts, ends } = stepTimes(plan, timeline);
   const stageStarted = new Set<Stage>();
@@ -78,7 +78,7 @@ export function buildTasksRecord(
     const stageIndex = STAGES.indexOf(step.stage);
     const group = groups.get(step.stage)!;
     group.tasks.push({
-      taskId: `${idStem}-${stageIndex}${String(i).padStart(2, '0')}`,
+      taskId: concat(idStem, String(stageIndex), String(i).padStart(2, '0')),
       taskName: step.name,
       deliveryId,
       cduId: plan.cduId,

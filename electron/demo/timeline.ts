@@ -7,7 +7,7 @@
  */
 import type { DatasetPlan } from './plan';
 import { TIMEOUT_CODE, TIMEOUT_SECONDS } from './failures';
-import { hex8 } from './format';
+import { concat, hex8 } from './format';
 import { Rng, hash32, mix32, unitHash } from './random';
 
 export type Outcome = 'ok' | 'late' | 'fail' | 'missing';
@@ -43,12 +43,13 @@ const DAY = 24 * 60 * MINUTE;
 const EPOCH_MS = 4 * DAY;
 /** Share of attempts during an incident that follow it (the rest behave normally). */
 const INCIDENT_GRIP = 0.85;
+const INCIDENT_SALT = 0x1c1d;
 const STAGE_WEIGHTS = { ingest: 0.4, normalize: 0.12, process: 0.28, dispatch: 0.2 } as const;
 
 /** Deliveries are identified by dataset and deadline minute: unique, and stable as time advances. */
 export function deliveryIdFor(plan: DatasetPlan, deadline: number): string {
   const minute = Math.floor(deadline / MINUTE);
-  return `dlv-${hex8(mix32(plan.key ^ 0x5bd1e995))}${hex8(mix32((minute ^ plan.key) >>> 0))}`;
+  return concat('dlv-', hex8(mix32(plan.key ^ 0x5bd1e995)), hex8(mix32((minute ^ plan.key) >>> 0)));
 }
 
 /** The random stream of one attempt, seeded by dataset and deadline. */
@@ -56,7 +57,7 @@ export function attemptRng(plan: DatasetPlan, deadline: number): Rng {
   return new Rng(hash32(plan.key, Math.floor(deadline / MINUTE), 0xa77e));
 }
 
-interface Incident {
+export interface Incident {
   outcome: Exclude<Outcome, 'ok'>;
   /** Fixed picks so every failure of one incident has the same step and code. */
   stepRoll: number;
@@ -67,13 +68,16 @@ interface Incident {
 export function incidentAt(plan: DatasetPlan, at: number): Incident | null {
   const epoch = Math.floor(at / EPOCH_MS);
   for (let e = epoch; e >= epoch - 1; e--) {
-    const u = (k: number) => unitHash(plan.key, e, 0x1c1d, k);
-    if (u(0) >= plan.rates.incident) continue;
-    const start = e * EPOCH_MS + u(1) * EPOCH_MS;
-    const end = start + 0.25 * DAY + u(2) * 3.25 * DAY;
+    if (unitHash(plan.key, e, INCIDENT_SALT, 0) >= plan.rates.incident) continue;
+    const start = e * EPOCH_MS + unitHash(plan.key, e, INCIDENT_SALT, 1) * EPOCH_MS;
+    const end = start + 0.25 * DAY + unitHash(plan.key, e, INCIDENT_SALT, 2) * 3.25 * DAY;
     if (at < start || at >= end) continue;
-    const outcome = u(3) < plan.rates.incidentFail ? 'fail' : u(4) < 0.5 ? 'missing' : 'late';
-    return { outcome, stepRoll: u(5), codeRoll: u(6) };
+    const fails = unitHash(plan.key, e, INCIDENT_SALT, 3) < plan.rates.incidentFail;
+    return {
+      outcome: fails ? 'fail' : unitHash(plan.key, e, INCIDENT_SALT, 4) < 0.5 ? 'missing' : 'late',
+      stepRoll: unitHash(plan.key, e, INCIDENT_SALT, 5),
+      codeRoll: unitHash(plan.key, e, INCIDENT_SALT, 6),
+    };
   }
   return null;
 }
@@ -97,7 +101,11 @@ function pickFailure(plan: DatasetPlan, stepRoll: number, codeRoll: number): [nu
 }
 
 /** Draws the attempt for `deadline` (epoch ms). The default stream makes it reproducible. */
-export function drawTimeline(plan: DatasetPlan, deadline: number, rng = attemptRng(plan, deadline)): AttemptTimeline {
+export function drawTimeline(
+  plan: DatasetPlan,
+  deadline: number,
+  rng = attemptRng(plan, deadline),
+): AttemptTimeline {
   return simulate(plan, deadline, rng, null);
 }
 
@@ -120,13 +128,16 @@ function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTime
   let failureCode: string | null = null;
   if (incident !== null && rng.chance(INCIDENT_GRIP)) {
     outcome = incident.outcome;
-    if (outcome === 'fail') [failedStep, failureCode] = pickFailure(plan, incident.stepRoll, incident.codeRoll);
+    if (outcome === 'fail')
+      [failedStep, failureCode] = pickFailure(plan, incident.stepRoll, incident.codeRoll);
   } else {
     const { fail, late, missing } = plan.rates;
     const roll = rng.next();
-    outcome = roll < fail ? 'fail' : roll < fail + late ? 'late' : roll < fail + late + missing ? 'missing' : 'ok';
+    outcome =
+      roll < fail ? 'fail' : roll < fail + late ? 'late' : roll < fail + late + missing ? 'missing' : 'ok';
   }
-  if (outcome === 'fail' && failedStep < 0) [failedStep, failureCode] = pickFailure(plan, rng.next(), rng.next());
+  if (outcome === 'fail' && failedStep < 0)
+    [failedStep, failureCode] = pickFailure(plan, rng.next(), rng.next());
   const failedInSequence = failedStep >= 0 && plan.steps[failedStep]?.stage !== 'dispatch';
 
   // Step times relative to the start of ingestion; dispatch steps start together.
@@ -140,7 +151,10 @@ function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTime
     const gap = i === 0 ? 0 : Math.round(rng.range(2_000, 45_000));
     let duration = Math.round(step.typicalMs * (0.75 + 0.6 * rng.next() ** 2));
     if (i === failedStep) {
-      duration = failureCode === TIMEOUT_CODE ? TIMEOUT_SECONDS * 1000 : Math.max(5_000, Math.round(duration * rng.next()));
+      duration =
+        failureCode === TIMEOUT_CODE
+          ? TIMEOUT_SECONDS * 1000
+          : Math.max(5_000, Math.round(duration * rng.next()));
     }
     if (step.stage === 'dispatch' && dispatchStart < 0) dispatchStart = cursor;
     const start = (step.stage === 'dispatch' ? dispatchStart : cursor) + gap;

@@ -1,6 +1,8 @@
 /** One dataset by id, or by its v1 `legacyDatasetId` when no dataset has that id (DESIGN.md §2). */
+import type { DatasetRecord } from '../../shared/schemas';
 import type { Store } from '../store/database';
 import { recordJsonSql } from './recordSql';
+import { completeRunDetails } from './runDetails';
 
 export interface DatasetRequest {
   orgId: string;
@@ -11,7 +13,7 @@ export interface DatasetRequest {
 
 function recordSql(includeRunDetails: boolean, match: 'dataset_id' | 'legacy_dataset_id'): string {
   return `SELECT ${recordJsonSql({ includeRunDetails, eventLimit: '?' })}
-    FROM datasets d JOIN configs c ON c.id = d.config_id
+    FROM datasets d
     WHERE d.org_id = ? AND d.${match} = ? ORDER BY d.dataset_id LIMIT 1`;
 }
 
@@ -24,5 +26,7 @@ const SQL = {
 export function getDataset(store: Store, request: DatasetRequest): string | null {
   const sql = request.includeRunDetails ? SQL.runs : SQL.plain;
   const params = [request.latestDeliveriesCount, request.orgId, request.datasetId];
-  return store.value<string>(sql.id, params) ?? store.value<string>(sql.legacy, params) ?? null;
+  const json = store.value<string>(sql.id, params) ?? store.value<string>(sql.legacy, params) ?? null;
+  if (json === null || !request.includeRunDetails) return json;
+  return JSON.stringify(completeRunDetails(store, request.orgId, JSON.parse(json) as DatasetRecord));
 }

@@ -29,10 +29,7 @@ export interface ListRequest {
   latestDeliveriesCount: number;
 }
 
-const RECORD = recordJsonSql({ includeRunDetails: false, eventLimit: '?' }).replace(
-  'json(c.json)',
-  'json((SELECT json FROM configs WHERE id = d.config_id))',
-);
+const RECORD = recordJsonSql({ includeRunDetails: false, eventLimit: '?' });
 
 type Comparison = '<' | '<=' | '>' | '>=';
 

@@ -72,6 +72,10 @@ export class Store {
     }
     const db = new SQL.Database(loaded.bytes ?? undefined);
     db.run('PRAGMA foreign_keys = ON');
+    // The database lives in memory and reaches disk only through persistence.ts (atomic file swaps), so a
+    // rollback journal in the in-memory file system would only copy pages twice: keep it in memory.
+    db.run('PRAGMA journal_mode = MEMORY');
+    db.run('PRAGMA temp_store = MEMORY');
     const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
     store.migrate();
     // Opened from the backup: write the main file again soon, even if nothing changes.

@@ -2,9 +2,9 @@
  * The write path for dataset records and tasks, shared by import, demo and sync. Callers wrap a whole
  * batch in `store.transaction` so it commits whole or not at all (DESIGN.md §3).
  */
-import type { DatasetRecord, DeliveryEvent, RunDetail, Task, TasksRecord } from '../../shared/schemas';
-import { STAGES } from '../../shared/status';
+import type { DatasetRecord, DeliveryEvent, Task, TasksRecord } from '../../shared/schemas';
 import type { Store } from './database';
+import { packTasks } from './tasksBlob';
 import { sortKeyValues } from './sortKeys';
 
 export const DEFAULT_DELIVERIES_PER_DATASET = 100;
@@ -16,19 +16,39 @@ export interface WriteOptions {
   deliveriesPerDataset: number;
 }
 
-/** Caches config ids per store: a handful of distinct schedules are shared by thousands of events. */
-const configIds = new WeakMap<Store, Map<string, number>>();
+/**
+ * Caches config ids per store: a handful of distinct schedules are shared by thousands of events, and
+ * one record's events usually share the very same object.
+ */
+const configIds = new WeakMap<Store, { byText: Map<string, number>; byObject: WeakMap<object, number> }>();
 
 function configId(store: Store, config: DatasetRecord['currentProcessingDeadlineConfig']): number {
   let cache = configIds.get(store);
-  if (!cache) configIds.set(store, (cache = new Map()));
+  if (!cache) configIds.set(store, (cache = { byText: new Map(), byObject: new WeakMap() }));
+  const known = cache.byObject.get(config);
+  if (known !== undefined) return known;
   const json = JSON.stringify(config);
-  const cached = cache.get(json);
-  if (cached !== undefined) return cached;
-  store.run('INSERT INTO configs (json) VALUES (?) ON CONFLICT (json) DO NOTHING', [json]);
-  const id = Number(store.value<number>('SELECT id FROM configs WHERE json = ?', [json]));
-  cache.set(json, id);
+  let id = cache.byText.get(json);
+  if (id === undefined) {
+    store.run('INSERT INTO configs (json) VALUES (?) ON CONFLICT (json) DO NOTHING', [json]);
+    id = Number(store.value<number>('SELECT id FROM configs WHERE json = ?', [json]));
+    cache.byText.set(json, id);
+  }
+  cache.byObject.set(config, id);
   return id;
+}
+
+/** Key of an unknown time in the events' order: below every real time, so it sorts last. */
+const EMPTY_TIME = -9e15;
+const timeKey = (time: string | null): number => (time === null ? EMPTY_TIME : Date.parse(time));
+
+/** Last tie-break of the events' order: a store-wide write counter (later writes first). */
+const sequences = new WeakMap<Store, number>();
+function nextSeq(store: Store): number {
+  const next =
+    (sequences.get(store) ?? Number(store.value<number>('SELECT coalesce(max(seq), 0) FROM events'))) + 1;
+  sequences.set(store, next);
+  return next;
 }
 
 const lower = (value: string | null): string => (value ?? '').toLowerCase();
@@ -53,16 +73,19 @@ ON CONFLICT (org_id, dataset_id) DO UPDATE SET
 RETURNING pk`;
 
 const UPSERT_EVENT = `
-INSERT INTO events (dataset_pk, delivery_id, status, deadline, delivered_at, config_id, run_details)
-VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (dataset_pk, delivery_id) WHERE delivery_id IS NOT NULL DO UPDATE SET
+INSERT INTO events (dataset_pk, delivery_id, status, deadline, delivered_at, config_id, run_details, deadline_key,
+  delivered_key, seq)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (delivery_id, dataset_pk) WHERE delivery_id IS NOT NULL DO UPDATE SET
   status = excluded.status, deadline = excluded.deadline, delivered_at = excluded.delivered_at,
-  config_id = excluded.config_id, run_details = coalesce(excluded.run_details, events.run_details)`;
+  config_id = excluded.config_id, run_details = coalesce(excluded.run_details, events.run_details),
+  deadline_key = excluded.deadline_key, delivered_key = excluded.delivered_key`;
 
 /** Keeps the newest `limit` events of a dataset (newest by deadline, then delivered time). */
 const TRIM_EVENTS = `
-DELETE FROM events WHERE dataset_pk = ?1 AND pk NOT IN (
-  SELECT pk FROM events WHERE dataset_pk = ?1 ORDER BY deadline DESC, delivered_at DESC, pk DESC LIMIT ?2)`;
+DELETE FROM events WHERE dataset_pk = ?1 AND (deadline_key, delivered_key, seq) < (
+  SELECT deadline_key, delivered_key, seq FROM events WHERE dataset_pk = ?1
+  ORDER BY deadline_key DESC, delivered_key DESC, seq DESC LIMIT 1 OFFSET ?2 - 1)`;
 
 /** Writes one dataset record (and its events); returns the dataset's row key. */
 export function writeDataset(
@@ -103,7 +126,8 @@ export function writeDataset(
   );
   if (options.events === 'replace') store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
   for (const event of record.deliveryEventList) writeEvent(store, pk, event);
-  store.run(TRIM_EVENTS, [pk, options.deliveriesPerDataset]);
+  const count = Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
+  if (count > options.deliveriesPerDataset) store.run(TRIM_EVENTS, [pk, options.deliveriesPerDataset]);
   return pk;
 }
 
@@ -116,26 +140,10 @@ function writeEvent(store: Store, datasetPk: number, event: DeliveryEvent): void
     event.deliveredAt,
     configId(store, event.processingDeadlineConfig),
     event.runDetails === undefined ? null : JSON.stringify(event.runDetails),
+    timeKey(event.deliveryDeadline),
+    timeKey(event.deliveredAt),
+    nextSeq(store),
   ]);
-}
-
-/** Run details of a delivery derived from its tasks: one per stage that has tasks. */
-export function runDetailsFromTasks(tasks: TasksRecord): RunDetail[] {
-  return STAGES.flatMap((stage) => {
-    const group = tasks[stage];
-    if (group.tasks.length === 0) return [];
-    const starts = group.tasks.map((t) => t.taskStartedAt).filter((t): t is string => t !== null);
-    const ends = group.tasks.map((t) => t.taskEndedAt).filter((t): t is string => t !== null);
-    return [
-      {
-        stage,
-        runId: group.tasks.find((t) => t.details.runId)?.details.runId ?? null,
-        status: group.status,
-        startedAt: starts.length ? starts.reduce((a, b) => (a < b ? a : b)) : null,
-        endedAt: ends.length ? ends.reduce((a, b) => (a > b ? a : b)) : null,
-      },
-    ];
-  });
 }
 
 /** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2), whatever order they came in. */
@@ -161,9 +169,9 @@ function ordered(tasks: TasksRecord): TasksRecord {
 export function writeTasks(store: Store, orgId: string, deliveryId: string, given: TasksRecord): void {
   const tasks = ordered(given);
   store.run(
-    `INSERT INTO delivery_tasks (org_id, delivery_id, json, run_details) VALUES (?, ?, ?, ?)
-     ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, run_details = excluded.run_details`,
-    [orgId, deliveryId, JSON.stringify(tasks), JSON.stringify(runDetailsFromTasks(tasks))],
+    `INSERT INTO delivery_tasks (org_id, delivery_id, json) VALUES (?, ?, ?)
+     ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json`,
+    [orgId, deliveryId, packTasks(tasks)],
   );
 }
 
@@ -171,20 +179,23 @@ export function writeTasks(store: Store, orgId: string, deliveryId: string, give
 export function hasDelivery(store: Store, orgId: string, deliveryId: string): boolean {
   return (
     store.value<number>(
-      `SELECT 1 FROM events e JOIN datasets d ON d.pk = e.dataset_pk WHERE e.delivery_id = ? AND d.org_id = ?
-       UNION ALL SELECT 1 FROM datasets WHERE org_id = ? AND delivery_id = ? LIMIT 1`,
-      [deliveryId, orgId, orgId, deliveryId],
+      // CROSS JOIN keeps the delivery index first: the planner would otherwise walk the org's datasets.
+      `SELECT 1 FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
+       WHERE e.delivery_id = ?1 AND e.delivery_id IS NOT NULL AND d.org_id = ?2
+       UNION ALL SELECT 1 FROM datasets WHERE org_id = ?2 AND delivery_id = ?1 LIMIT 1`,
+      [deliveryId, orgId],
     ) !== undefined
   );
 }
 
 /** Drops tasks of deliveries no dataset of the org retains any more (DESIGN.md §3 retention). */
 export function pruneTasks(store: Store, orgId: string): number {
+  // One index probe per stored tasks record (far fewer than events).
   return store.run(
-    `DELETE FROM delivery_tasks WHERE org_id = ?1 AND delivery_id NOT IN (
-       SELECT e.delivery_id FROM events e JOIN datasets d ON d.pk = e.dataset_pk
-       WHERE d.org_id = ?1 AND e.delivery_id IS NOT NULL
-       UNION SELECT delivery_id FROM datasets WHERE org_id = ?1 AND delivery_id IS NOT NULL)`,
+    `DELETE FROM delivery_tasks WHERE org_id = ?1
+       AND NOT EXISTS (SELECT 1 FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
+                       WHERE e.delivery_id = delivery_tasks.delivery_id AND d.org_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM datasets WHERE org_id = ?1 AND delivery_id = delivery_tasks.delivery_id)`,
     [orgId],
   );
 }

@@ -54,26 +54,31 @@ CREATE INDEX datasets_product ON datasets (org_id, data_product_name);
 CREATE INDEX datasets_supplier ON datasets (org_id, supplier_id);
 CREATE INDEX datasets_status ON datasets (org_id, status);
 
+-- Clustered by dataset, newest first (deadline, then delivered time, then the later write), so the
+-- latest N events of a dataset are one contiguous range. The keys are epoch milliseconds; an unknown
+-- time is EMPTY_TIME (below every real one), so it sorts last as the contract wants.
 CREATE TABLE events (
-  pk INTEGER PRIMARY KEY,
   dataset_pk INTEGER NOT NULL REFERENCES datasets(pk) ON DELETE CASCADE,
+  deadline_key INTEGER NOT NULL,
+  delivered_key INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
   delivery_id TEXT,
   status TEXT,
   deadline TEXT,
   delivered_at TEXT,
   config_id INTEGER NOT NULL REFERENCES configs(id),
-  run_details TEXT
-);
-CREATE INDEX events_newest ON events (dataset_pk, deadline DESC, delivered_at DESC, pk DESC);
-CREATE UNIQUE INDEX events_by_delivery ON events (dataset_pk, delivery_id) WHERE delivery_id IS NOT NULL;
-CREATE INDEX events_delivery ON events (delivery_id);
+  run_details TEXT,
+  PRIMARY KEY (dataset_pk, deadline_key DESC, delivered_key DESC, seq DESC)
+) WITHOUT ROWID;
+-- Merges by deliveryId within a dataset, and finds a delivery's dataset (tasks endpoint): one index for both.
+CREATE UNIQUE INDEX events_by_delivery ON events (delivery_id, dataset_pk) WHERE delivery_id IS NOT NULL;
 
--- One row per delivery whose tasks are known: the whole tasks record as normalized JSON (runId kept).
+-- One row per delivery whose tasks are known: the whole tasks record as normalized JSON (runId kept),
+-- deflated (task records are verbose and repetitive: about a fifth of the size, a fifth of the file to save).
 CREATE TABLE delivery_tasks (
   org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
   delivery_id TEXT NOT NULL,
-  json TEXT NOT NULL,
-  run_details TEXT NOT NULL,
+  json BLOB NOT NULL,
   PRIMARY KEY (org_id, delivery_id)
 );
 

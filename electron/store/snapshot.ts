@@ -5,6 +5,7 @@
  */
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { recordJsonSql } from '../query/recordSql';
+import { completeRunDetails } from '../query/runDetails';
 import type { Store } from './database';
 import {
   DEFAULT_DELIVERIES_PER_DATASET,
@@ -15,6 +16,7 @@ import {
 } from './datasetWriter';
 import { RecordProblem, normalizeDatasetRecord, normalizeTasksRecord, strictContext } from './normalize';
 import { ensureOrg } from './orgs';
+import { unpackTasks } from './tasksBlob';
 
 export interface ParsedSnapshot {
   datasets: DatasetRecord[];
@@ -85,25 +87,32 @@ export function importSnapshot(
   options: ImportOptions,
 ): void {
   const deliveriesPerDataset = options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET;
+  const inFile = new Set(
+    snapshot.datasets.flatMap((record) => [
+      record.deliveryId,
+      ...record.deliveryEventList.map((e) => e.deliveryId),
+    ]),
+  );
   store.transaction(() => {
     ensureOrg(store, orgId, options.now);
+    // Tasks must belong to a delivery of the file or of the org; retention may then drop old ones.
+    for (const deliveryId of snapshot.tasks.keys()) {
+      if (!inFile.has(deliveryId) && !hasDelivery(store, orgId, deliveryId)) {
+        throw new SnapshotError(
+          `$.tasks[${JSON.stringify(deliveryId)}]: no dataset of the file or of org '${orgId}' has a delivery with this id`,
+        );
+      }
+    }
     for (const record of snapshot.datasets) {
       writeDataset(store, orgId, record, { events: 'replace', deliveriesPerDataset });
     }
-    for (const [deliveryId, tasks] of snapshot.tasks) {
-      if (!hasDelivery(store, orgId, deliveryId)) {
-        throw new SnapshotError(
-          `$.tasks[${JSON.stringify(deliveryId)}]: no dataset of org '${orgId}' has a delivery with this id`,
-        );
-      }
-      writeTasks(store, orgId, deliveryId, tasks);
-    }
+    for (const [deliveryId, tasks] of snapshot.tasks) writeTasks(store, orgId, deliveryId, tasks);
     pruneTasks(store, orgId);
   });
 }
 
 const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
-  FROM datasets d JOIN configs c ON c.id = d.config_id WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
+  FROM datasets d WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
 
 /** Writes the org's snapshot as JSON text in chunks (large orgs never sit in memory as one string). */
 export function exportSnapshot(
@@ -113,14 +122,19 @@ export function exportSnapshot(
 ): { datasets: number; tasks: number } {
   write('{"datasets":[');
   const records = store.column<string>(EXPORT_RECORD, [orgId]);
-  records.forEach((record, i) => write(i === 0 ? `\n${record}` : `,\n${record}`));
+  records.forEach((json, i) => {
+    const record = JSON.stringify(completeRunDetails(store, orgId, JSON.parse(json) as DatasetRecord));
+    write(i === 0 ? `\n${record}` : `,\n${record}`);
+  });
   write('\n],"tasks":{');
   const tasks = store.all(
     'SELECT delivery_id, json FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',
     [orgId],
   );
   tasks.forEach((row, i) =>
-    write(`${i === 0 ? '\n' : ',\n'}${JSON.stringify(row.delivery_id)}:${String(row.json)}`),
+    write(
+      `${i === 0 ? '\n' : ',\n'}${JSON.stringify(row.delivery_id)}:${JSON.stringify(unpackTasks(row.json as Uint8Array))}`,
+    ),
   );
   write('\n}}\n');
   return { datasets: records.length, tasks: tasks.length };

@@ -23,6 +23,7 @@ export const NAMES = [
   '～ fullwidth tilde',
   '',
   'Zeta',
+  'tab\there\nnew line \u0001 control \u2028 separator',
 ];
 const PRODUCTS = ['Equity Prices', 'FX Rates', 'Credit Ratings', 'équité', null, ''];
 const SUPPLIERS = [

@@ -13,7 +13,8 @@ afterAll(() => fixture.close());
 
 const LIST = '/v2/ops/health/datasets/deliveries';
 const ONE = '/v2/ops/health/datasets/ds-0001/deliveries';
-const TASKS = '/v2/ops/health/deliveries/ds-0000-dlv-0/tasks';
+// The fixture's first dataset (ds-0000.X) has a FAILED delivery with stored tasks.
+const TASKS = '/v2/ops/health/deliveries/ds-0000.X-dlv-0/tasks';
 
 type Row = [string, number, string, string | undefined];
 
@@ -123,6 +124,7 @@ describe('org scoping', () => {
       fixture.otherRecords.map((r) => r.datasetId).sort(),
     );
     expect((await fixture.get(ONE, other)).statusCode).toBe(404);
+    expect((await fixture.get(TASKS)).statusCode).toBe(200);
     expect((await fixture.get(TASKS, other)).statusCode).toBe(404);
     expect((await fixture.get('/v2/ops/health/datasets/other-0001/deliveries', other)).statusCode).toBe(200);
   });

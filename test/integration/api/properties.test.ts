@@ -66,7 +66,7 @@ describe('no request answers 500', () => {
         fc.constantFrom(
           '/v2/ops/health/datasets/deliveries',
           '/v2/ops/health/datasets/ds-0001/deliveries',
-          '/v2/ops/health/deliveries/ds-0000-dlv-0/tasks',
+          '/v2/ops/health/deliveries/ds-0000.X-dlv-0/tasks',
         ),
         fc.oneof(queryString, rawQueryString),
         async (path, query) => checkAnswer(await fixture.get(`${path}?${query}`)),

@@ -162,7 +162,7 @@ describe('import and export', () => {
     [
       'tasks of an unknown delivery',
       { datasets: [{ datasetId: 'a' }], tasks: { nope: {} } },
-      /\$\.tasks\["nope"\]: no dataset of org 'acme' has a delivery/,
+      /\$\.tasks\["nope"\]: no dataset of the file or of org 'acme' has a delivery/,
     ],
   ];
   it.each(BAD)(
@@ -202,7 +202,13 @@ describe('import and export', () => {
   it('retention keeps the newest deliveries per dataset', async () => {
     const dataDir = tempDir();
     const [record] = fixtureRecords(4, 5, 'ret').filter((r) => r.deliveryEventList.length === 4);
-    const file = snapshotFile(tempDir(), { datasets: [record] });
+    const oldest = record!.deliveryEventList[3]!.deliveryId!;
+    const newest = record!.deliveryEventList[0]!.deliveryId!;
+    const tasks = {
+      [oldest]: fixtureTasks(oldest, record!.datasetId),
+      [newest]: fixtureTasks(newest, record!.datasetId),
+    };
+    const file = snapshotFile(tempDir(), { datasets: [record], tasks });
     expect(
       (await cli(['import', '--org', 'acme', '--retention', '2', file, '--data-dir', dataDir])).code,
     ).toBe(0);
@@ -212,6 +218,8 @@ describe('import and export', () => {
     expect(exported.datasets[0]!.deliveryEventList.map((e) => e.deliveryId)).toEqual(
       record!.deliveryEventList.slice(0, 2).map((e) => e.deliveryId),
     );
+    // Tasks are kept for retained deliveries only.
+    expect(Object.keys(exported.tasks ?? {})).toEqual([newest]);
   });
 });
 
