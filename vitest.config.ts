@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Two projects: engine/CLI/shared code runs in Node; renderer code in a DOM (happy-dom).
 export default defineConfig({
   test: {
+    reporters: ['default', './test/summaryReporter.ts'],
     projects: [
       {
         test: {
