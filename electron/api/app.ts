@@ -51,6 +51,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     loggerInstance: options.logger || undefined,
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
     return503OnClosing: true,
+    // Scripts may poll several times a second: log problems, not every request.
+    disableRequestLogging: true,
     // A path with broken percent-encoding never reaches a route: answer it in our error shape too.
     frameworkErrors: (error, _request, reply) =>
       sendError(

@@ -1,6 +1,7 @@
 /**
  * Realistic, deterministic demo data (DESIGN.md §7 `demo`): an org's datasets with their delivery
- * history and the tasks of every FAILED delivery and of each dataset's latest attempt.
+ * history and the tasks of every FAILED delivery and of each latest attempt that is not HEALTHY (what a
+ * sync mirrors: tasks are fetched for failures, healthy pipelines are read through on demand).
  * Same options, same snapshot: all randomness is seeded and time comes only from `options.now`.
  */
 import type { DatasetRecord, Snapshot, TasksRecord } from '../../shared/schemas';
@@ -27,7 +28,7 @@ function check(ok: boolean, message: string): void {
   if (!ok) throw new RangeError(message);
 }
 
-/** One generated dataset with the tasks records of its latest and its FAILED deliveries. */
+/** One generated dataset with the tasks records of its FAILED deliveries and of a troubled latest one. */
 export interface DemoDataset {
   record: DatasetRecord;
   tasks: Record<string, TasksRecord>;
@@ -56,7 +57,7 @@ export function* generateDemoDatasets(options: DemoOptions): Generator<DemoDatas
     const { record, attempts } = deriveDataset(plan, now, count, occurrencesAt(plan.schedule, now, count));
     const tasks: Record<string, TasksRecord> = {};
     attempts.forEach((attempt, position) => {
-      if (position === 0 || attempt.status === 'FAILED') {
+      if (attempt.status === 'FAILED' || (position === 0 && attempt.status !== 'HEALTHY')) {
         tasks[attempt.timeline.deliveryId] = buildTasksRecord(plan, attempt.timeline, now);
       }
     });

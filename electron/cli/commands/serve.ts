@@ -11,6 +11,7 @@ import { listOrgs } from '../../store/orgs';
 import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
 import { resolveDataDir } from '../dataDir';
 import { CliError, type CliIo } from '../io';
+import { cliLogger } from '../logger';
 import { openDataDir } from '../openStore';
 import { dataDirOption, integerOption } from '../options';
 
@@ -52,6 +53,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       store,
       port: options.port,
       now: () => io.now(),
+      logger: cliLogger(io),
       rateLimit: { perSecond: options.rateLimit, burst: options.rateLimit * 2 },
     });
   } catch (error) {

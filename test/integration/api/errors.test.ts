@@ -1,5 +1,6 @@
 /** Every row of the error table (DESIGN.md §2 "Errors"), auth, scoping and the Host/Origin guards. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { Value } from 'typebox/value';
 import { revokeApiKey, createApiKey } from '../../../electron/store/apiKeys';
 import { ErrorBody } from '../../../shared/schemas';
@@ -241,13 +242,17 @@ describe('429', () => {
 });
 
 describe('500', () => {
-  it('a bug answers a generic INTERNAL error and logs the details', async () => {
-    const broken = await apiFixture();
+  it('a bug answers a generic INTERNAL error and logs the details (never the key)', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(line) });
+    const broken = await apiFixture({ logger });
     try {
       broken.store.db.run('DROP TABLE delivery_tasks');
       const response = await broken.get(TASKS);
       expectError(response, ['', 500, 'INTERNAL', undefined]);
       expect((response.json() as { message: string }).message).not.toMatch(/delivery_tasks/);
+      expect(lines.join('')).toMatch(/no such table: delivery_tasks/);
+      expect(lines.join('')).not.toContain(broken.key);
     } finally {
       await broken.close();
     }
