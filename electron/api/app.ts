@@ -5,7 +5,12 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+} from 'fastify';
 import type { Authenticated } from '../store/apiKeys';
 import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
@@ -52,7 +57,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
     return503OnClosing: true,
     // Scripts may poll several times a second: log problems, not every request.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // A path with broken percent-encoding never reaches a route: answer it in our error shape too.
     frameworkErrors: (error, _request, reply) =>
       sendError(
