@@ -7,7 +7,7 @@ export const LOG_LEVEL_ENV = 'DATASET_HEALTH_LOG_LEVEL';
 export function cliLogger(io: CliIo): Logger {
   return pino(
     {
-      level: io.env[LOG_LEVEL_ENV] ?? 'info',
+      level: io.env[LOG_LEVEL_ENV] ?? 'warn',
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', 'apiKey'],
         censor: '[redacted]',
