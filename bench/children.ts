@@ -1,0 +1,86 @@
+/** Servers under test run in their own Node processes, so they never share the benchmark's event loop. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { stopChild, trackChild } from './cleanup';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  /** performance.now() just before spawning, and when the URL line arrived. */
+  spawnedAt: number;
+  urlAt: number;
+  stop(): Promise<void>;
+}
+
+/** Runs a TypeScript entry of the project under tsx: `node --import tsx <script> ...args`. */
+export function startTsServer(script: string, args: readonly string[]): Promise<ServerProcess> {
+  return startNodeServer(script, ['--import', 'tsx', script, ...args]);
+}
+
+/**
+ * Spawns `node ...nodeArgs` in the project folder and resolves once it prints a line holding an
+ * `http://127.0.0.1:<port>` URL; rejects (with its stderr) if it exits or times out first.
+ */
+export function startNodeServer(
+  name: string,
+  nodeArgs: readonly string[],
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  trackChild(child);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string): void => {
+      clearTimeout(timer);
+      void stopChild(child);
+      reject(new Error(`${name} ${reason}${stderr ? `: ${stderr.trim()}` : ''}`));
+    };
+    const timer = setTimeout(() => fail(`printed no URL within ${timeoutMs} ms`), timeoutMs);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      fail(`exited (${signal ?? code}) before printing its URL`);
+    child.once('exit', onExit);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(line);
+      if (!match) return;
+      const urlAt = performance.now();
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      lines.close();
+      child.stdout?.resume();
+      resolve({ child, pid: child.pid!, url: match[0], spawnedAt, urlAt, stop: () => stopChild(child) });
+    });
+  });
+}
+
+export interface ProcessMemory {
+  /** Resident set now and at its peak (VmHWM), in bytes. */
+  rss: number;
+  peak: number;
+}
+
+/** Reads a live process's memory from /proc (Linux); null elsewhere. */
+export function processMemory(pid: number): ProcessMemory | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const kb = (field: string): number =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}

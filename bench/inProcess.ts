@@ -1,0 +1,124 @@
+/** In-process figures: the query layer producing the exact bodies the API sends, and persisting. */
+import { getDataset } from '../electron/query/dataset';
+import { type ListRequest, listDatasets } from '../electron/query/list';
+import { getDeliveryTasks } from '../electron/query/tasks';
+import type { Store } from '../electron/store/database';
+import { parseSort, printSort } from '../shared/sort';
+import { type Summary, spread, summarize, timeSync } from './stats';
+
+const ITERATIONS = 200;
+const WARMUP = 20;
+export const PAGE_SIZE = 50;
+export const LATEST_DELIVERIES = 10;
+
+export interface ListFigures {
+  first: Summary;
+  /** Pages reached with page tokens from the second half of a forward walk over the whole list. */
+  deep: Summary;
+  pages: number;
+  walkMs: number;
+}
+
+function listRequest(orgId: string, sortText: string, pageToken: string | null): ListRequest {
+  const sort = parseSort(sortText);
+  return {
+    orgId,
+    filters: [],
+    filterTexts: [],
+    sort,
+    sortText: printSort(sort),
+    pageSize: PAGE_SIZE,
+    pageToken,
+    latestDeliveriesCount: LATEST_DELIVERIES,
+  };
+}
+
+const TAIL = /"nextPageToken":"([^"]*)","previousPageToken":"[^"]*","kind":"ops#datasetHealthList"}$/;
+
+function nextToken(body: string): string {
+  const match = TAIL.exec(body.slice(-2000));
+  if (!match) throw new Error('list body does not end with its page tokens');
+  return match[1]!;
+}
+
+export function measureList(store: Store, orgId: string, size: number, sortText: string): ListFigures {
+  const first = summarize(
+    timeSync(ITERATIONS, WARMUP, () => listDatasets(store, listRequest(orgId, sortText, null))),
+  );
+
+  const tokens: string[] = [];
+  const walkStarted = performance.now();
+  let token = nextToken(listDatasets(store, listRequest(orgId, sortText, null)));
+  while (token !== '') {
+    tokens.push(token);
+    token = nextToken(listDatasets(store, listRequest(orgId, sortText, token)));
+  }
+  const walkMs = performance.now() - walkStarted;
+  const pages = tokens.length + 1;
+  if (pages !== Math.max(1, Math.ceil(size / PAGE_SIZE))) {
+    throw new Error(`walking '${sortText || 'default'}' order took ${pages} pages for ${size} datasets`);
+  }
+
+  const deepTokens = spread(tokens.slice(Math.floor(tokens.length / 2)), ITERATIONS);
+  const deep = summarize(
+    timeSync(ITERATIONS, WARMUP, (i) =>
+      listDatasets(store, listRequest(orgId, sortText, deepTokens[i % deepTokens.length]!)),
+    ),
+  );
+  return { first, deep, pages, walkMs };
+}
+
+export function measureDataset(store: Store, orgId: string): Summary {
+  const ids = spread(
+    store.column<string>('SELECT dataset_id FROM datasets WHERE org_id = ? ORDER BY pk', [orgId]),
+    ITERATIONS,
+  );
+  if (ids.length === 0) throw new Error('the org has no datasets');
+  return summarize(
+    timeSync(ITERATIONS, WARMUP, (i) => {
+      const json = getDataset(store, {
+        orgId,
+        datasetId: ids[i % ids.length]!,
+        latestDeliveriesCount: LATEST_DELIVERIES,
+        includeRunDetails: false,
+      });
+      if (json === null) throw new Error(`dataset ${ids[i % ids.length]} not found`);
+    }),
+  );
+}
+
+/** Delivery ids of FAILED deliveries whose tasks are stored, spread over the org. */
+export function failedDeliveriesWithTasks(store: Store, orgId: string): string[] {
+  return spread(
+    store.column<string>(
+      `SELECT t.delivery_id FROM delivery_tasks t WHERE t.org_id = ?
+         AND EXISTS (SELECT 1 FROM events e WHERE e.delivery_id = t.delivery_id AND e.status = 'FAILED')
+       ORDER BY t.delivery_id`,
+      [orgId],
+    ),
+    ITERATIONS,
+  );
+}
+
+export function measureTasks(store: Store, orgId: string): Summary {
+  const ids = failedDeliveriesWithTasks(store, orgId);
+  if (ids.length === 0) throw new Error('no FAILED delivery with tasks in the demo org');
+  return summarize(
+    timeSync(ITERATIONS, WARMUP, (i) => {
+      const result = getDeliveryTasks(store, orgId, ids[i % ids.length]!, false);
+      if (!result.found) throw new Error(`tasks of ${ids[i % ids.length]} not found (${result.reason})`);
+    }),
+  );
+}
+
+/** `store.flush()` after one small committed change, on the store's real data dir. */
+export async function measurePersist(store: Store, runs: number): Promise<Summary> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    store.run("INSERT OR REPLACE INTO meta(key, value) VALUES('bench', ?)", [String(i)]);
+    const started = performance.now();
+    await store.flush();
+    samples.push(performance.now() - started);
+  }
+  return summarize(samples);
+}

@@ -1,0 +1,175 @@
+/**
+ * Figures of the `serve` process: cold start to the first answer, the list page over HTTP against the
+ * native baseline, and memory. Servers run in child processes on copies of the org's database. A phase
+ * that fails is reported as such and the others still run.
+ */
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATABASE_FILE } from '../electron/store/persistence';
+import { BUDGET, judgedAt } from './budgets';
+import { type ServerProcess, processMemory, startTsServer } from './children';
+import { LIST_PATH, coldStart, startBundledServe, startServe } from './coldStart';
+import { type Target, compare, load } from './http';
+import { type Report, megabytes, ms, ratio } from './report';
+import type { BenchOrg } from './setup';
+import { median } from './stats';
+
+export interface ServeOptions {
+  quick: boolean;
+  /** Compare with the native baseline over HTTP (else only load our server). */
+  http: boolean;
+  /** The bundled CLI, to time a cold start without tsx; null to skip. */
+  bundledCli: string | null;
+  log: (line: string) => void;
+}
+
+interface Starts {
+  times: number[];
+  /** The last server started, still running. */
+  server: ServerProcess;
+}
+
+/** Starts a server `count` times, timing each to its first answer; all but the last are stopped. */
+async function coldStarts(
+  label: string,
+  count: number,
+  start: () => Promise<ServerProcess>,
+  org: BenchOrg,
+  log: (line: string) => void,
+): Promise<Starts> {
+  const times: number[] = [];
+  for (let i = 1; ; i++) {
+    log(`  cold start ${i}/${count}, ${label}…`);
+    const started = await coldStart(start, org.apiKey);
+    times.push(started.firstAnswerMs);
+    log(`    URL after ${ms(started.urlMs)}, first answer after ${ms(started.firstAnswerMs)}`);
+    if (i === count) return { times, server: started.server };
+    await started.server.stop();
+  }
+}
+
+export async function serveFigures(org: BenchOrg, report: Report, options: ServeOptions): Promise<void> {
+  const { size } = org;
+  const { log } = options;
+  const count = options.quick ? 1 : 3;
+  const phase = async <T>(name: string, work: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await work();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`  ${name} failed: ${message}`);
+      report.failed(name, size, message.split('\n')[0]!);
+      return undefined;
+    }
+  };
+
+  // Everything is persisted (the caller flushed): `serve` gets its own copy of the data dir, the
+  // native baseline the same bytes as a plain file.
+  const serveDir = join(org.root, 'serve');
+  mkdirSync(serveDir, { recursive: true });
+  copyFileSync(join(org.dataDir, DATABASE_FILE), join(serveDir, DATABASE_FILE));
+  const nativeFile = join(org.root, 'native.sqlite');
+  writeFileSync(nativeFile, org.store.db.export());
+
+  const servers: ServerProcess[] = [];
+  try {
+    const cli = options.bundledCli;
+    if (cli !== null) {
+      await phase('cold start, bundled JS', async () => {
+        const { times, server } = await coldStarts(
+          'bundled CLI',
+          count,
+          () => startBundledServe(cli, serveDir),
+          org,
+          log,
+        );
+        const memory = processMemory(server.pid);
+        await server.stop();
+        report.atMost('cold start to first answer, bundled JS', size, median(times), BUDGET.coldStartMs, ms, {
+          judged: judgedAt(size),
+          note: `${times.map(ms).join(', ')}${memory ? `; peak RSS by then ${megabytes(memory.peak)}` : ''}`,
+        });
+      });
+    }
+
+    const server = await phase('cold start, tsx', async () => {
+      const { times, server } = await coldStarts('tsx', count, () => startServe(serveDir), org, log);
+      servers.push(server);
+      report.atMost('cold start to first answer, tsx', size, median(times), BUDGET.coldStartMs, ms, {
+        judged: judgedAt(size),
+        note: `${times.map(ms).join(', ')} (includes compiling TypeScript)`,
+      });
+      return server;
+    });
+    if (!server) return;
+
+    const ours: Target = {
+      name: 'ours',
+      url: `${server.url}${LIST_PATH}`,
+      headers: { authorization: `Bearer ${org.apiKey}` },
+    };
+    const seconds = options.quick ? 2 : 5;
+    if (options.http) {
+      await phase('HTTP against native', async () => {
+        log(`  HTTP, ${seconds} s per run: starting the native baseline…`);
+        const native = await startTsServer('bench/nativeServer.ts', [nativeFile, org.orgId]);
+        servers.push(native);
+        const nativeTarget: Target = { name: 'native', url: `${native.url}${LIST_PATH}`, headers: {} };
+        await checkSamePage(ours, nativeTarget);
+        const result = await compare(ours, nativeTarget, { seconds, rounds: 2, log });
+        const perSecond = (rps: number): string => `${rps.toFixed(0)} req/s`;
+        report.info('HTTP list page, ours', size, perSecond(result.oursRps), `p99 ${ms(result.oursP99)}`);
+        report.info(
+          'HTTP list page, native SQLite',
+          size,
+          perSecond(result.nativeRps),
+          `p99 ${ms(result.nativeP99)}`,
+        );
+        const throughput = result.oursRps / result.nativeRps;
+        report.atLeast('HTTP throughput ours/native', size, throughput, BUDGET.throughputRatio, ratio);
+        report.atMost(
+          'HTTP p99 ours/native',
+          size,
+          result.oursP99 / result.nativeP99,
+          BUDGET.p99Ratio,
+          ratio,
+        );
+      });
+    } else {
+      await phase('HTTP load', async () => {
+        log(`  HTTP load on serve alone (no baseline at this size)…`);
+        await load(ours, 1);
+        const run = await load(ours, seconds);
+        report.info(
+          'HTTP list page, ours (no baseline)',
+          size,
+          `${run.rps.toFixed(0)} req/s`,
+          `p99 ${ms(run.p99)}`,
+        );
+      });
+    }
+
+    const memory = processMemory(server.pid);
+    if (memory) {
+      report.atMost('serve memory, peak RSS (tsx)', size, memory.peak, BUDGET.rssBytes, megabytes, {
+        judged: judgedAt(size),
+        note: `VmHWM; RSS after the HTTP runs ${megabytes(memory.rss)}`,
+      });
+    } else {
+      report.info('serve memory', size, 'n/a', '/proc not available');
+    }
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+/** The baseline must serve the very items our list does, or the comparison means nothing. */
+async function checkSamePage(ours: Target, native: Target): Promise<void> {
+  const items = async (target: Target): Promise<string> => {
+    const response = await fetch(target.url, { headers: target.headers });
+    if (response.status !== 200) throw new Error(`${target.name}: HTTP ${response.status}`);
+    return JSON.stringify(((await response.json()) as { items: unknown[] }).items);
+  };
+  const [a, b] = await Promise.all([items(ours), items(native)]);
+  if (a !== b) throw new Error('the native baseline serves other items than our list: its SQL drifted');
+}
