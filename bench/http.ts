@@ -10,6 +10,8 @@ export interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** Paths (with query) to cycle through, one per request; absent: always `url`. */
+  paths?: readonly string[];
 }
 
 export interface LoadRun {
@@ -32,11 +34,22 @@ export interface Comparison {
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
 export async function load(target: Target, seconds: number): Promise<LoadRun> {
+  let next = 0;
+  const paths = target.paths;
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
     duration: seconds,
     headers: target.headers,
+    ...(paths && paths.length > 0
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }),
+            },
+          ],
+        }
+      : {}),
   });
   return {
     rps: result['2xx'] / result.duration,

@@ -1,6 +1,9 @@
-/** In-process figures: the query layer producing the exact bodies the API sends, and persisting. */
+/**
+ * In-process figures: the query layer producing the exact bodies the API sends (list pages built from
+ * the database, not served from the page cache), and persisting.
+ */
 import { getDataset } from '../electron/query/dataset';
-import { type ListRequest, listDatasets } from '../electron/query/list';
+import { type ListRequest, buildListPage } from '../electron/query/list';
 import { getDeliveryTasks } from '../electron/query/tasks';
 import type { Store } from '../electron/store/database';
 import { parseSort, printSort } from '../shared/sort';
@@ -43,15 +46,15 @@ function nextToken(body: string): string {
 
 export function measureList(store: Store, orgId: string, size: number, sortText: string): ListFigures {
   const first = summarize(
-    timeSync(ITERATIONS, WARMUP, () => listDatasets(store, listRequest(orgId, sortText, null))),
+    timeSync(ITERATIONS, WARMUP, () => buildListPage(store, listRequest(orgId, sortText, null))),
   );
 
   const tokens: string[] = [];
   const walkStarted = performance.now();
-  let token = nextToken(listDatasets(store, listRequest(orgId, sortText, null)));
+  let token = nextToken(buildListPage(store, listRequest(orgId, sortText, null)));
   while (token !== '') {
     tokens.push(token);
-    token = nextToken(listDatasets(store, listRequest(orgId, sortText, token)));
+    token = nextToken(buildListPage(store, listRequest(orgId, sortText, token)));
   }
   const walkMs = performance.now() - walkStarted;
   const pages = tokens.length + 1;
@@ -62,7 +65,7 @@ export function measureList(store: Store, orgId: string, size: number, sortText:
   const deepTokens = spread(tokens.slice(Math.floor(tokens.length / 2)), ITERATIONS);
   const deep = summarize(
     timeSync(ITERATIONS, WARMUP, (i) =>
-      listDatasets(store, listRequest(orgId, sortText, deepTokens[i % deepTokens.length]!)),
+      buildListPage(store, listRequest(orgId, sortText, deepTokens[i % deepTokens.length]!)),
     ),
   );
   return { first, deep, pages, walkMs };

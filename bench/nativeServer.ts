@@ -14,17 +14,21 @@ if (!file || !orgId) {
   process.exit(2);
 }
 
-// Exactly the record expression of electron/query/list.ts, which swaps the joined config for a lookup
-// (a no-op when recordSql.ts no longer emits `json(c.json)`).
-const RECORD = recordJsonSql({ includeRunDetails: false, eventLimit: '?' }).replace(
-  'json(c.json)',
-  'json((SELECT json FROM configs WHERE id = d.config_id))',
-);
+// Exactly the record expression of electron/query/list.ts.
+const RECORD = recordJsonSql({ includeRunDetails: false, eventLimit: '?' });
 
 const db = new Database(file, { readonly: true });
 const firstPage = db
   .prepare<[number, string, number], string>(
     `SELECT ${RECORD} AS record FROM datasets d WHERE d.org_id = ?
+     ORDER BY d.name_key ASC, d.dataset_id ASC LIMIT ?`,
+  )
+  .pluck();
+
+// Later pages by keyset, as our page tokens do: `after` is base64url JSON of [name_key, dataset_id].
+const laterPage = db
+  .prepare<[number, string, string, string, number], string>(
+    `SELECT ${RECORD} AS record FROM datasets d WHERE d.org_id = ? AND (d.name_key, d.dataset_id) > (?, ?)
      ORDER BY d.name_key ASC, d.dataset_id ASC LIMIT ?`,
   )
   .pluck();
@@ -39,7 +43,11 @@ const server = createServer((request, response) => {
   const pageSize = intParam(params, 'pageSize', 50) || 50;
   const deliveries = intParam(params, 'latestDeliveriesCount', 10);
   // pageSize + 1 rows, as the list asks for one more to know whether there is a next page.
-  const rows = firstPage.all(deliveries, orgId, pageSize + 1);
+  const after = params.get('after');
+  const cursor = after ? (JSON.parse(Buffer.from(after, 'base64url').toString()) as [string, string]) : null;
+  const rows = cursor
+    ? laterPage.all(deliveries, orgId, cursor[0], cursor[1], pageSize + 1)
+    : firstPage.all(deliveries, orgId, pageSize + 1);
   const body = `{"items":[${rows.slice(0, pageSize).join(',')}],"nextPageToken":"","previousPageToken":"","kind":"ops#datasetHealthList"}`;
   response.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',

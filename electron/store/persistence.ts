@@ -20,59 +20,63 @@ const ABANDONED_TEMP_MS = 10 * 60_000;
 const PROCESS_TOKEN = randomBytes(4).toString('hex');
 let tempCounter = 0;
 
-export interface LoadedDatabase {
-  /** The database to open, or null to start empty. */
-  bytes: Uint8Array | null;
+export interface LoadedDatabase<T> {
+  /** What `open` made of the file, or null to start empty. */
+  opened: T | null;
   /** Which file `bytes` came from. */
   source: 'main' | 'backup' | 'none';
   /** What was wrong and what was done about it, one line each, for the store's logger. */
   warnings: string[];
 }
 
+/** What opening a file's bytes gave: the opened database, or why the file cannot be used. */
+export type OpenResult<T> = { opened: T } | { problem: string };
+
 /**
- * Reads the database of `dataDir`: the main file when `problemOf` accepts it (returns null), else the
- * backup. An unusable file is renamed to `<name>.corrupt-<timestamp>` so it is kept but never read again.
+ * Opens the database of `dataDir`: the main file when `open` accepts it, else the backup. Opening and
+ * checking are one step, so a large file is held in memory once. An unusable file is renamed to
+ * `<name>.corrupt-<timestamp>` so it is kept but never read again.
  */
-export async function readDatabaseFile(
+export async function readDatabaseFile<T>(
   dataDir: string,
-  problemOf: (bytes: Uint8Array) => string | null,
+  open: (bytes: Uint8Array) => OpenResult<T>,
   now: () => Date = () => new Date(),
-): Promise<LoadedDatabase> {
+): Promise<LoadedDatabase<T>> {
   await removeLeftoverTempFiles(dataDir);
   const warnings: string[] = [];
 
-  const main = await tryRead(join(dataDir, DATABASE_FILE), problemOf, now);
-  if (main.status === 'ok') return { bytes: main.bytes, source: 'main', warnings };
+  const main = await tryRead(join(dataDir, DATABASE_FILE), open, now);
+  if (main.status === 'ok') return { opened: main.opened, source: 'main', warnings };
   if (main.status === 'unusable') {
     warnings.push(`the database file was unusable (${main.problem}); moved it to ${main.movedAside}`);
   }
 
-  const backup = await tryRead(join(dataDir, BACKUP_FILE), problemOf, now);
+  const backup = await tryRead(join(dataDir, BACKUP_FILE), open, now);
   if (backup.status === 'ok') {
     warnings.push(
       main.status === 'missing'
         ? `the database file was missing; opened the backup ${BACKUP_FILE}`
         : `opened the backup ${BACKUP_FILE}`,
     );
-    return { bytes: backup.bytes, source: 'backup', warnings };
+    return { opened: backup.opened, source: 'backup', warnings };
   }
   if (backup.status === 'unusable') {
     warnings.push(`the backup was unusable too (${backup.problem}); moved it to ${backup.movedAside}`);
   }
   if (main.status === 'unusable') warnings.push('started with an empty database: no usable backup');
-  return { bytes: null, source: 'none', warnings };
+  return { opened: null, source: 'none', warnings };
 }
 
-type ReadResult =
-  | { status: 'ok'; bytes: Uint8Array }
+type ReadResult<T> =
+  | { status: 'ok'; opened: T }
   | { status: 'missing' }
   | { status: 'unusable'; problem: string; movedAside: string };
 
-async function tryRead(
+async function tryRead<T>(
   file: string,
-  problemOf: (bytes: Uint8Array) => string | null,
+  open: (bytes: Uint8Array) => OpenResult<T>,
   now: () => Date,
-): Promise<ReadResult> {
+): Promise<ReadResult<T>> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(file);
@@ -80,8 +84,9 @@ async function tryRead(
     if (isErrno(error, 'ENOENT')) return { status: 'missing' };
     throw error;
   }
-  const problem = problemOf(bytes);
-  if (problem === null) return { status: 'ok', bytes };
+  const result = open(bytes);
+  if ('opened' in result) return { status: 'ok', opened: result.opened };
+  const { problem } = result;
   const movedAside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
   await rename(file, movedAside);
   return { status: 'unusable', problem, movedAside };
