@@ -14,7 +14,7 @@ export interface RecordShape {
   eventLimit: string;
 }
 
-type Value = { text: string } | { time: string } | { json: string };
+type Value = { text: string } | { time: string } | { json: string } | { jsonIfAny: string };
 
 /**
  * `{"key":value,...}` as one SQL concat() call: a chain of `||` would copy the growing string at every
@@ -22,6 +22,8 @@ type Value = { text: string } | { time: string } | { json: string };
  */
 function object(fields: [string, Value][]): string {
   const parts = fields.flatMap(([key, value], i) => {
+    // Present only when not null; never the first field, so it always starts with a comma.
+    if ('jsonIfAny' in value) return [`coalesce(',"${key}":' || ${value.jsonIfAny}, '')`];
     const sql =
       'text' in value
         ? `json_quote(${value.text})`
@@ -40,10 +42,8 @@ function eventJson(includeRunDetails: boolean): string {
     ['deliveredAt', { time: 'e.delivered_at' }],
     ['processingDeadlineConfig', { json: 'ec.json' }],
     ['deliveryId', { text: 'e.delivery_id' }],
-    // null when none are stored: the query layer fills them from tasks (runDetails.ts).
-    ...(includeRunDetails
-      ? [['runDetails', { json: `coalesce(e.run_details, 'null')` }] as [string, Value]]
-      : []),
+    // Absent when none are stored: the query layer fills them from tasks (runDetails.ts).
+    ...(includeRunDetails ? [['runDetails', { jsonIfAny: 'e.run_details' }] as [string, Value]] : []),
   ]);
 }
 

@@ -90,6 +90,9 @@ export function authenticateApiKey(store: Store, key: string): Authenticated | n
   return { keyId: String(row.id), orgId: String(row.org_id) };
 }
 
+/** Bookkeeping only: it does not renew ETags or cached pages. */
 export function recordKeyUse(store: Store, id: string, at: Date): void {
-  store.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at.toISOString(), id]);
+  store.transaction(() => store.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at.toISOString(), id]), {
+    dataChange: false,
+  });
 }

@@ -43,6 +43,9 @@ export type Row = Record<string, SqlValue>;
 export class Store {
   private readonly statements = new Map<string, Statement>();
   private depth = 0;
+  private readonly rollbackListeners = new Set<() => void>();
+  /** Whether the transaction in progress changes data the API serves (see `transaction`). */
+  private dataChange = false;
   /** Commits not yet exported for a write. */
   private dirty = false;
   /** The debounce timer: started by the first commit after a write is queued, never pushed back. */
@@ -81,6 +84,8 @@ export class Store {
     // rollback journal in the in-memory file system would only copy pages twice: keep it in memory.
     db.run('PRAGMA journal_mode = MEMORY');
     db.run('PRAGMA temp_store = MEMORY');
+    // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones.
+    db.run('PRAGMA cache_size = -32768');
     const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
     store.migrate();
     // Opened from the backup: write the main file again soon, even if nothing changes.
@@ -93,23 +98,38 @@ export class Store {
     return `${this.bootId}.${this.revision}`;
   }
 
-  /** Runs `fn` in one transaction: all of it commits, or none (nested calls join the outer one). */
-  transaction<T>(fn: () => T): T {
-    if (this.depth > 0) return this.nested(fn);
+  /**
+   * Runs `fn` in one transaction: all of it commits, or none (nested calls join the outer one). A commit
+   * renews `dataRevision` (ETags, cached pages) unless it only did bookkeeping (`dataChange: false`,
+   * e.g. a key's last-used time); it is persisted either way.
+   */
+  transaction<T>(fn: () => T, options: { dataChange?: boolean } = {}): T {
+    const dataChange = options.dataChange ?? true;
+    if (this.depth > 0) {
+      this.dataChange ||= dataChange;
+      return this.nested(fn);
+    }
     this.db.run('BEGIN IMMEDIATE');
     this.depth = 1;
+    this.dataChange = dataChange;
     try {
       const result = fn();
       this.db.run('COMMIT');
-      this.revision += 1;
+      if (this.dataChange) this.revision += 1;
       this.changed();
       return result;
     } catch (error) {
       this.db.run('ROLLBACK');
+      for (const listener of this.rollbackListeners) listener();
       throw error;
     } finally {
       this.depth = 0;
     }
+  }
+
+  /** Calls `listener` after every rollback: caches of what a rolled-back write inserted must go. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.add(listener);
   }
 
   private nested<T>(fn: () => T): T {

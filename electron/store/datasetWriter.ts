@@ -24,7 +24,14 @@ const configIds = new WeakMap<Store, { byText: Map<string, number>; byObject: We
 
 function configId(store: Store, config: DatasetRecord['currentProcessingDeadlineConfig']): number {
   let cache = configIds.get(store);
-  if (!cache) configIds.set(store, (cache = { byText: new Map(), byObject: new WeakMap() }));
+  if (!cache) {
+    configIds.set(store, (cache = { byText: new Map(), byObject: new WeakMap() }));
+    // A rolled-back write may have inserted configs that are gone again: forget every id.
+    store.onRollback(() => {
+      configIds.delete(store);
+      sequences.delete(store);
+    });
+  }
   const known = cache.byObject.get(config);
   if (known !== undefined) return known;
   const json = JSON.stringify(config);

@@ -56,7 +56,25 @@ export function normalizeDateTime(text: string): string | null {
   const withT = trimmed.replace(' ', 'T');
   const zoned = !hasTime ? `${withT}T00:00:00Z` : ZONE.test(withT) ? withT : `${withT}Z`;
   const ms = Date.parse(zoned);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+  return Number.isFinite(ms) && fieldsInRange(trimmed) ? new Date(ms).toISOString() : null;
+}
+
+/** Date.parse rolls 2026-02-30 over to March: check the calendar and clock fields themselves. */
+function fieldsInRange(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
+  const [hour = 0, minute = 0, second = 0] = text.slice(11, 19).split(':').map(Number);
+  return hour <= 23 && minute <= 59 && second <= 59;
+}
+
+/** Strict mode only: a field the format does not have is most likely a typo of one it has. */
+function knownKeys(ctx: NormalizeContext, input: Record<string, unknown>, allowed: readonly string[], path: string): void {
+  if (!ctx.strict) return;
+  const unknown = Object.keys(input).find((key) => !allowed.includes(key));
+  if (unknown !== undefined) {
+    problem(ctx, `${path}.${unknown}`, `unknown field '${unknown}' (allowed: ${allowed.join(', ')})`);
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -72,8 +90,8 @@ function str(
   const value = input[key];
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return value;
-  // Numbers and booleans are unambiguous as text; objects are not.
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // A remote's number where a string belongs is kept as text; a file to import must say what it means.
+  if (!ctx.strict && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
   return problem(ctx, `${path}.${key}`, `expected a string, got ${describe(value)}`);
 }
 
@@ -109,6 +127,43 @@ function array(ctx: NormalizeContext, value: unknown, path: string): unknown[] {
   return [];
 }
 
+const EVENT_FIELDS = ['status', 'deliveryDeadline', 'deliveredAt', 'processingDeadlineConfig', 'deliveryId', 'runDetails'];
+const RECORD_FIELDS = [
+  'legacyDatasetId',
+  'datasetId',
+  'datasetName',
+  'cduId',
+  'cduName',
+  'dataProductId',
+  'dataProductName',
+  'ownerOrgId',
+  'supplier',
+  'currentProcessingDeadlineConfig',
+  'deliveryId',
+  'deliveryEventList',
+  'latestDeliveryStatus',
+  'latestDeliveryTimestamp',
+  'nextExpectedDeliveryTimestamp',
+];
+const TASK_FIELDS = [
+  'taskId',
+  'taskName',
+  'deliveryId',
+  'cduId',
+  'datasetId',
+  'frameId',
+  'scheduledAt',
+  'status',
+  'reportedStatus',
+  'taskStartedAt',
+  'taskEndedAt',
+  'shortCode',
+  'codeDetails',
+  'message',
+  'details',
+  'createdAt',
+];
+
 const CONFIG_FIELDS = [
   'minute',
   'hour',
@@ -122,6 +177,7 @@ const CONFIG_FIELDS = [
 
 export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, path: string): DeadlineConfig {
   const input = object(ctx, value, path) ?? {};
+  knownKeys(ctx, input, CONFIG_FIELDS, path);
   const config = {} as DeadlineConfig;
   for (const field of CONFIG_FIELDS) config[field] = str(ctx, input, field, path) ?? '';
   return config;
@@ -129,6 +185,7 @@ export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, p
 
 function normalizeRunDetail(ctx: NormalizeContext, value: unknown, path: string): RunDetail | null {
   if (!isObject(value)) return problem(ctx, path, `expected an object, got ${describe(value)}`);
+  knownKeys(ctx, value, ['stage', 'runId', 'status', 'startedAt', 'endedAt'], path);
   return {
     stage: str(ctx, value, 'stage', path) ?? '',
     runId: str(ctx, value, 'runId', path),
@@ -140,6 +197,7 @@ function normalizeRunDetail(ctx: NormalizeContext, value: unknown, path: string)
 
 export function normalizeEvent(ctx: NormalizeContext, value: unknown, path: string): DeliveryEvent | null {
   if (!isObject(value)) return problem(ctx, path, `expected a delivery event object, got ${describe(value)}`);
+  knownKeys(ctx, value, EVENT_FIELDS, path);
   const event: DeliveryEvent = {
     status: str(ctx, value, 'status', path),
     deliveryDeadline: dateTime(ctx, value, 'deliveryDeadline', path),
@@ -169,7 +227,9 @@ export function normalizeDatasetRecord(
   const datasetId = str(ctx, value, 'datasetId', path);
   if (datasetId === null || datasetId === '')
     return problem(ctx, `${path}.datasetId`, 'a dataset record needs a datasetId');
+  knownKeys(ctx, value, RECORD_FIELDS, path);
   const supplier = object(ctx, value.supplier, `${path}.supplier`) ?? {};
+  knownKeys(ctx, supplier, ['id', 'name'], `${path}.supplier`);
   const events = array(ctx, value.deliveryEventList, `${path}.deliveryEventList`);
   return {
     legacyDatasetId: str(ctx, value, 'legacyDatasetId', path),
@@ -210,7 +270,9 @@ const DETAIL_FIELDS = [
 
 function normalizeTask(ctx: NormalizeContext, value: unknown, path: string): Task | null {
   if (!isObject(value)) return problem(ctx, path, `expected a task object, got ${describe(value)}`);
+  knownKeys(ctx, value, TASK_FIELDS, path);
   const detailsInput = object(ctx, value.details, `${path}.details`) ?? {};
+  knownKeys(ctx, detailsInput, DETAIL_FIELDS, `${path}.details`);
   const details: Task['details'] = { deliveryId: null };
   for (const field of DETAIL_FIELDS) {
     if (field === 'deliveryId' || detailsInput[field] !== undefined) {
@@ -243,10 +305,12 @@ export function normalizeTasksRecord(
   path: string,
 ): TasksRecord | null {
   if (!isObject(value)) return problem(ctx, path, `expected a tasks record object, got ${describe(value)}`);
+  knownKeys(ctx, value, STAGES, path);
   const groups = {} as Record<(typeof STAGES)[number], unknown>;
   for (const stage of STAGES) {
     const groupPath = `${path}.${stage}`;
     const group = object(ctx, value[stage], groupPath) ?? {};
+    knownKeys(ctx, group, ['status', 'timestamp', 'tasks'], groupPath);
     const tasks = array(ctx, group.tasks, `${groupPath}.tasks`)
       .map((task, i) => normalizeTask(ctx, task, `${groupPath}.tasks[${i}]`))
       .filter((task): task is Task => task !== null);

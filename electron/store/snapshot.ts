@@ -5,7 +5,6 @@
  */
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { recordJsonSql } from '../query/recordSql';
-import { completeRunDetails } from '../query/runDetails';
 import type { Store } from './database';
 import {
   DEFAULT_DELIVERIES_PER_DATASET,
@@ -51,6 +50,19 @@ export function parseSnapshot(text: string): ParsedSnapshot {
         );
       }
       seen.set(record.datasetId, i);
+      // Events merge by deliveryId: two with the same id in one record would silently become one.
+      const deliveries = new Map<string, number>();
+      record.deliveryEventList.forEach((event, j) => {
+        if (event.deliveryId === null) return;
+        const first = deliveries.get(event.deliveryId);
+        if (first !== undefined) {
+          throw new RecordProblem(
+            `$.datasets[${i}].deliveryEventList[${j}].deliveryId`,
+            `'${event.deliveryId}' also appears at $.datasets[${i}].deliveryEventList[${first}]`,
+          );
+        }
+        deliveries.set(event.deliveryId, j);
+      });
     });
     const taskRecords = new Map<string, TasksRecord>();
     if (tasks !== undefined && tasks !== null) {
@@ -122,10 +134,10 @@ export function exportSnapshot(
 ): { datasets: number; tasks: number } {
   write('{"datasets":[');
   const records = store.column<string>(EXPORT_RECORD, [orgId]);
-  records.forEach((json, i) => {
-    const record = JSON.stringify(completeRunDetails(store, orgId, JSON.parse(json) as DatasetRecord));
-    write(i === 0 ? `\n${record}` : `,\n${record}`);
-  });
+  // Run details as stored (given by the source), never the ones derived from tasks: a re-import must not
+  // freeze a derivation, or an empty list for tasks that arrive later.
+  records.forEach((record, i) => write(i === 0 ? `\n${record}` : `,\n${record}`));
+
   write('\n],"tasks":{');
   const tasks = store.all(
     'SELECT delivery_id, json FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',

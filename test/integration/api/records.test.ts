@@ -207,3 +207,27 @@ describe('OpenAPI', () => {
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '429']));
   });
 });
+
+describe('export → import keeps run details as the source gave them', () => {
+  it('events without stored run details derive them from tasks that arrive later', async () => {
+    const { exportSnapshot } = await import('../../../electron/store/snapshot');
+    const { writeTasks } = await import('../../../electron/store/datasetWriter');
+    const record = fixture.records[5]!;
+    let text = '';
+    exportSnapshot(fixture.store, 'acme', (chunk) => (text += chunk));
+    const exported = parseSnapshot(text);
+    const again = exported.datasets.find((r) => r.datasetId === record.datasetId)!;
+    expect(again.deliveryEventList.every((e) => e.runDetails === undefined)).toBe(true);
+    importSnapshot(fixture.store, 'acme', { datasets: [again], tasks: new Map() }, { now: new Date() });
+    const deliveryId = record.deliveryEventList[0]!.deliveryId!;
+    writeTasks(fixture.store, 'acme', deliveryId, fixtureTasks(deliveryId, record.datasetId));
+    const body = (
+      await fixture.get(ONE(record.datasetId, '?includeRunDetails=true'))
+    ).json() as DatasetRecord;
+    expect(body.deliveryEventList[0]!.runDetails!.map((r) => r.stage)).toEqual([
+      'ingest',
+      'normalize',
+      'dispatch',
+    ]);
+  });
+});

@@ -164,6 +164,26 @@ describe('import and export', () => {
       { datasets: [{ datasetId: 'a' }], tasks: { nope: {} } },
       /\$\.tasks\["nope"\]: no dataset of the file or of org 'acme' has a delivery/,
     ],
+    [
+      'the same delivery twice in one record',
+      { datasets: [{ datasetId: 'a', deliveryEventList: [{ deliveryId: 'd1' }, { deliveryId: 'd1' }] }] },
+      /\$\.datasets\[0\]\.deliveryEventList\[1\]\.deliveryId: 'd1' also appears at \$\.datasets\[0\]\.deliveryEventList\[0\]/,
+    ],
+    [
+      'a misspelt field',
+      { datasets: [{ datasetId: 'a', datasetNme: 'x' }] },
+      /\$\.datasets\[0\]\.datasetNme: unknown field 'datasetNme' \(allowed: legacyDatasetId, datasetId/,
+    ],
+    [
+      'a number where a string belongs',
+      { datasets: [{ datasetId: 'a', latestDeliveryStatus: 5 }] },
+      /\$\.datasets\[0\]\.latestDeliveryStatus: expected a string, got number 5/,
+    ],
+    [
+      'an impossible date',
+      { datasets: [{ datasetId: 'a', latestDeliveryTimestamp: '2026-02-30T00:00:00Z' }] },
+      /\$\.datasets\[0\]\.latestDeliveryTimestamp: '2026-02-30T00:00:00Z' is not an RFC 3339 datetime/,
+    ],
   ];
   it.each(BAD)(
     'a bad file (%s) names the JSON path of the first problem and changes nothing',

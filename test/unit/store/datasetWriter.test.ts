@@ -1,0 +1,49 @@
+/** The write path: rollbacks leave no stale caches, revisions follow data changes only. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiKey, recordKeyUse } from '../../../electron/store/apiKeys';
+import { Store } from '../../../electron/store/database';
+import { writeDataset } from '../../../electron/store/datasetWriter';
+import { ensureOrg } from '../../../electron/store/orgs';
+import { fixtureRecords } from '../../helpers/fixtures';
+
+let store: Store;
+beforeEach(async () => {
+  store = await Store.open({ dataDir: null });
+  ensureOrg(store, 'acme', new Date());
+});
+afterEach(() => store.close());
+
+const options = { events: 'replace', deliveriesPerDataset: 100 } as const;
+
+describe('writeDataset', () => {
+  it('writes again after a rolled-back write that inserted a new schedule', () => {
+    const [record] = fixtureRecords(1, 3, 'rb');
+    const config = {
+      ...record!.currentProcessingDeadlineConfig,
+      hour: '23',
+      cronExpression: '30 23 * * * *',
+    };
+    const withNewSchedule = { ...record!, currentProcessingDeadlineConfig: config };
+    expect(() =>
+      store.transaction(() => {
+        writeDataset(store, 'acme', withNewSchedule, options);
+        throw new Error('sync failed half-way');
+      }),
+    ).toThrow('sync failed half-way');
+    expect(store.value('SELECT count(*) FROM datasets')).toBe(0);
+    store.transaction(() => writeDataset(store, 'acme', withNewSchedule, options));
+    expect(store.value('SELECT count(*) FROM datasets')).toBe(1);
+  });
+});
+
+describe('data revision', () => {
+  it('changes with data, not with a key being used', () => {
+    const key = createApiKey(store, 'acme', 'k', new Date());
+    const before = store.dataRevision;
+    recordKeyUse(store, key.id, new Date());
+    expect(store.dataRevision).toBe(before);
+    expect(store.value('SELECT last_used_at FROM api_keys')).not.toBeNull();
+    store.transaction(() => writeDataset(store, 'acme', fixtureRecords(1, 4, 'rev')[0]!, options));
+    expect(store.dataRevision).not.toBe(before);
+  });
+});
