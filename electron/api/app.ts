@@ -46,7 +46,10 @@ export interface ApiOptions {
 }
 
 const ALLOW = 'GET, HEAD';
-const OTHER_METHODS = ['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+/** The v2 paths as patterns (one path segment per id). */
+const V2_PATTERNS = Object.values(V2_PATHS).map(
+  (path) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+);
 
 export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
@@ -78,12 +81,28 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) =>
     sendError(reply, toApiError(error, request.log)),
   );
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      reply,
-      new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${request.url.split('?')[0]}`),
-    ),
-  );
+  // Every method but GET/HEAD on a v2 path lands here (no route has it): 405, whatever the method.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (
+      V2_PATTERNS.some((pattern) => pattern.test(path)) &&
+      request.method !== 'GET' &&
+      request.method !== 'HEAD'
+    ) {
+      return sendError(
+        reply,
+        new ApiError(
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
+          undefined,
+          {
+            Allow: ALLOW,
+          },
+        ),
+      );
+    }
+    return sendError(reply, new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${path}`));
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -121,25 +140,6 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     });
     registerRoutes(v2, { store: options.store, readThrough: options.readThrough });
   });
-
-  for (const url of Object.values(V2_PATHS)) {
-    app.route({
-      method: [...OTHER_METHODS],
-      url,
-      handler: async (request, reply) =>
-        sendError(
-          reply,
-          new ApiError(
-            'METHOD_NOT_ALLOWED',
-            `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
-            undefined,
-            {
-              Allow: ALLOW,
-            },
-          ),
-        ),
-    });
-  }
 
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -36,15 +36,32 @@ export interface RouteOptions {
   readThrough?: TasksReadThrough;
 }
 
-const deliveriesCount = (value: number | undefined): number =>
-  Math.min(value ?? DEFAULT_DELIVERIES, MAX_DELIVERIES);
+/** Integer parameters arrive as digit strings (the schema refuses signs, hex, exponents and spaces). */
+const integer = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
+
+const deliveriesCount = (value: string | undefined): number =>
+  Math.min(integer(value) ?? DEFAULT_DELIVERIES, MAX_DELIVERIES);
 
 function orgOf(request: FastifyRequest): string {
   if (!request.auth) throw new ApiError('UNAUTHENTICATED', 'not authenticated');
   return request.auth.orgId;
 }
 
-/** `ETag` from the data revision and the request, checked before any query runs. */
+/**
+ * Sends the body, or 304 when the client holds the same version. The `ETag` is the data revision and the
+ * request, so it is checked only once the request has succeeded: an error never carries one.
+ */
+function sendVersioned(
+  store: Store,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  json: string,
+): FastifyReply {
+  if (notModified(store, request, reply)) return reply;
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 function notModified(store: Store, request: FastifyRequest, reply: FastifyReply): boolean {
   const tag = `"${store.dataRevision}-${hashText(`${orgOf(request)} ${request.url}`)}"`;
   reply.header('ETag', tag);
@@ -66,10 +83,6 @@ function hashText(text: string): string {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0).toString(36);
-}
-
-function sendJson(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json);
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {
@@ -95,8 +108,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
         if (error instanceof SortError) throw new ApiError('INVALID_ARGUMENT', error.message, 'sort');
         throw error;
       }
-      if (notModified(store, request, reply)) return reply;
-      const pageSize = query.pageSize ? Math.min(query.pageSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+      const requestedSize = integer(query.pageSize);
+      const pageSize = requestedSize ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
       const json = listDatasets(store, {
         orgId: orgOf(request),
         filters,
@@ -107,7 +120,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
         pageToken: query.pageToken || null,
         latestDeliveriesCount: deliveriesCount(query.latestDeliveriesCount),
       });
-      return sendJson(reply, json);
+      return sendVersioned(store, request, reply, json);
     },
   );
 
@@ -122,7 +135,6 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       },
     },
     async (request, reply) => {
-      if (notModified(store, request, reply)) return reply;
       const json = getDataset(store, {
         orgId: orgOf(request),
         datasetId: request.params.datasetId,
@@ -135,7 +147,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
           `no dataset '${request.params.datasetId}' (by datasetId or legacyDatasetId)`,
         );
       }
-      return sendJson(reply, json);
+      return sendVersioned(store, request, reply, json);
     },
   );
 
@@ -167,8 +179,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
             : `the tasks of delivery '${deliveryId}' were never synced and the remote could not be reached`,
         );
       }
-      if (notModified(store, request, reply)) return reply;
-      return sendJson(reply, result.json);
+      return sendVersioned(store, request, reply, result.json);
     },
   );
 }

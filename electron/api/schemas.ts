@@ -10,10 +10,19 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_DELIVERIES = 100;
 export const DEFAULT_DELIVERIES = 10;
 
-const LatestDeliveriesCount = Type.Integer({
-  minimum: 0,
-  description: `Deliveries per dataset, newest first; default ${DEFAULT_DELIVERIES}, values above ${MAX_DELIVERIES} count as ${MAX_DELIVERIES}.`,
-});
+/** Limits that keep every request cheap to refuse (SQLite caps expression depth and pattern size). */
+export const MAX_FILTERS = 50;
+const MAX_FILTER_LENGTH = 2000;
+
+/**
+ * A non-negative integer written in digits. Kept a string in the schema: numeric coercion would also
+ * accept `0x10`, `1e3` or ` 5`, which are not integers to a script author.
+ */
+const digits = (description: string) => Type.String({ pattern: '^[0-9]+$', description });
+
+const LatestDeliveriesCount = digits(
+  `Deliveries per dataset, newest first; default ${DEFAULT_DELIVERIES}, values above ${MAX_DELIVERIES} count as ${MAX_DELIVERIES}.`,
+);
 const IncludeRunDetails = Type.String({
   pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$',
   description: 'true, false, 1 or 0 (any case); default false.',
@@ -21,22 +30,23 @@ const IncludeRunDetails = Type.String({
 
 export const ListQuery = Type.Object({
   pageSize: Type.Optional(
-    Type.Integer({
-      minimum: 0,
-      description: `Items per page; default ${DEFAULT_PAGE_SIZE} (also for 0); values above ${MAX_PAGE_SIZE} count as ${MAX_PAGE_SIZE}.`,
-    }),
+    digits(
+      `Items per page; default ${DEFAULT_PAGE_SIZE} (also for 0); values above ${MAX_PAGE_SIZE} count as ${MAX_PAGE_SIZE}.`,
+    ),
   ),
   pageToken: Type.Optional(
-    Type.String({ description: 'nextPageToken or previousPageToken of an earlier page.' }),
+    Type.String({ maxLength: 2000, description: 'nextPageToken or previousPageToken of an earlier page.' }),
   ),
   filter: Type.Optional(
-    Type.Array(Type.String(), {
+    Type.Array(Type.String({ maxLength: MAX_FILTER_LENGTH }), {
+      maxItems: MAX_FILTERS,
       description:
         '<field>.<operator>.<value>, repeatable (all are ANDed). `in` takes (a,b,"c,d"); like/ilike take * wildcards.',
     }),
   ),
   sort: Type.Optional(
     Type.String({
+      maxLength: 200,
       description:
         'Comma-separated latestDeliveryStatus / latestDeliveryTimestamp, each optionally .asc or .desc.',
     }),
@@ -75,9 +85,9 @@ export const PARAMETER_RULES: Record<string, string> = {
   pageSize: `pageSize must be an integer from 0 (0 means the default, ${DEFAULT_PAGE_SIZE}; above ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE})`,
   latestDeliveriesCount: `latestDeliveriesCount must be an integer from 0 to ${MAX_DELIVERIES} (above ${MAX_DELIVERIES} counts as ${MAX_DELIVERIES})`,
   includeRunDetails: 'includeRunDetails must be true, false, 1 or 0',
-  pageToken: 'pageToken must be given once, as returned by an earlier page',
+  pageToken: 'pageToken must be given once, exactly as an earlier page returned it',
   sort: 'sort must be given once: comma-separated fields, e.g. sort=latestDeliveryStatus,latestDeliveryTimestamp.desc',
-  filter: 'filter must be <field>.<operator>.<value>',
+  filter: `filter must be <field>.<operator>.<value>, at most ${MAX_FILTERS} of them, each at most ${MAX_FILTER_LENGTH} characters`,
 };
 
 export function parseBoolean(value: string | undefined): boolean {

@@ -39,6 +39,18 @@ const INVALID: Row[] = [
   [`${LIST}?pageSize=1.5`, 400, 'INVALID_ARGUMENT', 'pageSize'],
   [`${LIST}?pageSize=ten`, 400, 'INVALID_ARGUMENT', 'pageSize'],
   [`${LIST}?pageSize=`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?pageSize=0x10`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?pageSize=1e3`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?pageSize=%205`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [`${LIST}?pageSize=%2B5`, 400, 'INVALID_ARGUMENT', 'pageSize'],
+  [
+    `${LIST}?${Array.from({ length: 51 }, () => 'filter=datasetId.eq.x').join('&')}`,
+    400,
+    'INVALID_ARGUMENT',
+    'filter',
+  ],
+  [`${LIST}?filter=datasetName.like.${'*a'.repeat(1001)}`, 400, 'INVALID_ARGUMENT', 'filter'],
+  [`${LIST}?sort=${'latestDeliveryStatus,'.repeat(20)}`, 400, 'INVALID_ARGUMENT', 'sort'],
   [`${LIST}?pageSize=1&pageSize=2`, 400, 'INVALID_ARGUMENT', 'pageSize'],
   [`${LIST}?pageToken=a&pageToken=b`, 400, 'INVALID_ARGUMENT', 'pageToken'],
   [`${LIST}?latestDeliveriesCount=-3`, 400, 'INVALID_ARGUMENT', 'latestDeliveriesCount'],
@@ -68,6 +80,7 @@ function expectError(
   expect(body.message.length).toBeGreaterThan(10);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   expect(response.headers['cache-control']).toBe('no-store');
+  expect(response.headers.etag).toBeUndefined();
 }
 
 describe('400 and 404', () => {
@@ -207,20 +220,28 @@ describe('403: Host and Origin', () => {
 });
 
 describe('405', () => {
-  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)(
-    '%s on a v2 path → 405 with Allow',
-    async (method) => {
-      for (const url of [LIST, ONE, TASKS]) {
-        const response = await fixture.app.inject({
-          method,
-          url,
-          headers: { host: HOST, authorization: `Bearer ${fixture.key}` },
-        });
-        expectError(response, ['', 405, 'METHOD_NOT_ALLOWED', undefined]);
-        expect(response.headers.allow).toBe('GET, HEAD');
-      }
-    },
-  );
+  it.each([
+    'POST',
+    'PUT',
+    'PATCH',
+    'DELETE',
+    'OPTIONS',
+    'TRACE',
+    'PROPFIND',
+    'COPY',
+    'LOCK',
+    'SEARCH',
+  ] as const)('%s on a v2 path → 405 with Allow', async (method) => {
+    for (const url of [LIST, ONE, TASKS]) {
+      const response = await fixture.app.inject({
+        method,
+        url,
+        headers: { host: HOST, authorization: `Bearer ${fixture.key}` },
+      });
+      expectError(response, ['', 405, 'METHOD_NOT_ALLOWED', undefined]);
+      expect(response.headers.allow).toBe('GET, HEAD');
+    }
+  });
 });
 
 describe('429', () => {
@@ -255,6 +276,17 @@ describe('500', () => {
       expect(lines.join('')).not.toContain(broken.key);
     } finally {
       await broken.close();
+    }
+  });
+});
+
+describe('an error is never a cached version', () => {
+  it('a 400 or 404 replayed with If-None-Match still answers the error, never 304', async () => {
+    for (const url of [`${LIST}?pageToken=garbage`, '/v2/ops/health/datasets/nope/deliveries']) {
+      const first = await fixture.get(url);
+      expect(first.headers.etag).toBeUndefined();
+      const again = await fixture.get(url, { 'if-none-match': '*' });
+      expect(again.statusCode).toBe(first.statusCode);
     }
   });
 });

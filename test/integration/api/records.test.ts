@@ -200,6 +200,7 @@ describe('OpenAPI', () => {
       '/v2/ops/health/datasets/{datasetId}/deliveries',
       '/v2/ops/health/deliveries/{deliveryId}/tasks',
     ]);
+    for (const methods of Object.values(doc.paths)) expect(Object.keys(methods)).toEqual(['get']);
     const list = doc.paths['/v2/ops/health/datasets/deliveries']!.get;
     expect(list.parameters.map((p) => p.name).sort()).toEqual(
       ['filter', 'latestDeliveriesCount', 'pageSize', 'pageToken', 'sort'].sort(),
