@@ -6,6 +6,7 @@ import { getDataset } from '../electron/query/dataset';
 import { type ListRequest, buildListPage } from '../electron/query/list';
 import { getDeliveryTasks } from '../electron/query/tasks';
 import type { Store } from '../electron/store/database';
+import { parseFilter, printFilter } from '../shared/filter';
 import { parseSort, printSort } from '../shared/sort';
 import { type Summary, spread, summarize, timeSync } from './stats';
 
@@ -69,6 +70,31 @@ export function measureList(store: Store, orgId: string, size: number, sortText:
     ),
   );
   return { first, deep, pages, walkMs };
+}
+
+/**
+ * A filtered first page: an exact filter on a near-unique field (a delivery id) and on a shared one (a
+ * supplier), values taken from across the org. Neither may cost more as the org grows.
+ */
+export function measureFiltered(store: Store, orgId: string, field: 'deliveryId' | 'supplierId'): Summary {
+  const column = field === 'deliveryId' ? 'delivery_id' : 'supplier_id';
+  const values = spread(
+    store.column<string>(
+      `SELECT DISTINCT ${column} FROM datasets WHERE org_id = ? AND ${column} IS NOT NULL`,
+      [orgId],
+    ),
+    ITERATIONS,
+  );
+  return summarize(
+    timeSync(ITERATIONS, WARMUP, (i) => {
+      const filter = parseFilter(`${field}.eq.${values[i % values.length]!}`);
+      return buildListPage(store, {
+        ...listRequest(orgId, '', null),
+        filters: [filter],
+        filterTexts: [printFilter(filter)],
+      });
+    }),
+  );
 }
 
 export function measureDataset(store: Store, orgId: string): Summary {

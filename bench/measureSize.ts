@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DATABASE_FILE } from '../electron/store/persistence';
 import { BUDGET, judgedAt } from './budgets';
 import { removeTempDir } from './cleanup';
-import { measureDataset, measureList, measurePersist, measureTasks } from './inProcess';
+import { measureDataset, measureFiltered, measureList, measurePersist, measureTasks } from './inProcess';
 import { type Report, megabytes, ms, ratio, sizeLabel } from './report';
 import { serveFigures, type ServeOptions } from './serveFigures';
 import { type BenchOrg, createBenchOrg } from './setup';
@@ -85,6 +85,14 @@ async function inProcessFigures(
         );
       }
     }
+  }
+
+  log(`  filtered pages…`);
+  for (const field of ['deliveryId', 'supplierId'] as const) {
+    const filtered = measureFiltered(store, orgId, field);
+    report.atMost(`list page p50, filter ${field}.eq`, size, filtered.p50, BUDGET.listP50Ms, ms, {
+      note: `p99 ${ms(filtered.p99)}`,
+    });
   }
 
   log(`  one dataset and delivery tasks…`);

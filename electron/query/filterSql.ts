@@ -75,6 +75,27 @@ export function filterSql(filter: Filter): SqlFragment {
   }
 }
 
+/**
+ * Fields whose exact values are (nearly) unique to a dataset. Without statistics SQLite walks the sort
+ * index for any filter, scanning the org to find one match; an exact filter on one of these is better
+ * answered from its own index, sorting the few matches.
+ */
+const SELECTIVE_INDEXES: Partial<Record<FilterField, string>> = {
+  deliveryId: 'datasets_delivery',
+  legacyDatasetId: 'datasets_legacy',
+};
+
+/** The index to read the list from, when a filter pins a near-unique field to exact values. */
+export function selectiveIndex(filters: readonly Filter[]): string | null {
+  for (const filter of filters) {
+    const index = SELECTIVE_INDEXES[filter.field];
+    if (!index) continue;
+    if (filter.op === 'eq' && filter.value !== '') return index;
+    if (filter.op === 'in' && filter.values.every((v) => v !== '')) return index;
+  }
+  return null;
+}
+
 export function filtersSql(filters: readonly Filter[]): SqlFragment {
   const parts = filters.map(filterSql);
   return { sql: parts.map((p) => ` AND ${p.sql}`).join(''), params: parts.flatMap((p) => p.params) };

@@ -6,7 +6,7 @@ import type { Filter } from '../../shared/filter';
 import type { SortKey } from '../../shared/sort';
 import type { Store } from '../store/database';
 import { sortColumn } from '../store/sortKeys';
-import { filtersSql } from './filterSql';
+import { filtersSql, selectiveIndex } from './filterSql';
 import {
   type Cursor,
   type PagePosition,
@@ -71,7 +71,8 @@ export function buildListPage(store: Store, request: ListRequest): string {
   const where = filtersSql(request.filters);
   const tuple = `(${columns.join(', ')})`;
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
-  const from = `FROM datasets d WHERE d.org_id = ?${where.sql}`;
+  const index = selectiveIndex(request.filters);
+  const from = `FROM datasets d${index ? ` INDEXED BY ${index}` : ''} WHERE d.org_id = ?${where.sql}`;
   const backwards = position?.direction === 'previous';
   const keyset = position ? ` AND ${tuple} ${comparison(position)} ${placeholders}` : '';
   const order = columns.map((c) => `${c} ${backwards ? 'DESC' : 'ASC'}`).join(', ');

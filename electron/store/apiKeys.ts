@@ -92,7 +92,10 @@ export function authenticateApiKey(store: Store, key: string): Authenticated | n
 
 /** Bookkeeping only: it does not renew ETags or cached pages. */
 export function recordKeyUse(store: Store, id: string, at: Date): void {
-  store.transaction(() => store.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at.toISOString(), id]), {
-    dataChange: false,
-  });
+  store.transaction(
+    () => store.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at.toISOString(), id]),
+    {
+      dataChange: false,
+    },
+  );
 }

@@ -69,7 +69,12 @@ function fieldsInRange(text: string): boolean {
 }
 
 /** Strict mode only: a field the format does not have is most likely a typo of one it has. */
-function knownKeys(ctx: NormalizeContext, input: Record<string, unknown>, allowed: readonly string[], path: string): void {
+function knownKeys(
+  ctx: NormalizeContext,
+  input: Record<string, unknown>,
+  allowed: readonly string[],
+  path: string,
+): void {
   if (!ctx.strict) return;
   const unknown = Object.keys(input).find((key) => !allowed.includes(key));
   if (unknown !== undefined) {
@@ -127,7 +132,14 @@ function array(ctx: NormalizeContext, value: unknown, path: string): unknown[] {
   return [];
 }
 
-const EVENT_FIELDS = ['status', 'deliveryDeadline', 'deliveredAt', 'processingDeadlineConfig', 'deliveryId', 'runDetails'];
+const EVENT_FIELDS = [
+  'status',
+  'deliveryDeadline',
+  'deliveredAt',
+  'processingDeadlineConfig',
+  'deliveryId',
+  'runDetails',
+];
 const RECORD_FIELDS = [
   'legacyDatasetId',
   'datasetId',
