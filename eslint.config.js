@@ -1,4 +1,5 @@
 // @ts-check
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import vue from 'eslint-plugin-vue';
@@ -14,6 +15,10 @@ const electronBan = {
   name: 'electron',
   message: 'Only the shell (electron/main, electron/preload) may import electron.',
 };
+/** `electron` and its subpaths (`electron/main`, `electron/renderer`, …). */
+const electronPaths = { group: ['electron/*'], message: electronBan.message };
+/** Node built-ins by bare name (`fs`) or with the `node:` prefix. */
+const nodeBuiltins = [...builtinModules.filter((name) => !name.startsWith('_')), 'node:*'];
 const shellBan = {
   group: ['**/main/**', '**/preload/**', '**/renderer/**'],
   message: 'Engine code never imports the shell or the renderer (DESIGN.md §1).',
@@ -43,8 +48,9 @@ export default tseslint.config(
         {
           paths: [electronBan],
           patterns: [
+            electronPaths,
             {
-              group: ['**/electron/**', '**/renderer/**', 'node:*'],
+              group: ['**/electron/**', '**/renderer/**', ...nodeBuiltins],
               message: 'shared/ imports nothing of ours and no Node built-ins.',
             },
           ],
@@ -61,8 +67,9 @@ export default tseslint.config(
         {
           paths: [electronBan],
           patterns: [
+            electronPaths,
             {
-              group: ['**/electron/**', 'node:*'],
+              group: ['**/electron/**', ...nodeBuiltins],
               message: 'The renderer imports only shared/ (DESIGN.md §1).',
             },
           ],
@@ -72,7 +79,9 @@ export default tseslint.config(
   },
   {
     files: ENGINE,
-    rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: [shellBan] }] },
+    rules: {
+      'no-restricted-imports': ['error', { paths: [electronBan], patterns: [electronPaths, shellBan] }],
+    },
   },
   prettier,
 );
