@@ -45,7 +45,7 @@ async function main(): Promise<number> {
       const listP50s = await measureSize(
         size,
         report,
-        { quick, http: size <= 10_000, bundledCli, log },
+        { quick, http: true, bundledCli, log },
         at10k,
       );
       if (size === 10_000) at10k = listP50s;

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, app, ipcMain, shell } from 'electron';
 import { startApiServer, DEFAULT_API_PORT, type ApiServer } from '../api/server';
+import { DATA_DIR_ENV } from '../cli/dataDir';
 import { acquireDataDirLock, DataDirLockedError } from '../store/lock';
 import { Store } from '../store/database';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
@@ -41,7 +42,8 @@ function createWindow(): BrowserWindow {
 }
 
 async function start(): Promise<void> {
-  const dataDir = app.getPath('userData');
+  // The same data directory the CLI uses: $DATASET_HEALTH_DATA_DIR, else the app's user-data folder.
+  const dataDir = process.env[DATA_DIR_ENV] || app.getPath('userData');
   const lock = acquireDataDirLock(dataDir, { purpose: 'app' });
   app.on('will-quit', () => lock.release());
   store = await Store.open({ dataDir });
@@ -62,7 +64,7 @@ app.on('before-quit', (event) => {
   store = undefined;
   void (async () => {
     await server?.close();
-    removeRuntimeFile(app.getPath('userData'));
+    removeRuntimeFile(process.env[DATA_DIR_ENV] || app.getPath('userData'));
     await closing.close();
     app.quit();
   })();
