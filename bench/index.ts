@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   for (const size of sizes) {
     log(`── ${sizeLabel(size)} datasets`);
     try {
-      const listP50s = await measureSize(size, report, { quick, http: true, bundledCli, log }, at10k);
+      const listP50s = await measureSize(size, report, { quick, bundledCli, log }, at10k);
       if (size === 10_000) at10k = listP50s;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

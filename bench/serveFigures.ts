@@ -9,15 +9,13 @@ import { DATABASE_FILE } from '../electron/store/persistence';
 import { BUDGET, judgedAt } from './budgets';
 import { type ServerProcess, processMemory, startTsServer } from './children';
 import { LIST_PATH, coldStart, startBundledServe, startServe } from './coldStart';
-import { type Target, compare, load } from './http';
+import { type Target, compare } from './http';
 import { type Report, megabytes, ms, ratio } from './report';
 import type { BenchOrg } from './setup';
 import { median } from './stats';
 
 export interface ServeOptions {
   quick: boolean;
-  /** Compare with the native baseline over HTTP (else only load our server). */
-  http: boolean;
   /** The bundled CLI, to time a cold start without tsx; null to skip. */
   bundledCli: string | null;
   log: (line: string) => void;
@@ -109,64 +107,50 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
       headers: { authorization: `Bearer ${org.apiKey}` },
     };
     const seconds = options.quick ? 2 : 5;
-    if (options.http) {
-      await phase('HTTP against native', async () => {
-        log(`  HTTP, ${seconds} s per run: starting the native baseline…`);
-        const native = await startTsServer('bench/nativeServer.ts', [nativeFile, org.orgId]);
-        servers.push(native);
-        const nativeTarget: Target = { name: 'native', url: `${native.url}${LIST_PATH}`, headers: {} };
-        await checkSamePage(ours, nativeTarget);
-        const perSecond = (rps: number): string => `${rps.toFixed(0)} req/s`;
-        const judge = async (label: string, a: Target, b: Target): Promise<void> => {
-          log(`  ${label}:`);
-          const result = await compare(a, b, { seconds, rounds: 2, log });
-          report.info(`HTTP ${label}, ours`, size, perSecond(result.oursRps), `p99 ${ms(result.oursP99)}`);
-          report.info(
-            `HTTP ${label}, native SQLite`,
-            size,
-            perSecond(result.nativeRps),
-            `p99 ${ms(result.nativeP99)}`,
-          );
-          const throughput = result.oursRps / result.nativeRps;
-          report.atLeast(
-            `HTTP ${label} throughput ours/native`,
-            size,
-            throughput,
-            BUDGET.throughputRatio,
-            ratio,
-          );
-          report.atMost(
-            `HTTP ${label} p99 ours/native`,
-            size,
-            result.oursP99 / result.nativeP99,
-            BUDGET.p99Ratio,
-            ratio,
-          );
-        };
-        // The same page again and again (a polling script; our page cache answers), then every page of
-        // the org in turn (each request builds a page: the cost of the query itself).
-        await judge('same page', ours, nativeTarget);
-        const spread = await pagesAcrossTheOrg(ours);
-        log(`  walked ${spread.ours.length} pages for the spread run`);
-        await judge(
-          'pages across the org',
-          { ...ours, paths: spread.ours },
-          { ...nativeTarget, paths: spread.native },
-        );
-      });
-    } else {
-      await phase('HTTP load', async () => {
-        log(`  HTTP load on serve alone (no baseline at this size)…`);
-        await load(ours, 1);
-        const run = await load(ours, seconds);
+    await phase('HTTP against native', async () => {
+      log(`  HTTP, ${seconds} s per run: starting the native baseline…`);
+      const native = await startTsServer('bench/nativeServer.ts', [nativeFile, org.orgId]);
+      servers.push(native);
+      const nativeTarget: Target = { name: 'native', url: `${native.url}${LIST_PATH}`, headers: {} };
+      await checkSamePage(ours, nativeTarget);
+      const perSecond = (rps: number): string => `${rps.toFixed(0)} req/s`;
+      const judge = async (label: string, a: Target, b: Target): Promise<void> => {
+        log(`  ${label}:`);
+        const result = await compare(a, b, { seconds, rounds: 2, log });
+        report.info(`HTTP ${label}, ours`, size, perSecond(result.oursRps), `p99 ${ms(result.oursP99)}`);
         report.info(
-          'HTTP list page, ours (no baseline)',
+          `HTTP ${label}, native SQLite`,
           size,
-          `${run.rps.toFixed(0)} req/s`,
-          `p99 ${ms(run.p99)}`,
+          perSecond(result.nativeRps),
+          `p99 ${ms(result.nativeP99)}`,
         );
-      });
-    }
+        const throughput = result.oursRps / result.nativeRps;
+        report.atLeast(
+          `HTTP ${label} throughput ours/native`,
+          size,
+          throughput,
+          BUDGET.throughputRatio,
+          ratio,
+        );
+        report.atMost(
+          `HTTP ${label} p99 ours/native`,
+          size,
+          result.oursP99 / result.nativeP99,
+          BUDGET.p99Ratio,
+          ratio,
+        );
+      };
+      // The same page again and again (a polling script; our page cache answers), then every page of
+      // the org in turn (each request builds a page: the cost of the query itself).
+      await judge('same page', ours, nativeTarget);
+      const spread = await pagesAcrossTheOrg(ours);
+      log(`  walked ${spread.ours.length} pages for the spread run`);
+      await judge(
+        'pages across the org',
+        { ...ours, paths: spread.ours },
+        { ...nativeTarget, paths: spread.native },
+      );
+    });
 
     const memory = processMemory(server.pid);
     if (memory) {
