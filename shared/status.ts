@@ -2,9 +2,6 @@
 export const DELIVERY_STATUSES = ['FAILED', 'MISSING', 'DELIVERED_LATE', 'HEALTHY'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Statuses this product generates itself besides the four above (demo data, simulator). */
-export const GENERATED_DELIVERY_STATUSES = [...DELIVERY_STATUSES, 'IN_PROGRESS'] as const;
-
 export const STAGES = ['ingest', 'normalize', 'process', 'dispatch'] as const;
 export type Stage = (typeof STAGES)[number];
 

@@ -1,5 +1,7 @@
 /** Option parsers shared by the commands: a bad value is a usage error (exit 2) naming the option. */
 import { InvalidArgumentError, Option } from 'commander';
+import { assertOrgId, OrgIdError } from '../store/orgs';
+import { CliError } from './io';
 
 export function integerOption(min: number, max: number): (value: string) => number {
   return (value) => {
@@ -16,4 +18,15 @@ export function dataDirOption(): Option {
     '--data-dir <dir>',
     'data directory (default: $DATASET_HEALTH_DATA_DIR, else the app folder)',
   );
+}
+
+/** The org a command works on, checked before anything opens the data directory. */
+export function checkOrg(org: string): string {
+  try {
+    assertOrgId(org);
+    return org;
+  } catch (error) {
+    if (error instanceof OrgIdError) throw new CliError(error.message);
+    throw error;
+  }
 }

@@ -22,7 +22,7 @@ export interface DemoOptions {
   failRate?: number;
 }
 
-export const DEFAULT_DELIVERIES_PER_DATASET = 30;
+export const DEMO_DELIVERIES_PER_DATASET = 30;
 
 function check(ok: boolean, message: string): void {
   if (!ok) throw new RangeError(message);
@@ -39,7 +39,7 @@ export interface DemoDataset {
  * millions of events) can be written in chunks without holding the whole snapshot in memory.
  */
 export function* generateDemoDatasets(options: DemoOptions): Generator<DemoDataset, void, undefined> {
-  const count = options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET;
+  const count = options.deliveriesPerDataset ?? DEMO_DELIVERIES_PER_DATASET;
   const failRate = options.failRate ?? DEFAULT_FAIL_RATE;
   const orgId = options.orgId ?? DEFAULT_ORG_ID;
   check(

@@ -2,8 +2,8 @@
  * Filters (shared/filter.ts) as SQL over the datasets table `d`. Semantics (DESIGN.md §2): eq and in
  * match exactly; neq is the exact complement of eq, so it also matches empty/null fields; an empty
  * value matches empty or null fields; like/ilike treat `*` as "any run" and every other character as
- * literal. Patterns run as GLOB, whose `*` wildcard is linear-time in SQLite (no backtracking blow-up);
- * the characters GLOB would treat specially (`?`, `[`) are bracketed to stay literal.
+ * literal. Patterns run as GLOB, whose `*` never backtracks exponentially in SQLite (at worst pattern ×
+ * text); the characters GLOB would treat specially (`?`, `[`) are bracketed to stay literal.
  */
 import type { Filter, FilterField } from '../../shared/filter';
 

@@ -166,6 +166,22 @@ export class Store {
     }
   }
 
+  /** Calls `visit` with the first column of each row, one row at a time (for results too big to hold). */
+  eachValue<T extends SqlValue>(sql: string, params: BindParams, visit: (value: T) => void): number {
+    const statement = this.statement(sql);
+    let count = 0;
+    try {
+      statement.bind(params);
+      while (statement.step()) {
+        visit(statement.get()[0] as T);
+        count += 1;
+      }
+    } finally {
+      statement.reset();
+    }
+    return count;
+  }
+
   get(sql: string, params: BindParams = []): Row | undefined {
     return this.all(sql, params)[0];
   }

@@ -23,7 +23,7 @@ let tempCounter = 0;
 export interface LoadedDatabase<T> {
   /** What `open` made of the file, or null to start empty. */
   opened: T | null;
-  /** Which file `bytes` came from. */
+  /** Which file `opened` came from. */
   source: 'main' | 'backup' | 'none';
   /** What was wrong and what was done about it, one line each, for the store's logger. */
   warnings: string[];
@@ -94,7 +94,7 @@ async function tryRead<T>(
 
 /**
  * Removes temp files left by a process killed mid-write. A temp file of a live process is kept (it
- * may be writing right now, e.g. `serve` while a read-only command opens the folder) unless it is
+ * may be writing right now: two processes racing for the directory lock both open the folder) unless it is
  * too old to be a write in progress.
  */
 async function removeLeftoverTempFiles(dataDir: string): Promise<void> {

@@ -1,20 +1,11 @@
 /**
  * `<dataDir>/runtime.json` (DESIGN.md §7): while `serve` or the app runs it says where the local API
  * listens, so scripts find it when the port is not the default. Synchronous on purpose: it is tiny,
- * and removing it must work from a `process.on('exit')` handler.
+ * and shutdown paths remove it without awaiting anything.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from './atomicFile';
 
 export const RUNTIME_FILE = 'runtime.json';
 
@@ -29,22 +20,10 @@ export interface RuntimeInfo {
 /** Writes `runtime.json` atomically (temp file, fsync, rename), readable by the owner only. */
 export function writeRuntimeFile(dataDir: string, info: RuntimeInfo): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const file = join(dataDir, RUNTIME_FILE);
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const { apiUrl, pid, startedAt } = info;
-  try {
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify({ apiUrl, pid, startedAt }, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(join(dataDir, RUNTIME_FILE), (append) =>
+    append(`${JSON.stringify({ apiUrl, pid, startedAt }, null, 2)}\n`),
+  );
 }
 
 /**

@@ -126,28 +126,34 @@ export function importSnapshot(
 const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
   FROM datasets d WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
 
-/** Writes the org's snapshot as JSON text in chunks (large orgs never sit in memory as one string). */
+/** Writes the org's snapshot as JSON text, one record at a time (a large org is never one string). */
 export function exportSnapshot(
   store: Store,
   orgId: string,
   write: (chunk: string) => void,
 ): { datasets: number; tasks: number } {
   write('{"datasets":[');
-  const records = store.column<string>(EXPORT_RECORD, [orgId]);
   // Run details as stored (given by the source), never the ones derived from tasks: a re-import must not
   // freeze a derivation, or an empty list for tasks that arrive later.
-  records.forEach((record, i) => write(i === 0 ? `\n${record}` : `,\n${record}`));
-
+  let separator = '\n';
+  const datasets = store.eachValue<string>(EXPORT_RECORD, [orgId], (record) => {
+    write(separator + record);
+    separator = ',\n';
+  });
   write('\n],"tasks":{');
-  const tasks = store.all(
-    'SELECT delivery_id, json FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',
+  separator = '\n';
+  const tasks = store.eachValue<string>(
+    'SELECT delivery_id FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',
     [orgId],
-  );
-  tasks.forEach((row, i) =>
-    write(
-      `${i === 0 ? '\n' : ',\n'}${JSON.stringify(row.delivery_id)}:${JSON.stringify(unpackTasks(row.json as Uint8Array))}`,
-    ),
+    (deliveryId) => {
+      const blob = store.value<Uint8Array>(
+        'SELECT json FROM delivery_tasks WHERE org_id = ? AND delivery_id = ?',
+        [orgId, deliveryId],
+      );
+      write(`${separator}${JSON.stringify(deliveryId)}:${JSON.stringify(unpackTasks(blob!))}`);
+      separator = ',\n';
+    },
   );
   write('\n}}\n');
-  return { datasets: records.length, tasks: tasks.length };
+  return { datasets, tasks };
 }

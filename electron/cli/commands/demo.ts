@@ -1,11 +1,10 @@
 /** `demo [--datasets N] [--seed S]`: fill the data directory with a realistic generated org. */
 import { Command } from 'commander';
 import { DEMO_ORG, describeDemo, loadDemo } from '../../demo/load';
-import { assertOrgId } from '../../store/orgs';
 import { resolveDataDir } from '../dataDir';
-import { CliError, type CliIo } from '../io';
+import type { CliIo } from '../io';
 import { withDataDir } from '../openStore';
-import { dataDirOption, integerOption } from '../options';
+import { checkOrg, dataDirOption, integerOption } from '../options';
 
 export function demoCommand(io: CliIo): Command {
   return new Command('demo')
@@ -17,11 +16,7 @@ export function demoCommand(io: CliIo): Command {
     .option('--org <org>', 'org to fill', DEMO_ORG)
     .addOption(dataDirOption())
     .action(async (options: { datasets: number; seed: number; org: string; dataDir?: string }) => {
-      try {
-        assertOrgId(options.org);
-      } catch (error) {
-        throw new CliError((error as Error).message);
-      }
+      checkOrg(options.org);
       io.stderr(`Generating ${options.datasets} datasets…\n`);
       const summary = await withDataDir(resolveDataDir(options.dataDir, io.env), 'demo', io, (store) =>
         loadDemo(store, {

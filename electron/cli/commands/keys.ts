@@ -1,11 +1,10 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import { Command } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
-import { assertOrgId, OrgIdError } from '../../store/orgs';
 import { resolveDataDir } from '../dataDir';
 import { CliError, type CliIo } from '../io';
 import { withDataDir } from '../openStore';
-import { dataDirOption } from '../options';
+import { checkOrg, dataDirOption } from '../options';
 
 export function keysCommand(io: CliIo): Command {
   const keys = new Command('keys').description('create, list and revoke keys for the local API');
@@ -17,12 +16,7 @@ export function keysCommand(io: CliIo): Command {
     .option('--name <name>', 'a name to recognise the key by', 'cli')
     .addOption(dataDirOption())
     .action(async (options: { org: string; name: string; dataDir?: string }) => {
-      try {
-        assertOrgId(options.org);
-      } catch (error) {
-        if (error instanceof OrgIdError) throw new CliError(error.message);
-        throw error;
-      }
+      checkOrg(options.org);
       const created = await withDataDir(resolveDataDir(options.dataDir, io.env), 'keys create', io, (store) =>
         createApiKey(store, options.org, options.name, io.now()),
       );

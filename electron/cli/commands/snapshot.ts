@@ -1,22 +1,15 @@
 /** `import --org ORG FILE` and `export --org ORG FILE` (DESIGN.md §7 snapshot format). */
-import { closeSync, openSync, readFileSync, renameSync, writeSync, fsyncSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { getOrg, assertOrgId, OrgIdError } from '../../store/orgs';
+import { writeFileAtomicSync } from '../../store/atomicFile';
+import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
+import { getOrg } from '../../store/orgs';
 import { SnapshotError, exportSnapshot, importSnapshot, parseSnapshot } from '../../store/snapshot';
 import { resolveDataDir } from '../dataDir';
 import { CliError, type CliIo } from '../io';
 import { withDataDir } from '../openStore';
-import { dataDirOption, integerOption } from '../options';
-
-function checkOrg(org: string): void {
-  try {
-    assertOrgId(org);
-  } catch (error) {
-    if (error instanceof OrgIdError) throw new CliError(error.message);
-    throw error;
-  }
-}
+import { checkOrg, dataDirOption, integerOption } from '../options';
 
 export function importCommand(io: CliIo): Command {
   return new Command('import')
@@ -26,7 +19,7 @@ export function importCommand(io: CliIo): Command {
       '--retention <n>',
       'keep at most this many deliveries per dataset',
       integerOption(1, 100_000),
-      100,
+      DEFAULT_DELIVERIES_PER_DATASET,
     )
     .argument('<file>', 'snapshot JSON: { "datasets": [...], "tasks": { "<deliveryId>": {...} } }')
     .addOption(dataDirOption())
@@ -82,19 +75,7 @@ export function exportCommand(io: CliIo): Command {
         }
         // Written beside the target and renamed, so an interrupted export never leaves half a file.
         const target = resolve(file);
-        const temp = `${target}.tmp-${process.pid}`;
-        const fd = openSync(temp, 'w', 0o600);
-        let counts;
-        try {
-          counts = exportSnapshot(store, options.org, (chunk) => writeSync(fd, chunk));
-          fsyncSync(fd);
-        } catch (error) {
-          closeSync(fd);
-          rmSync(temp, { force: true });
-          throw error;
-        }
-        closeSync(fd);
-        renameSync(temp, target);
+        const counts = writeFileAtomicSync(target, (append) => exportSnapshot(store, options.org, append));
         io.stderr(
           `Exported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries to ${target}.\n`,
         );
