@@ -6,7 +6,7 @@
 import type { Store } from '../store/database';
 
 /** Total size of the cached bodies (UTF-16 code units, about bytes for JSON). */
-const DEFAULT_BUDGET = 16 * 1024 * 1024;
+const DEFAULT_BUDGET = 8 * 1024 * 1024;
 
 export class PageCache {
   private revision = '';

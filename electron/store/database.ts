@@ -84,8 +84,8 @@ export class Store {
     // rollback journal in the in-memory file system would only copy pages twice: keep it in memory.
     db.run('PRAGMA journal_mode = MEMORY');
     db.run('PRAGMA temp_store = MEMORY');
-    // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones.
-    db.run('PRAGMA cache_size = -32768');
+    // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones (8 MiB: the wasm heap never shrinks).
+    db.run('PRAGMA cache_size = -8192');
     const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
     store.migrate();
     // Opened from the backup: write the main file again soon, even if nothing changes.
