@@ -84,7 +84,8 @@ export class Store {
     // rollback journal in the in-memory file system would only copy pages twice: keep it in memory.
     db.run('PRAGMA journal_mode = MEMORY');
     db.run('PRAGMA temp_store = MEMORY');
-    // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones (8 MiB: the wasm heap never shrinks).
+    // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones
+    // (8 MiB; the WebAssembly heap never shrinks, so more would stay with the process for good).
     db.run('PRAGMA cache_size = -8192');
     const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
     store.migrate();
