@@ -93,10 +93,14 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
     const server = await phase('cold start, tsx', async () => {
       const { times, server } = await coldStarts('tsx', count, () => startServe(serveDir), org, log);
       servers.push(server);
-      report.atMost('cold start to first answer, tsx', size, median(times), BUDGET.coldStartMs, ms, {
-        judged: judgedAt(size),
-        note: `${times.map(ms).join(', ')} (includes compiling TypeScript)`,
-      });
+      // Informational: users run the built CLI (the bundled row above is the one the budget judges);
+      // from source, tsx compiles TypeScript first.
+      report.info(
+        'cold start to first answer, tsx (dev)',
+        size,
+        ms(median(times)),
+        `${times.map(ms).join(', ')} (includes compiling TypeScript)`,
+      );
       return server;
     });
     if (!server) return;
