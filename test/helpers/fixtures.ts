@@ -3,6 +3,7 @@
  * astral characters, which order differently by UTF-16 unit and by code point), characters that are
  * special to GLOB/LIKE, duplicate names for tie-breaks, unknown statuses and missing timestamps.
  */
+import { Rng } from '../../electron/demo/random';
 import type { DatasetRecord, DeadlineConfig, DeliveryEvent, TasksRecord } from '../../shared/schemas';
 
 export const NAMES = [
@@ -46,24 +47,14 @@ export const CONFIG: DeadlineConfig = {
   cronExpression: '30 6 * * * *',
 };
 
-/** mulberry32: fixtures are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(next: () => number, values: readonly T[]): T {
   return values[Math.floor(next() * values.length)]!;
 }
 
 export function fixtureRecords(count: number, seed = 7, prefix = 'ds'): DatasetRecord[] {
-  const next = random(seed);
+  // Seeded: fixtures are the same on every run.
+  const rng = new Rng(seed);
+  const next = (): number => rng.next();
   return Array.from({ length: count }, (_, i) => {
     const datasetId = `${prefix}-${String(i).padStart(4, '0')}${i % 11 === 0 ? '.X' : ''}`;
     const events: DeliveryEvent[] = Array.from({ length: 1 + (i % 4) }, (_, j) => ({
