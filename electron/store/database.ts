@@ -88,7 +88,12 @@ export class Store {
     // (8 MiB; the WebAssembly heap never shrinks, so more would stay with the process for good).
     db.run('PRAGMA cache_size = -8192');
     const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
-    store.migrate();
+    try {
+      store.migrate();
+    } catch (error) {
+      db.close();
+      throw error;
+    }
     // Opened from the backup: write the main file again soon, even if nothing changes.
     if (loaded.source === 'backup') store.changed();
     return store;

@@ -1,0 +1,47 @@
+/** Schema versions: a new database is at the latest version; one from a newer app is refused, untouched. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store, loadSqlJs } from '../../../electron/store/database';
+import { MIGRATIONS } from '../../../electron/store/migrations';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('a new database is at the latest schema version, with every table', async () => {
+    const store = await Store.open({ dataDir: null });
+    expect(store.value('PRAGMA user_version')).toBe(MIGRATIONS.length);
+    const tables = store.column<string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'orgs',
+        'datasets',
+        'events',
+        'delivery_tasks',
+        'api_keys',
+        'announced_deliveries',
+        'snoozes',
+        'sync_runs',
+      ]),
+    );
+    await store.close();
+  });
+
+  it('a database written by a newer version is refused and left as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dh-migrations-'));
+    dirs.push(dir);
+    const SQL = await loadSqlJs();
+    const newer = new SQL.Database();
+    newer.run(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
+    const file = join(dir, 'health.sqlite');
+    writeFileSync(file, newer.export());
+    newer.close();
+    const before = readFileSync(file);
+    await expect(Store.open({ dataDir: dir })).rejects.toThrow(/written by a newer Dataset Health/);
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+});
