@@ -59,6 +59,25 @@ describe('serve', () => {
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ orgId: 'demo', name: 'demo' })]);
   });
 
+  it('--rate-limit sets the per-key rate: beyond its burst a key gets 429 with Retry-After', async () => {
+    const dataDir = tempDir();
+    const serve = spawnCli(['serve', '--demo', '--port', '0', '--rate-limit', '1', '--data-dir', dataDir]);
+    const [, url] = await waitFor(serve.stdout, /listening on (http:\/\/\S+)\n/, serve);
+    const [, key] = await waitFor(serve.stderr, /Demo API key \(shown once\): (dhk_\S+)/, serve);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${url}/v2/ops/health/datasets/deliveries?pageSize=1`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      statuses.push(response.status);
+      if (response.status === 429)
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+  });
+
   it('a port in use is a one-line failure with exit 1', async () => {
     const dataDir = tempDir();
     const first = spawnCli(['serve', '--port', '0', '--data-dir', dataDir]);

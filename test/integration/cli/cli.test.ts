@@ -38,6 +38,8 @@ describe('usage', () => {
       ['--help'],
       ['serve', '--help'],
       ['keys', 'create', '--help'],
+      ['keys', 'list', '--help'],
+      ['keys', 'revoke', '--help'],
       ['import', '--help'],
       ['export', '--help'],
       ['demo', '--help'],
