@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, app, ipcMain, shell } from 'electron';
 import { startApiServer, DEFAULT_API_PORT, type ApiServer } from '../api/server';
-import { DATA_DIR_ENV } from '../cli/dataDir';
+import { DATA_DIR_ENV } from '../store/dataDir';
 import { acquireDataDirLock, DataDirLockedError } from '../store/lock';
 import { Store } from '../store/database';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';

@@ -1,10 +1,9 @@
 /**
  * Snapshots: `{ "datasets": [records as the single-dataset endpoint returns them], "tasks": {
  * "<deliveryId>": tasks record } }` (DESIGN.md §7). Import validates the whole file before writing
- * anything, then writes it in one transaction; export streams every record with all stored events.
+ * anything, then writes it in one transaction (export, a read, is query/exportSnapshot.ts).
  */
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
-import { recordJsonSql } from '../query/recordSql';
 import type { Store } from './database';
 import {
   DEFAULT_DELIVERIES_PER_DATASET,
@@ -15,7 +14,6 @@ import {
 } from './datasetWriter';
 import { RecordProblem, normalizeDatasetRecord, normalizeTasksRecord, strictContext } from './normalize';
 import { ensureOrg } from './orgs';
-import { unpackTasks } from './tasksBlob';
 
 export interface ParsedSnapshot {
   datasets: DatasetRecord[];
@@ -121,39 +119,4 @@ export function importSnapshot(
     for (const [deliveryId, tasks] of snapshot.tasks) writeTasks(store, orgId, deliveryId, tasks);
     pruneTasks(store, orgId);
   });
-}
-
-const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
-  FROM datasets d WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
-
-/** Writes the org's snapshot as JSON text, one record at a time (a large org is never one string). */
-export function exportSnapshot(
-  store: Store,
-  orgId: string,
-  write: (chunk: string) => void,
-): { datasets: number; tasks: number } {
-  write('{"datasets":[');
-  // Run details as stored (given by the source), never the ones derived from tasks: a re-import must not
-  // freeze a derivation, or an empty list for tasks that arrive later.
-  let separator = '\n';
-  const datasets = store.eachValue<string>(EXPORT_RECORD, [orgId], (record) => {
-    write(separator + record);
-    separator = ',\n';
-  });
-  write('\n],"tasks":{');
-  separator = '\n';
-  const tasks = store.eachValue<string>(
-    'SELECT delivery_id FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',
-    [orgId],
-    (deliveryId) => {
-      const blob = store.value<Uint8Array>(
-        'SELECT json FROM delivery_tasks WHERE org_id = ? AND delivery_id = ?',
-        [orgId, deliveryId],
-      );
-      write(`${separator}${JSON.stringify(deliveryId)}:${JSON.stringify(unpackTasks(blob!))}`);
-      separator = ',\n';
-    },
-  );
-  write('\n}}\n');
-  return { datasets, tasks };
 }

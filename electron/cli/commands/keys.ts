@@ -1,7 +1,7 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import { Command } from 'commander';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
-import { resolveDataDir } from '../dataDir';
+import { resolveDataDir } from '../../store/dataDir';
 import { CliError, type CliIo } from '../io';
 import { withDataDir } from '../openStore';
 import { checkOrg, dataDirOption } from '../options';

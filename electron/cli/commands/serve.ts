@@ -9,7 +9,7 @@ import { DEMO_ORG, describeDemo, loadDemo } from '../../demo/load';
 import { createApiKey } from '../../store/apiKeys';
 import { listOrgs } from '../../store/orgs';
 import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
-import { resolveDataDir } from '../dataDir';
+import { resolveDataDir } from '../../store/dataDir';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
 import { openDataDir } from '../openStore';

@@ -211,7 +211,7 @@ describe('OpenAPI', () => {
 
 describe('export → import keeps run details as the source gave them', () => {
   it('events without stored run details derive them from tasks that arrive later', async () => {
-    const { exportSnapshot } = await import('../../../electron/store/snapshot');
+    const { exportSnapshot } = await import('../../../electron/query/exportSnapshot');
     const { writeTasks } = await import('../../../electron/store/datasetWriter');
     const record = fixture.records[5]!;
     let text = '';
