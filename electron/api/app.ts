@@ -120,7 +120,9 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   await app.register(async (v2) => {
     v2.addHook('onRequest', async (request) => {
-      request.auth = authenticator.authenticate(request.headers.authorization);
+      request.auth = await options.store.whenIdle(() =>
+        authenticator.authenticate(request.headers.authorization),
+      );
     });
     await v2.register(rateLimit, {
       hook: 'onRequest',

@@ -110,17 +110,20 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       }
       const requestedSize = integer(query.pageSize);
       const pageSize = requestedSize ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
-      const json = listDatasets(store, {
-        orgId: orgOf(request),
-        filters,
-        filterTexts: filters.map(printFilter),
-        sort,
-        sortText: printSort(sort),
-        pageSize,
-        pageToken: query.pageToken || null,
-        latestDeliveriesCount: deliveriesCount(query.latestDeliveriesCount),
+      // whenIdle: a sync commit in progress is not visible until it is whole.
+      return store.whenIdle(() => {
+        const json = listDatasets(store, {
+          orgId: orgOf(request),
+          filters,
+          filterTexts: filters.map(printFilter),
+          sort,
+          sortText: printSort(sort),
+          pageSize,
+          pageToken: query.pageToken || null,
+          latestDeliveriesCount: deliveriesCount(query.latestDeliveriesCount),
+        });
+        return sendVersioned(store, request, reply, json);
       });
-      return sendVersioned(store, request, reply, json);
     },
   );
 
@@ -134,21 +137,22 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
         summary: 'Get dataset health by dataset identifier (or legacyDatasetId)',
       },
     },
-    async (request, reply) => {
-      const json = getDataset(store, {
-        orgId: orgOf(request),
-        datasetId: request.params.datasetId,
-        latestDeliveriesCount: deliveriesCount(request.query.latestDeliveriesCount),
-        includeRunDetails: parseBoolean(request.query.includeRunDetails),
-      });
-      if (json === null) {
-        throw new ApiError(
-          'NOT_FOUND',
-          `no dataset '${request.params.datasetId}' (by datasetId or legacyDatasetId)`,
-        );
-      }
-      return sendVersioned(store, request, reply, json);
-    },
+    async (request, reply) =>
+      store.whenIdle(() => {
+        const json = getDataset(store, {
+          orgId: orgOf(request),
+          datasetId: request.params.datasetId,
+          latestDeliveriesCount: deliveriesCount(request.query.latestDeliveriesCount),
+          includeRunDetails: parseBoolean(request.query.includeRunDetails),
+        });
+        if (json === null) {
+          throw new ApiError(
+            'NOT_FOUND',
+            `no dataset '${request.params.datasetId}' (by datasetId or legacyDatasetId)`,
+          );
+        }
+        return sendVersioned(store, request, reply, json);
+      }),
   );
 
   app.get<{ Params: { deliveryId: string }; Querystring: TasksQuery }>(
@@ -165,21 +169,24 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       const orgId = orgOf(request);
       const { deliveryId } = request.params;
       const includeRunDetails = parseBoolean(request.query.includeRunDetails);
-      let result = getDeliveryTasks(store, orgId, deliveryId, includeRunDetails);
-      if (!result.found && result.reason === 'tasks-not-synced' && options.readThrough) {
-        if (await options.readThrough(orgId, deliveryId)) {
-          result = getDeliveryTasks(store, orgId, deliveryId, includeRunDetails);
+      const read = () => getDeliveryTasks(store, orgId, deliveryId, includeRunDetails);
+      const first = await store.whenIdle(read);
+      const readThrough =
+        !first.found && first.reason === 'tasks-not-synced' && options.readThrough
+          ? await options.readThrough(orgId, deliveryId)
+          : false;
+      return store.whenIdle(() => {
+        const result = readThrough ? read() : first;
+        if (!result.found) {
+          throw new ApiError(
+            'NOT_FOUND',
+            result.reason === 'unknown-delivery'
+              ? `no delivery '${deliveryId}'`
+              : `the tasks of delivery '${deliveryId}' were never synced and the remote could not be reached`,
+          );
         }
-      }
-      if (!result.found) {
-        throw new ApiError(
-          'NOT_FOUND',
-          result.reason === 'unknown-delivery'
-            ? `no delivery '${deliveryId}'`
-            : `the tasks of delivery '${deliveryId}' were never synced and the remote could not be reached`,
-        );
-      }
-      return sendVersioned(store, request, reply, result.json);
+        return sendVersioned(store, request, reply, result.json);
+      });
     },
   );
 }

@@ -13,6 +13,17 @@ export function integerOption(min: number, max: number): (value: string) => numb
   };
 }
 
+/** A decimal number in [min, max], written plainly (`0.06`, `2`, `.5`): no signs, exponents or hex. */
+export function floatOption(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const parsed = Number(value);
+    if (!/^(\d+\.?\d*|\.\d+)$/.test(value.trim()) || parsed < min || parsed > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}`);
+    }
+    return parsed;
+  };
+}
+
 export function dataDirOption(): Option {
   return new Option(
     '--data-dir <dir>',

@@ -4,6 +4,9 @@ import { demoCommand } from './commands/demo';
 import { keysCommand } from './commands/keys';
 import { exportCommand, importCommand } from './commands/snapshot';
 import { serveCommand } from './commands/serve';
+import { simulateCommand } from './commands/simulate';
+import { sourcesCommand } from './commands/sources';
+import { syncCommand } from './commands/sync';
 import type { CliIo } from './io';
 
 export function buildProgram(io: CliIo): Command {
@@ -18,6 +21,9 @@ export function buildProgram(io: CliIo): Command {
     importCommand(io),
     exportCommand(io),
     demoCommand(io),
+    syncCommand(io),
+    sourcesCommand(io),
+    simulateCommand(io),
   ]) {
     program.addCommand(command);
   }

@@ -15,6 +15,21 @@ export function mix32(value: number): number {
   return h >>> 0;
 }
 
+/**
+ * The inverse of `mix32`: each step of the finalizer is undone in reverse order (xor-shifts by
+ * re-applying them, multiplications by the odd constants' inverses mod 2^32). It lets the remote
+ * simulator read a dataset and a deadline back out of a delivery id instead of keeping an index.
+ */
+export function unmix32(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7ed1b41d); // 0xc2b2ae35⁻¹
+  h ^= (h >>> 13) ^ (h >>> 26);
+  h = Math.imul(h, 0xa5cb9243); // 0x85ebca6b⁻¹
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 function mixIn(h: number, value: number): number {
   h = mix32((h ^ mix32(value >>> 0)) + 0x7f4a7c15);
   // Values beyond 32 bits (such as epoch milliseconds) also mix in their high part.

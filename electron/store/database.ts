@@ -40,6 +40,20 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
 
 export type Row = Record<string, SqlValue>;
 
+/** Thrown when the store is used while a chunked transaction holds it without waiting (`whenIdle`). */
+export class StoreBusyError extends Error {
+  constructor() {
+    super('the store is busy with a chunked transaction (a sync commit); wait with store.whenIdle()');
+    this.name = 'StoreBusyError';
+  }
+}
+
+/** Runs one slice of a chunked transaction's work (see `Store.transactionInChunks`). */
+export type ChunkRunner = <R>(slice: () => R) => Promise<R>;
+
+/** Lets timers and I/O callbacks run between two slices of work (a macrotask, unlike a microtask). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class Store {
   private readonly statements = new Map<string, Statement>();
   private depth = 0;
@@ -56,6 +70,10 @@ export class Store {
   private nextWrite: Promise<void> | undefined;
   private closed = false;
   private revision = 0;
+  /** Settles when the chunked transaction in progress ends; undefined when none is open. */
+  private held: Promise<void> | undefined;
+  /** True while a slice of the chunked transaction runs: only then may the store be used. */
+  private inSlice = false;
   /** Differs per process, so an ETag from an earlier run never matches a new body. */
   readonly bootId = randomUUID().slice(0, 8);
 
@@ -111,6 +129,7 @@ export class Store {
    */
   transaction<T>(fn: () => T, options: { dataChange?: boolean } = {}): T {
     const dataChange = options.dataChange ?? true;
+    this.checkFree();
     if (this.depth > 0) {
       this.dataChange ||= dataChange;
       return this.nested(fn);
@@ -133,6 +152,68 @@ export class Store {
     }
   }
 
+  /**
+   * One transaction whose work runs in slices with the event loop free between them, so a large commit
+   * (a sync of thousands of datasets) never stalls the tray, the window or the API for long. It commits
+   * whole or not at all. While it is open, everyone else waits through `whenIdle`: a read between two
+   * slices would see a half-written sync, so any other use of the store throws `StoreBusyError`.
+   */
+  async transactionInChunks<T>(
+    work: (slice: ChunkRunner) => Promise<T>,
+    options: { dataChange?: boolean } = {},
+  ): Promise<T> {
+    while (this.held) await this.held;
+    this.checkFree();
+    let release!: () => void;
+    this.held = new Promise((resolve) => (release = resolve));
+    this.db.run('BEGIN IMMEDIATE');
+    this.depth = 1;
+    this.dataChange = options.dataChange ?? true;
+    const slice: ChunkRunner = async (fn) => {
+      await nextTurn();
+      this.inSlice = true;
+      try {
+        return fn();
+      } finally {
+        this.inSlice = false;
+      }
+    };
+    try {
+      const result = await work(slice);
+      this.db.run('COMMIT');
+      if (this.dataChange) this.revision += 1;
+      this.changed();
+      return result;
+    } catch (error) {
+      this.db.run('ROLLBACK');
+      for (const listener of this.rollbackListeners) listener();
+      throw error;
+    } finally {
+      this.depth = 0;
+      this.held = undefined;
+      release();
+    }
+  }
+
+  /**
+   * Runs `fn` once no chunked transaction is open. The check and the call happen in one synchronous step,
+   * so nothing can begin in between: every asynchronous user of the store (API requests, saves,
+   * read-through writes) goes through here.
+   */
+  async whenIdle<T>(fn: () => T): Promise<T> {
+    while (this.held) await this.held;
+    return fn();
+  }
+
+  /** A chunked transaction is open and the caller is not one of its slices. */
+  get busy(): boolean {
+    return this.held !== undefined && !this.inSlice;
+  }
+
+  private checkFree(): void {
+    if (this.busy) throw new StoreBusyError();
+  }
+
   /** Calls `listener` after every rollback: caches of what a rolled-back write inserted must go. */
   onRollback(listener: () => void): void {
     this.rollbackListeners.add(listener);
@@ -148,6 +229,7 @@ export class Store {
   }
 
   all(sql: string, params: BindParams = []): Row[] {
+    this.checkFree();
     const statement = this.statement(sql);
     try {
       statement.bind(params);
@@ -161,6 +243,7 @@ export class Store {
 
   /** First column of every row: the cheapest way to read one value per row. */
   column<T extends SqlValue>(sql: string, params: BindParams = []): T[] {
+    this.checkFree();
     const statement = this.statement(sql);
     try {
       statement.bind(params);
@@ -174,6 +257,7 @@ export class Store {
 
   /** Calls `visit` with the first column of each row, one row at a time (for results too big to hold). */
   eachValue<T extends SqlValue>(sql: string, params: BindParams, visit: (value: T) => void): number {
+    this.checkFree();
     const statement = this.statement(sql);
     let count = 0;
     try {
@@ -198,6 +282,7 @@ export class Store {
 
   /** Runs a write; outside a transaction it is its own transaction. */
   run(sql: string, params: BindParams = []): number {
+    this.checkFree();
     if (this.depth === 0) return this.transaction(() => this.run(sql, params));
     const statement = this.statement(sql);
     try {
@@ -233,6 +318,7 @@ export class Store {
   /** Flushes, then frees the database. If the flush fails the store stays open, so close can be retried. */
   async close(): Promise<void> {
     if (this.closed) return;
+    while (this.held) await this.held;
     await this.flush();
     // A commit made while the flush waited for the disk needs one more.
     while (this.dirty && !this.closed) await this.flush();
@@ -268,8 +354,11 @@ export class Store {
     this.nextWrite = undefined;
     const dataDir = this.options.dataDir;
     if (!this.dirty || this.closed || dataDir === null) return;
-    this.dirty = false;
-    const bytes = this.db.export();
+    // A chunked transaction in progress is not committed: export once it has ended.
+    const bytes = await this.whenIdle(() => {
+      this.dirty = false;
+      return this.db.export();
+    });
     try {
       await writeDatabaseFile(dataDir, bytes);
     } catch (error) {

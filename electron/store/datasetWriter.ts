@@ -14,6 +14,8 @@ export interface WriteOptions {
   events: 'replace' | 'merge';
   /** Retention: at most this many events per dataset, newest kept. */
   deliveriesPerDataset: number;
+  /** Sync: fingerprint of the record as the remote sent it (import and demo leave it null). */
+  remoteHash?: string | null;
 }
 
 /**
@@ -64,8 +66,8 @@ const UPSERT_DATASET = `
 INSERT INTO datasets (org_id, dataset_id, legacy_dataset_id, name, cdu_id, cdu_name, data_product_id, data_product_name,
   owner_org_id, supplier_id, supplier_name, config_id, delivery_id, status, latest_ts, next_expected_ts,
   dataset_id_lower, name_lower, data_product_lower, supplier_id_lower, name_key,
-  k_status_asc, k_status_desc, k_ts_asc, k_ts_desc)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  k_status_asc, k_status_desc, k_ts_asc, k_ts_desc, remote_hash)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (org_id, dataset_id) DO UPDATE SET
   legacy_dataset_id = excluded.legacy_dataset_id, name = excluded.name, cdu_id = excluded.cdu_id,
   cdu_name = excluded.cdu_name, data_product_id = excluded.data_product_id,
@@ -76,7 +78,7 @@ ON CONFLICT (org_id, dataset_id) DO UPDATE SET
   name_lower = excluded.name_lower, data_product_lower = excluded.data_product_lower,
   supplier_id_lower = excluded.supplier_id_lower, name_key = excluded.name_key,
   k_status_asc = excluded.k_status_asc, k_status_desc = excluded.k_status_desc,
-  k_ts_asc = excluded.k_ts_asc, k_ts_desc = excluded.k_ts_desc
+  k_ts_asc = excluded.k_ts_asc, k_ts_desc = excluded.k_ts_desc, remote_hash = excluded.remote_hash
 RETURNING pk`;
 
 const UPSERT_EVENT = `
@@ -129,6 +131,7 @@ export function writeDataset(
       keys.k_status_desc,
       keys.k_ts_asc,
       keys.k_ts_desc,
+      options.remoteHash ?? null,
     ]),
   );
   if (options.events === 'replace') store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
@@ -205,4 +208,9 @@ export function pruneTasks(store: Store, orgId: string): number {
        AND NOT EXISTS (SELECT 1 FROM datasets WHERE org_id = ?1 AND delivery_id = delivery_tasks.delivery_id)`,
     [orgId],
   );
+}
+
+/** Removes a dataset with its events (tasks of its deliveries go with the next `pruneTasks`). */
+export function deleteDataset(store: Store, orgId: string, datasetId: string): boolean {
+  return store.run('DELETE FROM datasets WHERE org_id = ? AND dataset_id = ?', [orgId, datasetId]) > 0;
 }

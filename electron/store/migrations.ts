@@ -133,4 +133,21 @@ function sortIndexes(): string {
   ).join('\n');
 }
 
-export const MIGRATIONS: readonly string[] = [BASE_SCHEMA + sortIndexes()];
+/** Sync (DESIGN.md §4): the sources to mirror, and what the remote said of each dataset last time. */
+const SYNC_SCHEMA = `
+CREATE TABLE sources (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  enabled INTEGER NOT NULL DEFAULT 1,
+  -- The remote API key as the shell's secret store sealed it (safeStorage); never plain text.
+  api_key_sealed TEXT,
+  created_at TEXT NOT NULL
+);
+-- A fingerprint of the record as the remote last sent it: an unchanged record is not written again.
+ALTER TABLE datasets ADD COLUMN remote_hash TEXT;
+CREATE INDEX sync_runs_by_source ON sync_runs (source_id, kind, outcome);
+`;
+
+export const MIGRATIONS: readonly string[] = [BASE_SCHEMA + sortIndexes(), SYNC_SCHEMA];

@@ -22,6 +22,8 @@ describe('serve', () => {
     );
     const [, key] = await waitFor(serve.stderr, /Demo API key \(shown once\): (dhk_\S+)/, serve);
     expect(serve.stdout()).toBe(`Local API listening on ${url}\n`);
+    // The built-in demo: a simulated remote in-process, mirrored by the sync loop.
+    await waitFor(serve.stderr, /sync demo: crawl ok, 500 datasets read/, serve);
 
     const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as {
       apiUrl: string;

@@ -2,38 +2,13 @@
  * An independent, deliberately naive model of the list contract (DESIGN.md §2) — filter, sort and
  * tie-break over plain records — that the SQL implementation is checked against.
  */
-import { type Filter, likeToMatcher } from '../../shared/filter';
+import type { Filter } from '../../shared/filter';
+import { matches } from '../../electron/demo/remote/match';
 import type { DatasetRecord } from '../../shared/schemas';
 import type { SortKey } from '../../shared/sort';
 
-function fieldValue(record: DatasetRecord, field: Filter['field']): string | null {
-  switch (field) {
-    case 'deliveryStatus':
-      return record.latestDeliveryStatus;
-    case 'dataProduct':
-      return record.dataProductName;
-    case 'supplierId':
-      return record.supplier.id;
-    default:
-      return record[field];
-  }
-}
-
-export function matches(record: DatasetRecord, filter: Filter): boolean {
-  const value = fieldValue(record, filter.field) ?? '';
-  switch (filter.op) {
-    case 'eq':
-      return value === filter.value;
-    case 'neq':
-      return value !== filter.value;
-    case 'in':
-      return filter.values.includes(value);
-    case 'like':
-      return likeToMatcher(filter.value, false)(value);
-    case 'ilike':
-      return likeToMatcher(filter.value, true)(value);
-  }
-}
+// The naive filter semantics live in the remote simulator, which evaluates filters over records too.
+export { matches };
 
 /** Unicode code point order (SQLite BINARY on UTF-8), not JavaScript's UTF-16 unit order. */
 export function byCodePoint(a: string, b: string): number {

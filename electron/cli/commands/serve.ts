@@ -1,15 +1,21 @@
 /**
- * `serve`: the engine without a window — the local API on 127.0.0.1, `runtime.json` for scripts, until
- * SIGINT/SIGTERM, then persist, remove the runtime file and exit 0 (DESIGN.md §7).
+ * `serve`: the engine without a window — the local API on 127.0.0.1, the sync loop of every enabled
+ * source, `runtime.json` for scripts, until SIGINT/SIGTERM; then stop the sync (a commit in progress
+ * rolls back), persist, remove the runtime file and exit 0 (DESIGN.md §7).
  */
 import { Command } from 'commander';
+import type { Logger } from 'pino';
 import { DEFAULT_RATE_LIMIT } from '../../api/app';
 import { DEFAULT_API_PORT, PortInUseError, startApiServer } from '../../api/server';
-import { DEMO_ORG, describeDemo, loadDemo } from '../../demo/load';
-import { createApiKey } from '../../store/apiKeys';
-import { listOrgs } from '../../store/orgs';
-import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
+import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../../demo/remote/builtIn';
+import { createApiKey, listApiKeys } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
+import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
+import { SYNC_LIMITS } from '../../store/settings';
+import { listSources } from '../../store/sources';
+import { SyncEngine } from '../../sync/engine';
+import type { CycleEvent } from '../../sync/runner';
+import { envSecretStore } from '../../sync/secrets';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
 import { openDataDir } from '../openStore';
@@ -20,19 +26,31 @@ interface ServeOptions {
   port: number;
   demo?: boolean;
   rateLimit: number;
+  pollSeconds?: number;
+  crawlMinutes?: number;
 }
 
 export function serveCommand(io: CliIo): Command {
   return new Command('serve')
-    .description('run the engine without a window: the local v2 API until Ctrl+C')
+    .description('run the engine without a window: the local v2 API and the sync loop, until Ctrl+C')
     .addOption(dataDirOption())
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', integerOption(0, 65535), DEFAULT_API_PORT)
-    .option('--demo', 'with an empty data directory, fill a demo org and print a ready-to-use key')
+    .option('--demo', 'with no sources configured, mirror a live simulated remote org (and print a key)')
     .option(
       '--rate-limit <n>',
       'requests per second per key (bursts of twice as many)',
       integerOption(1, 1_000_000),
       DEFAULT_RATE_LIMIT.perSecond,
+    )
+    .option(
+      '--poll-seconds <n>',
+      'fast poll interval (default: settings, 60)',
+      integerOption(...SYNC_LIMITS.pollSeconds),
+    )
+    .option(
+      '--crawl-minutes <n>',
+      'full crawl interval (default: settings, 15)',
+      integerOption(...SYNC_LIMITS.crawlMinutes),
     )
     .action((options: ServeOptions) => serve(options, io));
 }
@@ -41,22 +59,40 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, io.env);
   const opened = await openDataDir(dataDir, 'serve', io);
   const { store } = opened;
+  const logger = cliLogger(io);
+  let demo: BuiltInDemo | undefined;
   let server;
+  const sync = new SyncEngine({
+    store,
+    secrets: envSecretStore(io.env),
+    now: () => io.now(),
+    intervals: {
+      pollMs: options.pollSeconds === undefined ? undefined : options.pollSeconds * 1000,
+      crawlMs: options.crawlMinutes === undefined ? undefined : options.crawlMinutes * 60_000,
+    },
+  });
   try {
-    if (options.demo && listOrgs(store).length === 0) {
-      io.stderr('Empty data directory: generating the demo org…\n');
-      const summary = loadDemo(store, { orgId: DEMO_ORG, datasets: 500, seed: 1, now: io.now() });
-      const key = createApiKey(store, DEMO_ORG, 'demo', io.now());
-      io.stderr(`${describeDemo(summary, DEMO_ORG)}\nDemo API key (shown once): ${key.key}\n`);
+    if (options.demo && listSources(store).length === 0) {
+      demo = await startBuiltInDemo({ now: () => io.now() });
+      sync.addBuiltIn({ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS });
+      io.stderr(
+        `No sources configured: mirroring the built-in demo (a simulated remote at ${demo.simulator.url}).\n`,
+      );
+      if (!listApiKeys(store, demo.source.orgId).some((key) => key.revokedAt === null)) {
+        const key = createApiKey(store, demo.source.orgId, 'demo', io.now());
+        io.stderr(`Demo API key (shown once): ${key.key} (org ${demo.source.orgId})\n`);
+      }
     }
     server = await startApiServer({
       store,
       port: options.port,
       now: () => io.now(),
-      logger: cliLogger(io),
+      logger,
       rateLimit: { perSecond: options.rateLimit, burst: options.rateLimit * 2 },
+      readThrough: sync.readThrough,
     });
   } catch (error) {
+    await demo?.close();
     await opened.close();
     if (error instanceof PortInUseError) throw new CliError(error.message);
     throw error;
@@ -64,12 +100,54 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   writeRuntimeFile(dataDir, { apiUrl: server.url, pid: process.pid, startedAt: io.now().toISOString() });
   io.stdout(`Local API listening on ${server.url}\n`);
   io.stderr(`Data directory: ${dataDir}\n`);
+  sync.onCycle((event) => {
+    logCycle(logger, event);
+    const line = describeCycle(event);
+    if (line !== null) io.stderr(`${line}\n`);
+  });
+  sync.start();
+  const sources = sync.states();
+  io.stderr(
+    sources.length === 0
+      ? 'No sources to sync: add one with `dataset-health sources add --org <org> --remote <url>`.\n'
+      : `Syncing ${sources.map((s) => `${s.sourceId} → org ${s.orgId}`).join(', ')}.\n`,
+  );
   const signal = await io.stopRequested();
   io.stderr(`${signal}: stopping…\n`);
   try {
+    await sync.stop();
     await server.close();
+    await demo?.close();
   } finally {
     removeRuntimeFile(dataDir);
     await opened.close();
   }
+}
+
+function logCycle(logger: Logger, event: CycleEvent): void {
+  const fields = {
+    source: event.sourceId,
+    org: event.orgId,
+    kind: event.kind,
+    counts: event.counts,
+    transitions: event.transitions.length,
+  };
+  if (event.outcome === 'ok') logger.info(fields, `sync ${event.kind} of ${event.sourceId} done`);
+  else
+    logger.warn(
+      { ...fields, error: event.error },
+      `sync ${event.kind} of ${event.sourceId} failed: ${event.error}`,
+    );
+}
+
+/** A line for the terminal: every crawl and failure, and polls that changed something. */
+export function describeCycle(event: CycleEvent): string | null {
+  const c = event.counts;
+  if (event.outcome === 'failed') return `sync ${event.sourceId}: ${event.kind} failed: ${event.error}`;
+  if (event.kind === 'poll' && event.transitions.length === 0) return null;
+  const failed = event.transitions.filter((t) => t.to === 'FAILED').length;
+  return (
+    `sync ${event.sourceId}: ${event.kind} ok, ${c.received} datasets read, ${c.written} written, ` +
+    `${c.removed} removed, ${event.transitions.length} status changes (${failed} to FAILED)`
+  );
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hex8, iso } from '../../../electron/demo/format';
-import { Rng, hash32, mix32 } from '../../../electron/demo/random';
+import { Rng, hash32, mix32, unmix32 } from '../../../electron/demo/random';
 
 describe('demo randomness and formatting', () => {
   it('replays a stream from its seed or state, with values in range', () => {
@@ -26,6 +26,15 @@ describe('demo randomness and formatting', () => {
     expect(seen.size).toBe(100_000);
     expect(hash32(1, 2)).not.toBe(hash32(2, 1));
     expect(hash32(2 ** 40)).not.toBe(hash32(0));
+  });
+
+  it('unmix32 inverts mix32 both ways (delivery ids are read back into dataset and deadline)', () => {
+    const uint32 = fc.integer({ min: 0, max: 2 ** 32 - 1 });
+    fc.assert(
+      fc.property(uint32, (n) => unmix32(mix32(n)) === n && mix32(unmix32(n)) === n),
+      { numRuns: 10_000 },
+    );
+    for (const edge of [0, 1, 0x7fffffff, 0x80000000, 0xffffffff]) expect(unmix32(mix32(edge))).toBe(edge);
   });
 
   it('formats like toISOString and hex like toString(16)', () => {

@@ -1,0 +1,116 @@
+/**
+ * DESIGN.md §10 sync figures: a full sync of a reference org from the remote simulator on loopback
+ * (the simulator in its own process, as a real remote would be), the longest event-loop stall while it
+ * runs (perf_hooks.monitorEventLoopDelay), a steady-state crawl, and the fast poll cycle.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Store } from '../electron/store/database';
+import { saveSource } from '../electron/store/sources';
+import { SourceRunner } from '../electron/sync/runner';
+import { REMOTE_KEY_ENV } from '../electron/sync/secrets';
+import { BUDGET } from './budgets';
+import { startTsServer } from './children';
+import { makeTempDir, removeTempDir } from './cleanup';
+import type { Report } from './report';
+import { ms } from './report';
+import { summarize } from './stats';
+
+const KEY = 'bench-remote-key';
+const ORG = 'bench-sync';
+
+interface Timed<T> {
+  result: T;
+  ms: number;
+  /** Longest event-loop stall while it ran. */
+  stallMs: number;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, ms: performance.now() - started, stallMs: loop.max / 1e6 };
+  } finally {
+    loop.disable();
+  }
+}
+
+export async function syncFigures(size: number, report: Report, log: (line: string) => void): Promise<void> {
+  log(`  starting the remote simulator (${size} datasets) in its own process…`);
+  process.env[REMOTE_KEY_ENV] = KEY;
+  const simulator = await startTsServer('electron/cli/main.ts', [
+    'simulate-remote',
+    '--port',
+    '0',
+    '--datasets',
+    String(size),
+    '--seed',
+    '1',
+  ]);
+  const root = makeTempDir(`dataset-health-bench-sync-${size}-`);
+  const store = await Store.open({ dataDir: root });
+  try {
+    const now = () => new Date();
+    const source = saveSource(store, { id: 'bench', orgId: ORG, baseUrl: simulator.url }, now());
+    const runner = new SourceRunner({
+      store,
+      source,
+      apiKey: KEY,
+      missingKeyHint: '',
+      now,
+      intervals: { pollMs: 60_000, crawlMs: 15 * 60_000 },
+      deliveriesPerDataset: 100,
+    });
+    log('  first full sync (empty mirror, deep history)…');
+    const first = await timed(() => runner.runCycle('crawl'));
+    if (first.result.outcome !== 'ok') throw new Error(`first sync failed: ${first.result.error}`);
+    const c = first.result.counts;
+    report.atMost(
+      'full sync from the simulator, first (empty mirror)',
+      size,
+      first.ms,
+      BUDGET.fullSyncMs,
+      ms,
+      {
+        note: `${c.received} datasets, ${c.tasksFetched} tasks records`,
+      },
+    );
+    report.atMost('  longest event-loop stall during it', size, first.stallMs, BUDGET.stallMs, ms);
+
+    log('  persisting it…');
+    const persist = await timed(() => store.flush());
+    report.atMost('  longest stall while it is saved', size, persist.stallMs, BUDGET.stallMs, ms, {
+      note: `save took ${ms(persist.ms)}`,
+    });
+
+    log('  a steady-state crawl (nothing much changed)…');
+    const again = await timed(() => runner.runCycle('crawl'));
+    if (again.result.outcome !== 'ok') throw new Error(`second crawl failed: ${again.result.error}`);
+    report.atMost('full sync from the simulator, steady state', size, again.ms, BUDGET.fullSyncMs, ms, {
+      note: `${again.result.counts.written} records changed`,
+    });
+    report.atMost('  longest event-loop stall during it', size, again.stallMs, BUDGET.stallMs, ms);
+    await store.flush();
+
+    log('  fast poll cycles…');
+    const polls: number[] = [];
+    let pollStall = 0;
+    for (let i = 0; i < 7; i++) {
+      const poll = await timed(() => runner.runCycle('poll'));
+      if (poll.result.outcome !== 'ok') throw new Error(`poll failed: ${poll.result.error}`);
+      polls.push(poll.ms);
+      pollStall = Math.max(pollStall, poll.stallMs);
+    }
+    const summary = summarize(polls);
+    report.atMost('fast poll cycle p50', size, summary.p50, BUDGET.pollMs, ms, {
+      note: `max ${ms(summary.max)}; longest stall ${ms(pollStall)}`,
+    });
+    await runner.stop();
+  } finally {
+    await store.close();
+    await simulator.stop();
+    removeTempDir(root);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Writes what a sync cycle learned into the store in one transaction, in slices that leave the event
+ * loop free (DESIGN.md §1 budget: no stall over 50 ms), and reports the status transitions it made.
+ */
+import type { StatusTransition } from '../../shared/sync';
+import type { Store } from '../store/database';
+import type { DatasetRecord } from '../../shared/schemas';
+import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
+import { ensureOrg, markOrgSynced } from '../store/orgs';
+import { failedDeliveryOf } from './fingerprint';
+import { inSlices } from './slices';
+
+export interface RecordChange {
+  record: DatasetRecord;
+  hash: string;
+}
+
+export interface ApplyInput {
+  orgId: string;
+  /** Records that differ from what is stored. */
+  changes: readonly RecordChange[];
+  /** After a complete crawl: every datasetId the remote listed; stored datasets not among them go. */
+  listed?: ReadonlySet<string>;
+  /** Datasets the remote says no longer exist (a direct fetch answered 404). */
+  gone?: readonly string[];
+  now: Date;
+  deliveriesPerDataset: number;
+  signal?: AbortSignal;
+}
+
+export interface ApplyResult {
+  transitions: StatusTransition[];
+  written: number;
+  removed: number;
+}
+
+interface StoredHealth {
+  status: string | null;
+  failedDeliveryId: string | null;
+}
+
+function storedHealth(store: Store, orgId: string, datasetId: string): StoredHealth | undefined {
+  const row = store.get(
+    `SELECT d.status,
+       (SELECT e.delivery_id FROM events e WHERE e.dataset_pk = d.pk AND e.status = 'FAILED'
+        ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT 1) AS failed
+     FROM datasets d WHERE d.org_id = ? AND d.dataset_id = ?`,
+    [orgId, datasetId],
+  );
+  if (!row) return undefined;
+  return {
+    status: row.status === null ? null : String(row.status),
+    failedDeliveryId: row.status === 'FAILED' && row.failed !== null ? String(row.failed) : null,
+  };
+}
+
+/** A transition when the latest status changed, or when a FAILED dataset failed again with a new delivery. */
+function transitionOf(before: StoredHealth | undefined, record: DatasetRecord): StatusTransition | null {
+  const to = record.latestDeliveryStatus;
+  const failed = failedDeliveryOf(record);
+  const from = before?.status ?? null;
+  if (before !== undefined && from === to && (to !== 'FAILED' || failed === before.failedDeliveryId)) {
+    return null;
+  }
+  return { datasetId: record.datasetId, from, to, deliveryId: to === 'FAILED' ? failed : record.deliveryId };
+}
+
+export async function applySync(store: Store, input: ApplyInput): Promise<ApplyResult> {
+  const { orgId } = input;
+  return store.transactionInChunks(async (slice) => {
+    const transitions: StatusTransition[] = [];
+    let removed = 0;
+    await slice(() => ensureOrg(store, orgId, input.now));
+    await inSlices(
+      slice,
+      input.changes,
+      ({ record, hash }) => {
+        const transition = transitionOf(storedHealth(store, orgId, record.datasetId), record);
+        writeDataset(store, orgId, record, {
+          events: 'merge',
+          deliveriesPerDataset: input.deliveriesPerDataset,
+          remoteHash: hash,
+        });
+        if (transition) transitions.push(transition);
+      },
+      input.signal,
+    );
+    const gone = new Set(input.gone ?? []);
+    if (input.listed) {
+      const listed = input.listed;
+      const stored = await slice(() =>
+        store.column<string>('SELECT dataset_id FROM datasets WHERE org_id = ?', [orgId]),
+      );
+      for (const datasetId of stored) if (!listed.has(datasetId)) gone.add(datasetId);
+    }
+    await inSlices(
+      slice,
+      [...gone],
+      (datasetId) => {
+        const before = storedHealth(store, orgId, datasetId);
+        if (before && deleteDataset(store, orgId, datasetId)) {
+          removed += 1;
+          transitions.push({ datasetId, from: before.status, to: null, deliveryId: null });
+        }
+      },
+      input.signal,
+    );
+    await slice(() => {
+      input.signal?.throwIfAborted();
+      pruneTasks(store, orgId);
+      markOrgSynced(store, orgId, input.now);
+    });
+    return { transitions, written: input.changes.length, removed };
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * The remote's three GET endpoints over HTTP (DESIGN.md §4 "Faults"): a timeout on every request,
+ * retries with exponential backoff and jitter on network errors, 5xx and 429 (honouring Retry-After),
+ * and errors that say what went wrong in words an on-call engineer can act on. Time, randomness, fetch
+ * and sleep are injected so tests control them without waiting.
+ */
+import pRetry from 'p-retry';
+
+export type FetchLike = (
+  url: string,
+  init: { headers: Record<string, string>; signal: AbortSignal },
+) => Promise<Pick<Response, 'status' | 'headers' | 'text'>>;
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * unauthorized: the key was refused (401/403) — retrying cannot help; rejected: the remote refused the
+ * request (400, other 4xx); not-found: 404; transient: worth retrying (network, timeout, 5xx, 429);
+ * bad-response: an answer we cannot use (not JSON, wrong shape, a repeated page token); aborted: we stopped.
+ */
+export type RemoteErrorKind =
+  'unauthorized' | 'rejected' | 'not-found' | 'transient' | 'bad-response' | 'aborted';
+
+export class RemoteError extends Error {
+  constructor(
+    readonly kind: RemoteErrorKind,
+    message: string,
+    readonly status?: number,
+    /** From Retry-After (already capped), when the remote sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'RemoteError';
+  }
+}
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (DESIGN.md: at most 4). */
+  retries: number;
+  /** First backoff; each further one doubles (4 s, 8 s, 16 s, 32 s: about a minute in all). */
+  baseDelayMs: number;
+  /** Longest wait a Retry-After may ask for. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 4_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface RemoteClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: FetchLike;
+  sleep?: Sleep;
+  /** In [0, 1): jitter of the backoff. */
+  random?: () => number;
+  /** Epoch ms (Retry-After given as a date). */
+  now?: () => number;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Called before each wait for a retry (progress lines, logs, tests). */
+  onRetry?: (info: { attempt: number; delayMs: number; error: RemoteError }) => void;
+}
+
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Backoff before retry `n` (1-based): base × 2^(n-1), jittered to between ½ and 1½ of that. */
+export function backoffMs(retry: number, policy: RetryPolicy, random: () => number): number {
+  return Math.round(policy.baseDelayMs * 2 ** (retry - 1) * (0.5 + random()));
+}
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, nowMs: number, maxMs: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value.trim());
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - nowMs;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(0, ms), maxMs);
+}
+
+export class RemoteClient {
+  readonly host: string;
+  private readonly fetch: FetchLike;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly options: RemoteClientOptions) {
+    this.host = new URL(options.baseUrl).host;
+    this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
+    this.sleep = options.sleep ?? realSleep;
+    this.random = options.random ?? Math.random;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+  }
+
+  /** GETs `path` with `query` and returns the parsed JSON body, retrying transient failures. */
+  async getJson(path: string, query: [string, string][], signal?: AbortSignal): Promise<unknown> {
+    const url = new URL(this.options.baseUrl + path);
+    for (const [name, value] of query) url.searchParams.append(name, value);
+    return pRetry(() => this.attempt(url.toString(), signal), {
+      retries: this.retry.retries,
+      // p-retry counts and stops; the waits are ours (Retry-After, injected sleep), so its own are zero.
+      minTimeout: 0,
+      signal,
+      shouldRetry: async ({ error, retriesConsumed }) => {
+        if (!(error instanceof RemoteError) || error.kind !== 'transient') return false;
+        const delayMs = error.retryAfterMs ?? backoffMs(retriesConsumed + 1, this.retry, this.random);
+        this.options.onRetry?.({ attempt: retriesConsumed + 1, delayMs, error });
+        await this.sleep(delayMs, signal);
+        return true;
+      },
+    });
+  }
+
+  private async attempt(url: string, signal: AbortSignal | undefined): Promise<unknown> {
+    signal?.throwIfAborted();
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let status: number;
+    let text: string;
+    let retryAfter: string | null;
+    try {
+      const response = await this.fetch(url, {
+        headers: { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' },
+        signal: combined,
+      });
+      status = response.status;
+      retryAfter = response.headers.get('retry-after');
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw new RemoteError('aborted', 'sync stopped');
+      if (timeout.aborted) {
+        throw new RemoteError('transient', `${this.host} did not answer within ${this.timeoutMs / 1000} s`);
+      }
+      throw new RemoteError('transient', `cannot reach ${this.host}: ${networkReason(error)}`);
+    }
+    if (status >= 200 && status < 300) return parseJson(text, this.host);
+    throw this.statusError(status, text, retryAfter);
+  }
+
+  private statusError(status: number, text: string, retryAfter: string | null): RemoteError {
+    const said = remoteMessage(text);
+    const detail = said ? `: ${said}` : '';
+    if (status === 401 || status === 403) {
+      return new RemoteError(
+        'unauthorized',
+        `API key rejected by ${this.host} (HTTP ${status})${detail}; set a valid key for this source`,
+        status,
+      );
+    }
+    if (status === 429 || status >= 500) {
+      const waitMs = parseRetryAfter(
+        retryAfter,
+        (this.options.now ?? Date.now)(),
+        this.retry.maxRetryAfterMs,
+      );
+      return new RemoteError('transient', `${this.host} answered HTTP ${status}${detail}`, status, waitMs);
+    }
+    if (status === 404) return new RemoteError('not-found', `${this.host} answered 404${detail}`, status);
+    return new RemoteError('rejected', `${this.host} refused the request (HTTP ${status})${detail}`, status);
+  }
+}
+
+function parseJson(text: string, host: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const start = text.trim().slice(0, 60).replace(/\s+/g, ' ');
+    throw new RemoteError('bad-response', `${host} answered with something that is not JSON: "${start}…"`);
+  }
+}
+
+/** The `message` of a JSON error body, shortened; null when there is none. */
+function remoteMessage(text: string): string | null {
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    return typeof body.message === 'string' ? body.message.slice(0, 200) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** undici wraps the socket error in `cause`: that one says what happened (ECONNREFUSED, …). */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

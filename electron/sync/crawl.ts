@@ -1,0 +1,43 @@
+/**
+ * The full crawl (DESIGN.md §4): every page of the remote list with the largest page size it accepts,
+ * committed in one transaction once the walk is complete — only then are datasets the remote no longer
+ * lists removed. A failure anywhere leaves the mirror exactly as it was.
+ */
+import { EMPTY_COUNTS } from '../../shared/sync';
+import { hasCompletedCrawl } from '../store/syncRuns';
+import { applySync } from './apply';
+import { ChangeCollector } from './collect';
+import { type CycleContext, type CycleOutcome, FIRST_CRAWL_DELIVERIES, LATER_DELIVERIES } from './context';
+import { fetchFailedTasks } from './failedTasks';
+import { walkList } from './remote';
+import { remoteHashes } from './storedState';
+
+export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
+  const { store, orgId } = ctx;
+  const startedAt = ctx.now();
+  const counts = { ...EMPTY_COUNTS };
+  const firstSync = await store.whenIdle(() => !hasCompletedCrawl(store, orgId));
+  const collector = new ChangeCollector(await store.whenIdle(() => remoteHashes(store, orgId)), counts);
+  await walkList(
+    ctx.client,
+    { latestDeliveriesCount: firstSync ? FIRST_CRAWL_DELIVERIES : LATER_DELIVERIES },
+    async ({ items, page }) => {
+      await collector.addAll(items, ctx.signal);
+      ctx.progress(`crawl: page ${page}, ${collector.seen.size.toLocaleString('en-US')} datasets`);
+    },
+    ctx.signal,
+  );
+  ctx.progress(`crawl: saving ${collector.changes.length.toLocaleString('en-US')} changed datasets`);
+  const applied = await applySync(store, {
+    orgId,
+    changes: collector.changes,
+    listed: collector.seen,
+    now: startedAt,
+    deliveriesPerDataset: ctx.deliveriesPerDataset,
+    signal: ctx.signal,
+  });
+  counts.written = applied.written;
+  counts.removed = applied.removed;
+  await fetchFailedTasks(ctx, counts);
+  return { kind: 'crawl', firstSync, transitions: applied.transitions, counts };
+}

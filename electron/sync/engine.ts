@@ -1,0 +1,181 @@
+/**
+ * The sync of every enabled source (DESIGN.md §4), as the app and `serve` run it: one runner per
+ * source, their states, "sync now", listeners for finished cycles and state changes, and the tasks
+ * read-through the local API uses for deliveries whose tasks were never synced.
+ */
+import type { SourceState } from '../../shared/sync';
+import type { TasksReadThrough } from '../api/routes';
+import type { Store } from '../store/database';
+import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
+import { getSyncSettings } from '../store/settings';
+import { type Source, listSources } from '../store/sources';
+import { type FetchLike, RemoteClient, type RetryPolicy, type Sleep } from './client';
+import { fetchTasks } from './remote';
+import { type CycleEvent, SourceRunner, type Timers } from './runner';
+import type { SecretStore } from './secrets';
+
+export interface SyncEngineOptions {
+  store: Store;
+  secrets: SecretStore;
+  now: () => Date;
+  fetch?: FetchLike;
+  sleep?: Sleep;
+  random?: () => number;
+  timers?: Timers;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Override the stored intervals (serve flags, tests). */
+  intervals?: { pollMs?: number; crawlMs?: number };
+  deliveriesPerDataset?: number;
+  /**
+   * Sources that live only while this process runs, with their key (the built-in demo source backed by
+   * the in-process simulator): never stored, so a stale loopback URL never outlives its simulator.
+   */
+  builtIn?: { source: Source; apiKey: string; intervals?: { pollMs: number; crawlMs: number } }[];
+}
+
+type Listener<T> = (value: T) => void;
+
+/** A read-through answers an API request: it must not hang on a remote that is down. */
+const READ_THROUGH_TIMEOUT_MS = 10_000;
+
+export class SyncEngine {
+  private runners = new Map<string, SourceRunner>();
+  private readonly cycleListeners = new Set<Listener<CycleEvent>>();
+  private readonly stateListeners = new Set<Listener<SourceState>>();
+  private started = false;
+  private readonly builtIn: NonNullable<SyncEngineOptions['builtIn']>;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.builtIn = [...(options.builtIn ?? [])];
+  }
+
+  /** Adds a built-in source (before `start`). */
+  addBuiltIn(entry: NonNullable<SyncEngineOptions['builtIn']>[number]): void {
+    this.builtIn.push(entry);
+  }
+
+  /** Starts a runner per enabled source (each begins with a full crawl). */
+  start(): void {
+    this.started = true;
+    this.createRunners();
+    for (const runner of this.runners.values()) runner.start();
+  }
+
+  /** Re-reads the sources after a settings change: changed sources restart. */
+  async reload(): Promise<void> {
+    await this.stopRunners();
+    this.createRunners();
+    if (this.started) for (const runner of this.runners.values()) runner.start();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await this.stopRunners();
+  }
+
+  states(): SourceState[] {
+    return [...this.runners.values()].map((runner) => runner.state);
+  }
+
+  /** A full crawl of one source, or of every enabled source. */
+  syncNow(sourceId?: string): Promise<CycleEvent[]> {
+    const runners = [...this.runners.entries()]
+      .filter(([id]) => sourceId === undefined || id === sourceId)
+      .map(([, runner]) => runner);
+    return Promise.all(runners.map((runner) => runner.syncNow()));
+  }
+
+  runner(sourceId: string): SourceRunner | undefined {
+    return this.runners.get(sourceId);
+  }
+
+  onCycle(listener: Listener<CycleEvent>): () => void {
+    this.cycleListeners.add(listener);
+    return () => this.cycleListeners.delete(listener);
+  }
+
+  onState(listener: Listener<SourceState>): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Fetches, stores and reports the tasks of a delivery of the org; false when that cannot be done now. */
+  readonly readThrough: TasksReadThrough = async (orgId, deliveryId) => {
+    const { store } = this.options;
+    const [sources, known] = await store.whenIdle(
+      () => [this.enabledSources(), hasDelivery(store, orgId, deliveryId)] as const,
+    );
+    const found = sources.find(({ source }) => source.orgId === orgId);
+    const apiKey = found?.apiKey ?? null;
+    if (!found || apiKey === null || !known) return false;
+    const sourceRow = found.source;
+    const client = new RemoteClient({
+      baseUrl: sourceRow.baseUrl,
+      apiKey,
+      fetch: this.options.fetch,
+      sleep: this.options.sleep,
+      random: this.options.random,
+      timeoutMs: Math.min(this.options.timeoutMs ?? READ_THROUGH_TIMEOUT_MS, READ_THROUGH_TIMEOUT_MS),
+      retry: { ...(this.options.retry ?? { baseDelayMs: 500, maxRetryAfterMs: 2_000 }), retries: 1 },
+    });
+    try {
+      const tasks = await fetchTasks(client, deliveryId);
+      if (tasks === null) return false;
+      await store.whenIdle(() => writeTasks(store, orgId, deliveryId, tasks));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  private createRunners(): void {
+    const { store } = this.options;
+    const settings = getSyncSettings(store);
+    const intervals = {
+      pollMs: this.options.intervals?.pollMs ?? settings.pollSeconds * 1000,
+      crawlMs: this.options.intervals?.crawlMs ?? settings.crawlMinutes * 60_000,
+    };
+    this.runners = new Map(
+      this.enabledSources().map(({ source, apiKey, intervals: own }) => [
+        source.id,
+        new SourceRunner({
+          store,
+          source,
+          apiKey,
+          missingKeyHint: this.options.secrets.hint,
+          now: this.options.now,
+          intervals: own ?? intervals,
+          deliveriesPerDataset: this.options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET,
+          fetch: this.options.fetch,
+          sleep: this.options.sleep,
+          random: this.options.random,
+          timers: this.options.timers,
+          timeoutMs: this.options.timeoutMs,
+          retry: this.options.retry,
+          onCycle: (event) => this.cycleListeners.forEach((listener) => listener(event)),
+          onState: (state) => this.stateListeners.forEach((listener) => listener(state)),
+        }),
+      ]),
+    );
+  }
+
+  /** Stored enabled sources with their keys, then the built-in ones. */
+  private enabledSources(): {
+    source: Source;
+    apiKey: string | null;
+    intervals?: { pollMs: number; crawlMs: number };
+  }[] {
+    return [
+      ...listSources(this.options.store)
+        .filter((source) => source.enabled)
+        .map((source) => ({ source, apiKey: this.options.secrets.apiKeyFor(source) })),
+      ...this.builtIn,
+    ];
+  }
+
+  private async stopRunners(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
+    this.runners.clear();
+  }
+}

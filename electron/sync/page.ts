@@ -1,0 +1,61 @@
+/**
+ * What a remote answer holds, checked before anything is stored: a list page must be an object with an
+ * `items` array of objects and a string (or absent) `nextPageToken`; anything else fails the attempt
+ * (DESIGN.md §4). Within records, unknown fields are ignored, bad values become null and a record
+ * without a `datasetId` is skipped and counted.
+ */
+import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
+import { lenientContext, normalizeDatasetRecord, normalizeTasksRecord } from '../store/normalize';
+import { RemoteError } from './client';
+
+export interface RawPage {
+  items: Record<string, unknown>[];
+  nextPageToken: string;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const shapeError = (host: string, what: string): RemoteError =>
+  new RemoteError('bad-response', `${host} sent a list page of the wrong shape: ${what}`);
+
+export function readListPage(body: unknown, host: string): RawPage {
+  if (!isObject(body)) throw shapeError(host, 'expected a JSON object');
+  const { items, nextPageToken } = body;
+  if (!Array.isArray(items)) throw shapeError(host, '"items" is not an array');
+  const index = items.findIndex((item) => !isObject(item));
+  if (index >= 0) throw shapeError(host, `items[${index}] is not an object`);
+  if (nextPageToken !== undefined && nextPageToken !== null && typeof nextPageToken !== 'string') {
+    throw shapeError(host, '"nextPageToken" is not a string');
+  }
+  return { items: items as Record<string, unknown>[], nextPageToken: nextPageToken ?? '' };
+}
+
+export interface NormalizedRecord {
+  /** null: skipped, it has no datasetId. */
+  record: DatasetRecord | null;
+  /** Values that could not be used and became null. */
+  invalidValues: number;
+}
+
+export function normalizeRemoteRecord(item: unknown): NormalizedRecord {
+  const ctx = lenientContext();
+  const record = normalizeDatasetRecord(ctx, item, 'record');
+  return { record, invalidValues: record === null ? 0 : ctx.problems.length };
+}
+
+/** A single-dataset answer: the record itself (not a page), normalized by the caller with the others. */
+export function readDatasetObject(body: unknown, host: string): Record<string, unknown> {
+  if (!isObject(body)) {
+    throw new RemoteError('bad-response', `${host} sent a dataset answer that is not a JSON object`);
+  }
+  return body;
+}
+
+export function readTasksRecord(body: unknown, host: string): TasksRecord {
+  const record = isObject(body) ? normalizeTasksRecord(lenientContext(), body, 'tasks') : null;
+  if (record === null)
+    throw new RemoteError('bad-response', `${host} sent a tasks answer that is not a JSON object`);
+  return record;
+}

@@ -1,0 +1,66 @@
+/**
+ * The fast poll (DESIGN.md §4): only FAILED and MISSING datasets, asked with a filter, plus a direct
+ * fetch of each dataset that was FAILED or MISSING and is no longer listed (it recovered, or is gone).
+ * Its cost follows the number of troubled datasets, not the size of the org, so alert latency does
+ * not grow with the org.
+ */
+import pLimit from 'p-limit';
+import { EMPTY_COUNTS } from '../../shared/sync';
+import { applySync } from './apply';
+import { RemoteError } from './client';
+import { ChangeCollector } from './collect';
+import { type CycleContext, type CycleOutcome, LATER_DELIVERIES } from './context';
+import { fetchFailedTasks } from './failedTasks';
+import { fetchDataset, walkList } from './remote';
+import { remoteHashes, troubledDatasets } from './storedState';
+
+export const TROUBLED_FILTER = 'deliveryStatus.in.(FAILED,MISSING)';
+
+/** The remote refused the filter: the caller runs a full crawl instead. */
+export class FilterRejected extends Error {}
+
+export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
+  const { store, orgId } = ctx;
+  const startedAt = ctx.now();
+  const counts = { ...EMPTY_COUNTS };
+  const [stored, troubled] = await store.whenIdle(
+    () => [remoteHashes(store, orgId), troubledDatasets(store, orgId)] as const,
+  );
+  const collector = new ChangeCollector(stored, counts);
+  try {
+    await walkList(
+      ctx.client,
+      { filter: TROUBLED_FILTER, latestDeliveriesCount: LATER_DELIVERIES },
+      async ({ items }) => collector.addAll(items, ctx.signal),
+      ctx.signal,
+    );
+  } catch (error) {
+    if (error instanceof RemoteError && error.kind === 'rejected') throw new FilterRejected(error.message);
+    throw error;
+  }
+  const gone: string[] = [];
+  const limit = pLimit(ctx.concurrency);
+  await Promise.all(
+    troubled
+      .filter((datasetId) => !collector.seen.has(datasetId))
+      .map((datasetId) =>
+        limit(async () => {
+          const fetched = await fetchDataset(ctx.client, datasetId, LATER_DELIVERIES, ctx.signal);
+          if (fetched === null) gone.push(datasetId);
+          else collector.add(fetched);
+        }),
+      ),
+  );
+  const applied = await applySync(store, {
+    orgId,
+    changes: collector.changes,
+    gone,
+    now: startedAt,
+    deliveriesPerDataset: ctx.deliveriesPerDataset,
+    signal: ctx.signal,
+  });
+  counts.written = applied.written;
+  counts.removed = applied.removed;
+  await fetchFailedTasks(ctx, counts);
+  return { kind: 'poll', firstSync: false, transitions: applied.transitions, counts };
+}

@@ -1,0 +1,295 @@
+/**
+ * One source's sync loop (DESIGN.md §4): a full crawl at start and every `crawlMs`, a fast poll every
+ * `pollMs` in between, one cycle at a time. Each cycle is recorded as a sync run, updates the source's
+ * state and reports its transitions. A key the remote refuses stops the loop until the source changes.
+ */
+import type { SourceState, StatusTransition, SyncCounts, SyncKind } from '../../shared/sync';
+import type { Store } from '../store/database';
+import type { Source } from '../store/sources';
+import { finishSyncRun, lastSyncRun, startSyncRun } from '../store/syncRuns';
+import { type FetchLike, RemoteClient, RemoteError, type RetryPolicy, type Sleep } from './client';
+import { type CycleContext, DEFAULT_CONCURRENCY } from './context';
+import { runCrawl } from './crawl';
+import { FilterRejected, runPoll } from './poll';
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** A finished cycle, for the alerts engine and the window. */
+export interface CycleEvent {
+  sourceId: string;
+  orgId: string;
+  kind: SyncKind;
+  outcome: 'ok' | 'failed';
+  /** The org's first complete crawl (alerts give one summary). */
+  firstSync: boolean;
+  transitions: StatusTransition[];
+  counts: SyncCounts;
+  error: string | null;
+  startedAt: string;
+  endedAt: string;
+}
+
+export interface RunnerOptions {
+  store: Store;
+  source: Source;
+  /** null: no key available (the state says where to set one). */
+  apiKey: string | null;
+  missingKeyHint: string;
+  now: () => Date;
+  intervals: { pollMs: number; crawlMs: number };
+  deliveriesPerDataset: number;
+  fetch?: FetchLike;
+  sleep?: Sleep;
+  random?: () => number;
+  timers?: Timers;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  concurrency?: number;
+  onCycle?: (event: CycleEvent) => void;
+  onState?: (state: SourceState) => void;
+  /** Progress lines while a cycle runs (the CLI prints them). */
+  onProgress?: (line: string) => void;
+}
+
+export class SourceRunner {
+  private current: SourceState;
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: unknown;
+  private readonly abort = new AbortController();
+  private lastCrawlAt: number | null = null;
+  private stopping = false;
+  readonly client: RemoteClient | null;
+
+  constructor(private readonly options: RunnerOptions) {
+    const { source, store } = options;
+    const ok = lastSyncRun(store, source.id, 'ok');
+    const failed = lastSyncRun(store, source.id, 'failed');
+    const failedLast = failed !== undefined && (ok === undefined || failed.id > ok.id);
+    this.current = {
+      sourceId: source.id,
+      orgId: source.orgId,
+      name: source.name,
+      phase: failedLast ? 'error' : 'idle',
+      activity: null,
+      lastSuccessAt: ok?.startedAt ?? null,
+      lastError: failedLast ? failed.error : null,
+      lastErrorAt: failedLast ? failed.endedAt : null,
+      lastDurationMs: null,
+      lastCounts: ok?.counts ?? null,
+      nextRunAt: null,
+      stopped: false,
+    };
+    this.client =
+      options.apiKey === null
+        ? null
+        : new RemoteClient({
+            baseUrl: source.baseUrl,
+            apiKey: options.apiKey,
+            fetch: options.fetch,
+            sleep: options.sleep,
+            random: options.random,
+            now: () => options.now().getTime(),
+            timeoutMs: options.timeoutMs,
+            retry: options.retry,
+            onRetry: ({ attempt, delayMs, error }) =>
+              this.progress(`${error.message}; retry ${attempt} in ${Math.round(delayMs / 1000)} s`),
+          });
+  }
+
+  get state(): SourceState {
+    return { ...this.current };
+  }
+
+  /** Starts the loop with a full crawl now. */
+  start(): void {
+    this.scheduleIn(0);
+  }
+
+  /** Runs a full crawl now (after the cycle in progress, if any). */
+  syncNow(): Promise<CycleEvent> {
+    return this.enqueue('crawl');
+  }
+
+  /** Runs one cycle of the given kind now (after the one in progress). */
+  runCycle(kind: SyncKind): Promise<CycleEvent> {
+    return this.enqueue(kind);
+  }
+
+  /** Stops the loop: a cycle in progress is aborted (its transaction rolls back) and awaited. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.clearTimer();
+    this.abort.abort(new Error('sync stopped'));
+    await this.queue.catch(() => {});
+  }
+
+  private enqueue(kind: SyncKind): Promise<CycleEvent> {
+    this.clearTimer();
+    const run = this.queue.then(() => this.cycle(kind));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) (this.options.timers ?? realTimers).clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private scheduleIn(ms: number): void {
+    if (this.stopping || this.current.stopped) return;
+    this.clearTimer();
+    const at = new Date(this.options.now().getTime() + ms);
+    this.update({ nextRunAt: at.toISOString() });
+    this.timer = (this.options.timers ?? realTimers).setTimeout(() => {
+      this.timer = undefined;
+      void this.enqueue(this.dueKind()).catch(() => {});
+    }, ms);
+  }
+
+  /** A crawl when none succeeded yet or the last one is older than the crawl interval; else a poll. */
+  private dueKind(): SyncKind {
+    const now = this.options.now().getTime();
+    return this.lastCrawlAt === null || now - this.lastCrawlAt >= this.options.intervals.crawlMs
+      ? 'crawl'
+      : 'poll';
+  }
+
+  private progress(line: string): void {
+    this.update({ activity: line });
+    this.options.onProgress?.(line);
+  }
+
+  private update(change: Partial<SourceState>): void {
+    this.current = { ...this.current, ...change };
+    this.options.onState?.(this.state);
+  }
+
+  private async cycle(requested: SyncKind): Promise<CycleEvent> {
+    const { store, source, now } = this.options;
+    const started = now();
+    let kind = requested;
+    const event = (
+      outcome: 'ok' | 'failed',
+      error: string | null,
+      partial?: Partial<CycleEvent>,
+    ): CycleEvent => ({
+      sourceId: source.id,
+      orgId: source.orgId,
+      kind,
+      outcome,
+      firstSync: false,
+      transitions: [],
+      counts: {
+        received: 0,
+        written: 0,
+        removed: 0,
+        skipped: 0,
+        invalidValues: 0,
+        tasksFetched: 0,
+        tasksFailed: 0,
+      },
+      error,
+      startedAt: started.toISOString(),
+      endedAt: now().toISOString(),
+      ...partial,
+    });
+    if (this.client === null) {
+      const message = `no API key for source '${source.id}': ${this.options.missingKeyHint}`;
+      this.update({
+        phase: 'error',
+        stopped: true,
+        lastError: message,
+        lastErrorAt: started.toISOString(),
+        nextRunAt: null,
+      });
+      const failed = event('failed', message);
+      this.options.onCycle?.(failed);
+      return failed;
+    }
+    this.update({ phase: 'syncing', activity: `${kind}: starting`, nextRunAt: null });
+    const runId = await store.whenIdle(() =>
+      startSyncRun(store, { sourceId: source.id, orgId: source.orgId, kind, startedAt: started }),
+    );
+    const ctx: CycleContext = {
+      store,
+      client: this.client,
+      orgId: source.orgId,
+      now,
+      signal: this.abort.signal,
+      deliveriesPerDataset: this.options.deliveriesPerDataset,
+      concurrency: this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      progress: (line) => this.progress(line),
+    };
+    let result: CycleEvent;
+    try {
+      let outcome;
+      if (kind === 'poll') {
+        try {
+          outcome = await runPoll(ctx);
+        } catch (error) {
+          if (!(error instanceof FilterRejected)) throw error;
+          this.progress(
+            `the remote refused the FAILED/MISSING filter (${error.message}): full crawl instead`,
+          );
+          kind = 'crawl';
+          outcome = await runCrawl(ctx);
+        }
+      } else {
+        outcome = await runCrawl(ctx);
+      }
+      if (outcome.kind === 'crawl') this.lastCrawlAt = started.getTime();
+      result = event('ok', null, outcome);
+      await store.whenIdle(() =>
+        finishSyncRun(store, runId, { endedAt: now(), outcome: 'ok', counts: outcome.counts }),
+      );
+      this.update({
+        phase: 'idle',
+        activity: null,
+        lastSuccessAt: started.toISOString(),
+        lastError: null,
+        lastErrorAt: null,
+        lastDurationMs: now().getTime() - started.getTime(),
+        lastCounts: outcome.counts,
+      });
+    } catch (error) {
+      const message = describeFailure(error, this.abort.signal);
+      const unauthorized = error instanceof RemoteError && error.kind === 'unauthorized';
+      const offline = error instanceof RemoteError && error.kind === 'transient';
+      result = event('failed', message);
+      await store
+        .whenIdle(() =>
+          finishSyncRun(store, runId, {
+            endedAt: now(),
+            outcome: 'failed',
+            counts: result.counts,
+            error: message,
+          }),
+        )
+        .catch(() => {});
+      this.update({
+        phase: offline ? 'offline' : 'error',
+        activity: null,
+        lastError: message,
+        lastErrorAt: now().toISOString(),
+        lastDurationMs: now().getTime() - started.getTime(),
+        stopped: unauthorized,
+      });
+    }
+    this.options.onCycle?.(result);
+    this.scheduleIn(this.options.intervals.pollMs);
+    return result;
+  }
+}
+
+function describeFailure(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'sync stopped';
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,26 @@
+/**
+ * Where a source's remote API key comes from. The app seals keys with Electron's safeStorage (the shell
+ * provides that store); headless, keys come from the environment, so they never sit in a file.
+ */
+import type { Source } from '../store/sources';
+
+export interface SecretStore {
+  /** The plain key for the source, or null when none is available. */
+  apiKeyFor(source: Source): string | null;
+  /** Where the user should put a key (for "no API key" messages). */
+  readonly hint: string;
+}
+
+export const REMOTE_KEY_ENV = 'DATASET_HEALTH_REMOTE_KEY';
+
+/** `DATASET_HEALTH_REMOTE_KEY_<SOURCE ID>` (upper-cased, other characters as `_`), then the shared one. */
+export function sourceKeyEnv(sourceId: string): string {
+  return `${REMOTE_KEY_ENV}_${sourceId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+export function envSecretStore(env: NodeJS.ProcessEnv): SecretStore {
+  return {
+    apiKeyFor: (source) => env[sourceKeyEnv(source.id)] || env[REMOTE_KEY_ENV] || null,
+    hint: `set ${REMOTE_KEY_ENV} (or ${REMOTE_KEY_ENV}_<SOURCE ID>)`,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Long work cut into slices of a few milliseconds with the event loop free in between, so a sync of
+ * thousands of datasets never freezes the tray, the window or the local API (DESIGN.md §1: stalls
+ * ≤ 50 ms).
+ */
+import type { ChunkRunner } from '../store/database';
+
+/** Work per slice: well under the stall budget, large enough that yielding costs little. */
+export const SLICE_MS = 12;
+
+/** Runs a slice after the event loop has had a turn (outside any transaction). */
+export const freeSlice: ChunkRunner = async (fn) => {
+  await new Promise((resolve) => setImmediate(resolve));
+  return fn();
+};
+
+/** Calls `each` for every item, in slices of about SLICE_MS run by `slice`. */
+export async function inSlices<T>(
+  slice: ChunkRunner,
+  items: readonly T[],
+  each: (item: T) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  let next = 0;
+  while (next < items.length) {
+    signal?.throwIfAborted();
+    await slice(() => {
+      const until = performance.now() + SLICE_MS;
+      do each(items[next++]!);
+      while (next < items.length && performance.now() < until);
+    });
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * What the sync tells the rest of the app (DESIGN.md §4): the state of each source and the status
+ * transitions of each cycle. Shared by the engine, the alerts and the renderer.
+ */
+
+/** idle: waiting for the next cycle; offline: the remote cannot be reached; error: it answered wrongly. */
+export type SourcePhase = 'idle' | 'syncing' | 'error' | 'offline';
+
+export type SyncKind = 'crawl' | 'poll';
+
+export interface SyncCounts {
+  /** Records the remote sent (pages walked, or polled). */
+  received: number;
+  /** Records written because they changed. */
+  written: number;
+  /** Datasets removed because a complete crawl no longer listed them (or a direct fetch said 404). */
+  removed: number;
+  /** Records without a datasetId, skipped. */
+  skipped: number;
+  /** Bad values turned into null. */
+  invalidValues: number;
+  /** Tasks records fetched for FAILED deliveries, and fetches that failed (read through later). */
+  tasksFetched: number;
+  tasksFailed: number;
+}
+
+/** A dataset's latest delivery status changed, or it FAILED again with a new delivery. */
+export interface StatusTransition {
+  datasetId: string;
+  /** null: the dataset is new to this mirror. */
+  from: string | null;
+  /** null: the dataset is gone from the remote. */
+  to: string | null;
+  /** The delivery the new status is about (for FAILED, the failed delivery), or null. */
+  deliveryId: string | null;
+}
+
+export interface SourceState {
+  sourceId: string;
+  orgId: string;
+  name: string;
+  phase: SourcePhase;
+  /** What runs now (when syncing), e.g. "crawl: page 3 (2,000 datasets)". */
+  activity: string | null;
+  lastSuccessAt: string | null;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Duration of the last finished cycle, ms. */
+  lastDurationMs: number | null;
+  lastCounts: SyncCounts | null;
+  nextRunAt: string | null;
+  /** Stopped until the settings change (an API key the remote rejects). */
+  stopped: boolean;
+}
+
+export const EMPTY_COUNTS: SyncCounts = {
+  received: 0,
+  written: 0,
+  removed: 0,
+  skipped: 0,
+  invalidValues: 0,
+  tasksFetched: 0,
+  tasksFailed: 0,
+};
