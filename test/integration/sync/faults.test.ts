@@ -173,4 +173,3 @@ describe('sync faults', () => {
     expect(second.counts).toMatchObject({ tasksFetched: 1, tasksFailed: 0 });
   });
 });
-
