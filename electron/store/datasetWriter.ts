@@ -16,6 +16,8 @@ export interface WriteOptions {
   deliveriesPerDataset: number;
   /** Sync: fingerprint of the record as the remote sent it (import and demo leave it null). */
   remoteHash?: string | null;
+  /** The caller knows the dataset is not stored yet: its events are exactly the record's (a first sync). */
+  isNew?: boolean;
 }
 
 /**
@@ -134,9 +136,12 @@ export function writeDataset(
       options.remoteHash ?? null,
     ]),
   );
-  if (options.events === 'replace') store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
+  if (options.events === 'replace' && !options.isNew)
+    store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
   for (const event of record.deliveryEventList) writeEvent(store, pk, event);
-  const count = Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
+  const count = options.isNew
+    ? record.deliveryEventList.length
+    : Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
   if (count > options.deliveriesPerDataset) store.run(TRIM_EVENTS, [pk, options.deliveriesPerDataset]);
   return pk;
 }

@@ -17,43 +17,43 @@ export interface SyncRun {
 /** Runs kept per source; older ones are dropped as new ones finish. */
 const KEPT_RUNS = 500;
 
-export function startSyncRun(
+/**
+ * Records a finished cycle (one write per cycle: a run in progress lives in the source's state, and a
+ * write when it starts would cost a save of the whole database in the middle of the sync).
+ */
+export function recordSyncRun(
   store: Store,
-  run: { sourceId: string; orgId: string; kind: SyncKind; startedAt: Date },
-): number {
-  return store.transaction(
-    () => {
-      store.run('INSERT INTO sync_runs (source_id, org_id, kind, started_at) VALUES (?, ?, ?, ?)', [
-        run.sourceId,
-        run.orgId,
-        run.kind,
-        run.startedAt.toISOString(),
-      ]);
-      return Number(store.value<number>('SELECT last_insert_rowid()'));
-    },
-    { dataChange: false },
-  );
-}
-
-export function finishSyncRun(
-  store: Store,
-  id: number,
-  result: { endedAt: Date; outcome: 'ok' | 'failed'; counts: SyncCounts; error?: string | null },
+  run: {
+    sourceId: string;
+    orgId: string;
+    kind: SyncKind;
+    startedAt: Date;
+    endedAt: Date;
+    outcome: 'ok' | 'failed';
+    counts: SyncCounts;
+    error?: string | null;
+  },
 ): void {
   store.transaction(
     () => {
-      store.run('UPDATE sync_runs SET ended_at = ?, outcome = ?, counts = ?, error = ? WHERE id = ?', [
-        result.endedAt.toISOString(),
-        result.outcome,
-        JSON.stringify(result.counts),
-        result.error ?? null,
-        id,
-      ]);
       store.run(
-        `DELETE FROM sync_runs WHERE source_id = (SELECT source_id FROM sync_runs WHERE id = ?1)
-           AND id <= (SELECT id FROM sync_runs WHERE source_id = (SELECT source_id FROM sync_runs WHERE id = ?1)
-                      ORDER BY id DESC LIMIT 1 OFFSET ?2)`,
-        [id, KEPT_RUNS],
+        `INSERT INTO sync_runs (source_id, org_id, kind, started_at, ended_at, outcome, counts, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          run.sourceId,
+          run.orgId,
+          run.kind,
+          run.startedAt.toISOString(),
+          run.endedAt.toISOString(),
+          run.outcome,
+          JSON.stringify(run.counts),
+          run.error ?? null,
+        ],
+      );
+      store.run(
+        `DELETE FROM sync_runs WHERE source_id = ?1
+           AND id <= (SELECT id FROM sync_runs WHERE source_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)`,
+        [run.sourceId, KEPT_RUNS],
       );
     },
     { dataChange: false },

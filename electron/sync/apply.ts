@@ -21,6 +21,8 @@ export interface ApplyInput {
   changes: readonly RecordChange[];
   /** After a complete crawl: every datasetId the remote listed; stored datasets not among them go. */
   listed?: ReadonlySet<string>;
+  /** Every dataset of the org stored before the cycle: the others are new (nothing to read or compare). */
+  stored: ReadonlyMap<string, unknown>;
   /** Datasets the remote says no longer exist (a direct fetch answered 404). */
   gone?: readonly string[];
   now: Date;
@@ -70,16 +72,22 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
   return store.transactionInChunks(async (slice) => {
     const transitions: StatusTransition[] = [];
     let removed = 0;
+    const written = new Set<string>();
     await slice(() => ensureOrg(store, orgId, input.now));
     await inSlices(
       slice,
       input.changes,
       ({ record, hash }) => {
-        const transition = transitionOf(storedHealth(store, orgId, record.datasetId), record);
+        // A remote that lists a dataset twice in one crawl: the second write merges into the first.
+        const isNew = !input.stored.has(record.datasetId) && !written.has(record.datasetId);
+        written.add(record.datasetId);
+        const before = isNew ? undefined : storedHealth(store, orgId, record.datasetId);
+        const transition = transitionOf(before, record);
         writeDataset(store, orgId, record, {
           events: 'merge',
           deliveriesPerDataset: input.deliveriesPerDataset,
           remoteHash: hash,
+          isNew,
         });
         if (transition) transitions.push(transition);
       },

@@ -108,6 +108,11 @@ export class RemoteClient {
 
   /** GETs `path` with `query` and returns the parsed JSON body, retrying transient failures. */
   async getJson(path: string, query: [string, string][], signal?: AbortSignal): Promise<unknown> {
+    return parseJson(await this.getText(path, query, signal), this.host);
+  }
+
+  /** GETs `path` with `query` and returns the body text of a 2xx answer, retrying transient failures. */
+  async getText(path: string, query: [string, string][], signal?: AbortSignal): Promise<string> {
     const url = new URL(this.options.baseUrl + path);
     for (const [name, value] of query) url.searchParams.append(name, value);
     return pRetry(() => this.attempt(url.toString(), signal), {
@@ -125,7 +130,7 @@ export class RemoteClient {
     });
   }
 
-  private async attempt(url: string, signal: AbortSignal | undefined): Promise<unknown> {
+  private async attempt(url: string, signal: AbortSignal | undefined): Promise<string> {
     signal?.throwIfAborted();
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -147,7 +152,7 @@ export class RemoteClient {
       }
       throw new RemoteError('transient', `cannot reach ${this.host}: ${networkReason(error)}`);
     }
-    if (status >= 200 && status < 300) return parseJson(text, this.host);
+    if (status >= 200 && status < 300) return text;
     throw this.statusError(status, text, retryAfter);
   }
 
@@ -174,7 +179,7 @@ export class RemoteClient {
   }
 }
 
-function parseJson(text: string, host: string): unknown {
+export function parseJson(text: string, host: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -2,7 +2,7 @@
 import type { SyncCounts } from '../../shared/sync';
 import type { RecordChange } from './apply';
 import { fingerprint } from './fingerprint';
-import { normalizeRemoteRecord } from './page';
+import { normalizeRemoteRecord, parseItem } from './page';
 import { freeSlice, inSlices } from './slices';
 
 export class ChangeCollector {
@@ -11,11 +11,15 @@ export class ChangeCollector {
   readonly seen = new Set<string>();
 
   constructor(
-    private readonly stored: ReadonlyMap<string, string | null>,
+    /** The org's stored datasets with their remote fingerprints (null: not from this remote). */
+    readonly stored: ReadonlyMap<string, string | null>,
     private readonly counts: SyncCounts,
+    private readonly host: string,
   ) {}
 
+  /** A record: an object, or its JSON text (a list page item). */
   add(item: unknown): void {
+    if (typeof item === 'string') item = parseItem(item, this.host);
     this.counts.received += 1;
     const { record, invalidValues } = normalizeRemoteRecord(item);
     if (record === null) {

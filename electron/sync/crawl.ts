@@ -17,7 +17,11 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
   const firstSync = await store.whenIdle(() => !hasCompletedCrawl(store, orgId));
-  const collector = new ChangeCollector(await store.whenIdle(() => remoteHashes(store, orgId)), counts);
+  const collector = new ChangeCollector(
+    await store.whenIdle(() => remoteHashes(store, orgId)),
+    counts,
+    ctx.client.host,
+  );
   await walkList(
     ctx.client,
     { latestDeliveriesCount: firstSync ? FIRST_CRAWL_DELIVERIES : LATER_DELIVERIES },
@@ -31,6 +35,7 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const applied = await applySync(store, {
     orgId,
     changes: collector.changes,
+    stored: collector.stored,
     listed: collector.seen,
     now: startedAt,
     deliveriesPerDataset: ctx.deliveriesPerDataset,

@@ -4,11 +4,13 @@
  * (and the local tasks endpoint reads through on demand).
  */
 import pLimit from 'p-limit';
+import type { TasksRecord } from '../../shared/schemas';
 import type { SyncCounts } from '../../shared/sync';
 import { writeTasks } from '../store/datasetWriter';
 import { RemoteError } from './client';
 import type { CycleContext } from './context';
 import { fetchTasks } from './remote';
+import { inSlices } from './slices';
 import { failedDeliveriesWithoutTasks } from './storedState';
 
 export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): Promise<void> {
@@ -16,6 +18,7 @@ export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): P
   const deliveries = await store.whenIdle(() => failedDeliveriesWithoutTasks(store, orgId));
   if (deliveries.length === 0) return;
   const limit = pLimit(ctx.concurrency);
+  const fetched: [string, TasksRecord][] = [];
   let done = 0;
   await Promise.all(
     deliveries.map((deliveryId) =>
@@ -26,8 +29,7 @@ export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): P
             counts.tasksFailed += 1;
             return;
           }
-          await store.whenIdle(() => writeTasks(store, orgId, deliveryId, tasks));
-          counts.tasksFetched += 1;
+          fetched.push([deliveryId, tasks]);
         } catch (error) {
           // Stopping, or a key the remote now refuses, ends the whole cycle; anything else waits for the next.
           if (ctx.signal?.aborted || (error instanceof RemoteError && error.kind === 'unauthorized')) {
@@ -42,4 +44,15 @@ export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): P
       }),
     ),
   );
+  if (fetched.length === 0) return;
+  // One commit for all of them (each commit would cost a save of the whole database).
+  await store.transactionInChunks(async (slice) =>
+    inSlices(
+      slice,
+      fetched,
+      ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
+      ctx.signal,
+    ),
+  );
+  counts.tasksFetched += fetched.length;
 }

@@ -6,10 +6,12 @@
  */
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { lenientContext, normalizeDatasetRecord, normalizeTasksRecord } from '../store/normalize';
-import { RemoteError } from './client';
+import { RemoteError, parseJson } from './client';
+import { splitPage } from './pageText';
 
 export interface RawPage {
-  items: Record<string, unknown>[];
+  /** Each item's JSON text: parsed one at a time, in slices (see pageText.ts). */
+  items: string[];
   nextPageToken: string;
 }
 
@@ -20,16 +22,31 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const shapeError = (host: string, what: string): RemoteError =>
   new RemoteError('bad-response', `${host} sent a list page of the wrong shape: ${what}`);
 
-export function readListPage(body: unknown, host: string): RawPage {
+export function readListPage(text: string, host: string): RawPage {
+  const split = splitPage(text);
+  const body = parseJson(split?.envelope ?? text, host);
   if (!isObject(body)) throw shapeError(host, 'expected a JSON object');
   const { items, nextPageToken } = body;
-  if (!Array.isArray(items)) throw shapeError(host, '"items" is not an array');
-  const index = items.findIndex((item) => !isObject(item));
-  if (index >= 0) throw shapeError(host, `items[${index}] is not an object`);
   if (nextPageToken !== undefined && nextPageToken !== null && typeof nextPageToken !== 'string') {
     throw shapeError(host, '"nextPageToken" is not a string');
   }
-  return { items: items as Record<string, unknown>[], nextPageToken: nextPageToken ?? '' };
+  let itemTexts: string[];
+  if (split?.items) itemTexts = split.items;
+  else if (Array.isArray(items)) itemTexts = items.map((item) => JSON.stringify(item));
+  else throw shapeError(host, '"items" is not an array');
+  return { items: itemTexts, nextPageToken: nextPageToken ?? '' };
+}
+
+/** One item of a page: a JSON object, or the page is of the wrong shape. */
+export function parseItem(text: string, host: string): Record<string, unknown> {
+  let item: unknown;
+  try {
+    item = JSON.parse(text);
+  } catch {
+    throw new RemoteError('bad-response', `${host} sent a list page that is not valid JSON`);
+  }
+  if (!isObject(item)) throw shapeError(host, `an item is not an object: ${text.trim().slice(0, 40)}`);
+  return item;
 }
 
 export interface NormalizedRecord {

@@ -26,7 +26,7 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
   const [stored, troubled] = await store.whenIdle(
     () => [remoteHashes(store, orgId), troubledDatasets(store, orgId)] as const,
   );
-  const collector = new ChangeCollector(stored, counts);
+  const collector = new ChangeCollector(stored, counts, ctx.client.host);
   try {
     await walkList(
       ctx.client,
@@ -54,6 +54,7 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
   const applied = await applySync(store, {
     orgId,
     changes: collector.changes,
+    stored: collector.stored,
     gone,
     now: startedAt,
     deliveriesPerDataset: ctx.deliveriesPerDataset,

@@ -41,7 +41,7 @@ export async function walkList(
     ];
     if (query.filter !== undefined) params.push(['filter', query.filter]);
     if (token !== '') params.push(['pageToken', token]);
-    return readListPage(await client.getJson(REMOTE_PATHS.list, params, signal), client.host);
+    return readListPage(await client.getText(REMOTE_PATHS.list, params, signal), client.host);
   };
   let current: RawPage;
   try {

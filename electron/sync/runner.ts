@@ -6,7 +6,7 @@
 import type { SourceState, StatusTransition, SyncCounts, SyncKind } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { Source } from '../store/sources';
-import { finishSyncRun, lastSyncRun, startSyncRun } from '../store/syncRuns';
+import { lastSyncRun, recordSyncRun } from '../store/syncRuns';
 import { type FetchLike, RemoteClient, RemoteError, type RetryPolicy, type Sleep } from './client';
 import { type CycleContext, DEFAULT_CONCURRENCY } from './context';
 import { runCrawl } from './crawl';
@@ -215,9 +215,6 @@ export class SourceRunner {
       return failed;
     }
     this.update({ phase: 'syncing', activity: `${kind}: starting`, nextRunAt: null });
-    const runId = await store.whenIdle(() =>
-      startSyncRun(store, { sourceId: source.id, orgId: source.orgId, kind, startedAt: started }),
-    );
     const ctx: CycleContext = {
       store,
       client: this.client,
@@ -247,9 +244,8 @@ export class SourceRunner {
       }
       if (outcome.kind === 'crawl') this.lastCrawlAt = started.getTime();
       result = event('ok', null, outcome);
-      await store.whenIdle(() =>
-        finishSyncRun(store, runId, { endedAt: now(), outcome: 'ok', counts: outcome.counts }),
-      );
+      const record = { sourceId: source.id, orgId: source.orgId, kind, startedAt: started, endedAt: now() };
+      await store.whenIdle(() => recordSyncRun(store, { ...record, outcome: 'ok', counts: outcome.counts }));
       this.update({
         phase: 'idle',
         activity: null,
@@ -266,7 +262,11 @@ export class SourceRunner {
       result = event('failed', message);
       await store
         .whenIdle(() =>
-          finishSyncRun(store, runId, {
+          recordSyncRun(store, {
+            sourceId: source.id,
+            orgId: source.orgId,
+            kind,
+            startedAt: started,
             endedAt: now(),
             outcome: 'failed',
             counts: result.counts,

@@ -53,7 +53,7 @@ describe('sync faults', () => {
   });
 
   it('a request with no answer times out and is retried', async () => {
-    const bench = await syncedBench({ runner: { timeoutMs: 150 } });
+    const bench = await syncedBench({ runner: { timeoutMs: 500 } });
     bench.simulator.faults.inject({ kind: 'hang' });
     const event = await bench.runner.runCycle('crawl');
     expect(event.outcome).toBe('ok');
