@@ -80,6 +80,51 @@ describe('serve', () => {
     expect(await serve.exited).toBe(0);
   });
 
+  it('syncs every configured source: the local API answers with the remote org, read through for tasks', async () => {
+    const key = 'e2e-remote-key';
+    const simulator = spawnCli(['simulate-remote', '--port', '0', '--datasets', '40'], {
+      DATASET_HEALTH_REMOTE_KEY: key,
+    });
+    const [, remote] = await waitFor(simulator.stdout, /listening on (http:\/\/\S+)\n/, simulator);
+    const dataDir = tempDir();
+    expect(
+      (await cli(['sources', 'add', '--org', 'acme', '--remote', remote!, '--data-dir', dataDir])).code,
+    ).toBe(0);
+    const serve = spawnCli(['serve', '--port', '0', '--data-dir', dataDir], {
+      DATASET_HEALTH_REMOTE_KEY: key,
+    });
+    await waitFor(serve.stdout, /listening on (http:\/\/\S+)\n/, serve);
+    await waitFor(serve.stderr, /sync acme: crawl ok, 40 datasets read, 40 written/, serve);
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    // What was synced is in the data directory: a script's key and query see it.
+    const localKey = (await cli(['keys', 'create', '--org', 'acme', '--data-dir', dataDir])).stdout.trim();
+    const again = spawnCli(['serve', '--port', '0', '--poll-seconds', '3600', '--data-dir', dataDir], {
+      DATASET_HEALTH_REMOTE_KEY: key,
+    });
+    const [, url] = await waitFor(again.stdout, /listening on (http:\/\/\S+)\n/, again);
+    const response = await fetch(`${url}/v2/ops/health/datasets/deliveries?pageSize=100`, {
+      headers: { Authorization: `Bearer ${localKey}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-synced-at')).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const page = (await response.json()) as { items: DatasetRecord[] };
+    expect(page.items).toHaveLength(40);
+    // A healthy delivery's tasks were never synced: the local API reads them through from the remote.
+    const healthy = page.items.find((r) => r.latestDeliveryStatus === 'HEALTHY')!;
+    const tasks = await fetch(
+      `${url}/v2/ops/health/deliveries/${healthy.deliveryEventList[0]!.deliveryId}/tasks`,
+      {
+        headers: { Authorization: `Bearer ${localKey}` },
+      },
+    );
+    expect(tasks.status).toBe(200);
+    again.child.kill('SIGINT');
+    expect(await again.exited).toBe(0);
+    simulator.child.kill('SIGINT');
+    expect(await simulator.exited).toBe(0);
+  });
+
   it('a port in use is a one-line failure with exit 1', async () => {
     const dataDir = tempDir();
     const first = spawnCli(['serve', '--port', '0', '--data-dir', dataDir]);

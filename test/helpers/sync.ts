@@ -32,6 +32,8 @@ export interface SyncBench {
   sleeps: number[];
   /** Timers the runner set (ms): the loop's next cycles. */
   scheduled: number[];
+  /** Runs the callback of the last timer the runner set (as if its time had come). */
+  fireTimer(): void;
   cycles: CycleEvent[];
   localApi: FastifyInstance;
   localKey: string;
@@ -72,16 +74,20 @@ export async function syncBench(options: BenchOptions = {}): Promise<SyncBench> 
   const source = saveSource(store, { id: 'acme-remote', orgId: ORG, baseUrl: simulator.url }, now());
   const sleeps: number[] = [];
   const scheduled: number[] = [];
+  let lastTimer: (() => void) | undefined;
   const cycles: CycleEvent[] = [];
   const sleep: Sleep = async (ms) => {
     sleeps.push(ms);
   };
   const timers: Timers = {
-    setTimeout: (_fn, ms) => {
+    setTimeout: (fn, ms) => {
       scheduled.push(ms);
+      lastTimer = fn;
       return scheduled.length;
     },
-    clearTimeout: () => {},
+    clearTimeout: () => {
+      lastTimer = undefined;
+    },
   };
   const runner = new SourceRunner({
     store,
@@ -115,6 +121,12 @@ export async function syncBench(options: BenchOptions = {}): Promise<SyncBench> 
     runner,
     sleeps,
     scheduled,
+    fireTimer: () => {
+      const fn = lastTimer;
+      lastTimer = undefined;
+      if (!fn) throw new Error('no timer is set');
+      fn();
+    },
     cycles,
     localApi,
     localKey,

@@ -26,8 +26,29 @@ describe('migrations', () => {
         'announced_deliveries',
         'snoozes',
         'sync_runs',
+        'sources',
       ]),
     );
+    await store.close();
+  });
+
+  it('a database of schema 1 (before sync) is upgraded in place, its data kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dh-migrations-'));
+    dirs.push(dir);
+    const SQL = await loadSqlJs();
+    const old = new SQL.Database();
+    old.exec(MIGRATIONS[0]!);
+    old.run("INSERT INTO orgs (id, name, created_at) VALUES ('acme', 'acme', '2026-01-01T00:00:00.000Z')");
+    old.run('PRAGMA user_version = 1');
+    writeFileSync(join(dir, 'health.sqlite'), old.export());
+    old.close();
+    const store = await Store.open({ dataDir: dir });
+    expect(store.value('PRAGMA user_version')).toBe(MIGRATIONS.length);
+    expect(store.column('SELECT id FROM orgs')).toEqual(['acme']);
+    expect(store.column('SELECT count(*) FROM sources')).toEqual([0]);
+    expect(
+      store.column("SELECT count(*) FROM pragma_table_info('datasets') WHERE name = 'remote_hash'"),
+    ).toEqual([1]);
     await store.close();
   });
 
