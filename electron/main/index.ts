@@ -1,17 +1,21 @@
 /**
  * Composition root of the desktop app (the shell: the only code that imports electron). It wires the
- * engine — store, local API — to a secure window. Tray, notifications and sync arrive with the shell issue.
+ * engine — store, sync, local API — to a secure window; with no source configured the engine mirrors
+ * the built-in demo (a simulated remote in-process). Tray, notifications and safeStorage-sealed remote
+ * keys arrive with the shell issue; until then remote keys come from the environment, as for `serve`.
  */
 import { join } from 'node:path';
 import { BrowserWindow, app, ipcMain, shell } from 'electron';
-import { startApiServer, DEFAULT_API_PORT, type ApiServer } from '../api/server';
+import { DEFAULT_API_PORT } from '../api/server';
 import { DATA_DIR_ENV } from '../store/dataDir';
 import { acquireDataDirLock, DataDirLockedError } from '../store/lock';
 import { Store } from '../store/database';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
+import { type RunningEngine, runEngine } from '../sync/runEngine';
+import { envSecretStore } from '../sync/secrets';
 import { RUNTIME_CHANNEL, type RuntimeView } from '../preload/channels';
 
-let server: ApiServer | undefined;
+let engine: RunningEngine | undefined;
 let store: Store | undefined;
 
 function createWindow(): BrowserWindow {
@@ -47,9 +51,16 @@ async function start(): Promise<void> {
   const lock = acquireDataDirLock(dataDir, { purpose: 'app' });
   app.on('will-quit', () => lock.release());
   store = await Store.open({ dataDir });
-  server = await startApiServer({ store, port: DEFAULT_API_PORT });
-  writeRuntimeFile(dataDir, { apiUrl: server.url, pid: process.pid, startedAt: new Date().toISOString() });
-  const view: RuntimeView = { apiUrl: server.url, dataDir };
+  engine = await runEngine({
+    store,
+    port: DEFAULT_API_PORT,
+    now: () => new Date(),
+    secrets: envSecretStore(process.env),
+    demoWhenNoSources: true,
+  });
+  const apiUrl = engine.api.url;
+  writeRuntimeFile(dataDir, { apiUrl, pid: process.pid, startedAt: new Date().toISOString() });
+  const view: RuntimeView = { apiUrl, dataDir };
   ipcMain.handle(RUNTIME_CHANNEL, () => view);
   createWindow();
 }
@@ -63,7 +74,7 @@ app.on('before-quit', (event) => {
   const closing = store;
   store = undefined;
   void (async () => {
-    await server?.close();
+    await engine?.stop();
     removeRuntimeFile(process.env[DATA_DIR_ENV] || app.getPath('userData'));
     await closing.close();
     app.quit();

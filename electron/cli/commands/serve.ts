@@ -6,14 +6,12 @@
 import { Command } from 'commander';
 import type { Logger } from 'pino';
 import { DEFAULT_RATE_LIMIT } from '../../api/app';
-import { DEFAULT_API_PORT, PortInUseError, startApiServer } from '../../api/server';
-import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../../demo/remote/builtIn';
+import { DEFAULT_API_PORT, PortInUseError } from '../../api/server';
 import { createApiKey, listApiKeys } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
 import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
 import { SYNC_LIMITS } from '../../store/settings';
-import { listSources } from '../../store/sources';
-import { SyncEngine } from '../../sync/engine';
+import { type RunningEngine, runEngine } from '../../sync/runEngine';
 import type { CycleEvent } from '../../sync/runner';
 import { envSecretStore } from '../../sync/secrets';
 import { CliError, type CliIo } from '../io';
@@ -60,52 +58,44 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const opened = await openDataDir(dataDir, 'serve', io);
   const { store } = opened;
   const logger = cliLogger(io);
-  let demo: BuiltInDemo | undefined;
-  let server;
-  const sync = new SyncEngine({
-    store,
-    secrets: envSecretStore(io.env),
-    now: () => io.now(),
-    intervals: {
-      pollMs: options.pollSeconds === undefined ? undefined : options.pollSeconds * 1000,
-      crawlMs: options.crawlMinutes === undefined ? undefined : options.crawlMinutes * 60_000,
-    },
-  });
+  let engine: RunningEngine;
   try {
-    if (options.demo && listSources(store).length === 0) {
-      demo = await startBuiltInDemo({ now: () => io.now() });
-      sync.addBuiltIn({ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS });
-      io.stderr(
-        `No sources configured: mirroring the built-in demo (a simulated remote at ${demo.simulator.url}).\n`,
-      );
-      if (!listApiKeys(store, demo.source.orgId).some((key) => key.revokedAt === null)) {
-        const key = createApiKey(store, demo.source.orgId, 'demo', io.now());
-        io.stderr(`Demo API key (shown once): ${key.key} (org ${demo.source.orgId})\n`);
-      }
-    }
-    server = await startApiServer({
+    engine = await runEngine({
       store,
       port: options.port,
       now: () => io.now(),
+      secrets: envSecretStore(io.env),
       logger,
       rateLimit: { perSecond: options.rateLimit, burst: options.rateLimit * 2 },
-      readThrough: sync.readThrough,
+      intervals: {
+        pollMs: options.pollSeconds === undefined ? undefined : options.pollSeconds * 1000,
+        crawlMs: options.crawlMinutes === undefined ? undefined : options.crawlMinutes * 60_000,
+      },
+      demoWhenNoSources: options.demo === true,
     });
   } catch (error) {
-    await demo?.close();
     await opened.close();
     if (error instanceof PortInUseError) throw new CliError(error.message);
     throw error;
   }
-  writeRuntimeFile(dataDir, { apiUrl: server.url, pid: process.pid, startedAt: io.now().toISOString() });
-  io.stdout(`Local API listening on ${server.url}\n`);
+  const { api, sync, demo } = engine;
+  writeRuntimeFile(dataDir, { apiUrl: api.url, pid: process.pid, startedAt: io.now().toISOString() });
+  io.stdout(`Local API listening on ${api.url}\n`);
+  if (demo) {
+    io.stderr(
+      `No sources configured: mirroring the built-in demo (a simulated remote at ${demo.simulator.url}).\n`,
+    );
+    if (!listApiKeys(store, demo.source.orgId).some((key) => key.revokedAt === null)) {
+      const key = createApiKey(store, demo.source.orgId, 'demo', io.now());
+      io.stderr(`Demo API key (shown once): ${key.key} (org ${demo.source.orgId})\n`);
+    }
+  }
   io.stderr(`Data directory: ${dataDir}\n`);
   sync.onCycle((event) => {
     logCycle(logger, event);
     const line = describeCycle(event);
     if (line !== null) io.stderr(`${line}\n`);
   });
-  sync.start();
   const sources = sync.states();
   io.stderr(
     sources.length === 0
@@ -115,9 +105,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const signal = await io.stopRequested();
   io.stderr(`${signal}: stopping…\n`);
   try {
-    await sync.stop();
-    await server.close();
-    await demo?.close();
+    await engine.stop();
   } finally {
     removeRuntimeFile(dataDir);
     await opened.close();
