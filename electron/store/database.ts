@@ -40,6 +40,17 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
 
 export type Row = Record<string, SqlValue>;
 
+export interface TransactionOptions {
+  /** False for bookkeeping the API does not serve (a key's last-used time): ETags and cached pages stay. */
+  dataChange?: boolean;
+  /**
+   * 'soon' (default): saved a debounce window after the commit. 'later': saved with the next save or at
+   * `requestSave`/close — for data that can be fetched again (a sync cycle asks for one save when it
+   * ends, instead of one in the middle of its work).
+   */
+  persist?: 'soon' | 'later';
+}
+
 /** Thrown when the store is used while a chunked transaction holds it without waiting (`whenIdle`). */
 export class StoreBusyError extends Error {
   constructor() {
@@ -60,6 +71,8 @@ export class Store {
   private readonly rollbackListeners = new Set<() => void>();
   /** Whether the transaction in progress changes data the API serves (see `transaction`). */
   private dataChange = false;
+  /** Whether it may be saved later (see `TransactionOptions.persist`): all of a nested one must agree. */
+  private persistLater = false;
   /** Commits not yet exported for a write. */
   private dirty = false;
   /** The debounce timer: started by the first commit after a write is queued, never pushed back. */
@@ -127,21 +140,22 @@ export class Store {
    * renews `dataRevision` (ETags, cached pages) unless it only did bookkeeping (`dataChange: false`,
    * e.g. a key's last-used time); it is persisted either way.
    */
-  transaction<T>(fn: () => T, options: { dataChange?: boolean } = {}): T {
+  transaction<T>(fn: () => T, options: TransactionOptions = {}): T {
     const dataChange = options.dataChange ?? true;
     this.checkFree();
     if (this.depth > 0) {
       this.dataChange ||= dataChange;
+      this.persistLater &&= options.persist === 'later';
       return this.nested(fn);
     }
     this.db.run('BEGIN IMMEDIATE');
     this.depth = 1;
     this.dataChange = dataChange;
+    this.persistLater = options.persist === 'later';
     try {
       const result = fn();
       this.db.run('COMMIT');
-      if (this.dataChange) this.revision += 1;
-      this.changed();
+      this.committed();
       return result;
     } catch (error) {
       this.db.run('ROLLBACK');
@@ -160,7 +174,7 @@ export class Store {
    */
   async transactionInChunks<T>(
     work: (slice: ChunkRunner) => Promise<T>,
-    options: { dataChange?: boolean } = {},
+    options: TransactionOptions = {},
   ): Promise<T> {
     while (this.held) await this.held;
     this.checkFree();
@@ -169,6 +183,7 @@ export class Store {
     this.db.run('BEGIN IMMEDIATE');
     this.depth = 1;
     this.dataChange = options.dataChange ?? true;
+    this.persistLater = options.persist === 'later';
     const slice: ChunkRunner = async (fn) => {
       await nextTurn();
       this.inSlice = true;
@@ -181,8 +196,7 @@ export class Store {
     try {
       const result = await work(slice);
       this.db.run('COMMIT');
-      if (this.dataChange) this.revision += 1;
-      this.changed();
+      this.committed();
       return result;
     } catch (error) {
       this.db.run('ROLLBACK');
@@ -212,6 +226,17 @@ export class Store {
 
   private checkFree(): void {
     if (this.busy) throw new StoreBusyError();
+  }
+
+  private committed(): void {
+    if (this.dataChange) this.revision += 1;
+    if (this.persistLater) this.dirty ||= this.options.dataDir !== null;
+    else this.changed();
+  }
+
+  /** Saves what is committed and not yet saved (after the debounce window), e.g. at the end of a sync cycle. */
+  requestSave(): void {
+    if (this.dirty) this.changed();
   }
 
   /** Calls `listener` after every rollback: caches of what a rolled-back write inserted must go. */
@@ -264,6 +289,23 @@ export class Store {
       statement.bind(params);
       while (statement.step()) {
         visit(statement.get()[0] as T);
+        count += 1;
+      }
+    } finally {
+      statement.reset();
+    }
+    return count;
+  }
+
+  /** Calls `visit` with each row as an array of its columns (cheaper than objects for many rows). */
+  eachRow(sql: string, params: BindParams, visit: (row: SqlValue[]) => void): number {
+    this.checkFree();
+    const statement = this.statement(sql);
+    let count = 0;
+    try {
+      statement.bind(params);
+      while (statement.step()) {
+        visit(statement.get());
         count += 1;
       }
     } finally {

@@ -56,7 +56,8 @@ export function recordSyncRun(
         [run.sourceId, KEPT_RUNS],
       );
     },
-    { dataChange: false },
+    // Saved with the cycle's data, when the runner asks at the end of the cycle.
+    { dataChange: false, persist: 'later' },
   );
 }
 

@@ -67,8 +67,27 @@ function transitionOf(before: StoredHealth | undefined, record: DatasetRecord): 
   return { datasetId: record.datasetId, from, to, deliveryId: to === 'FAILED' ? failed : record.deliveryId };
 }
 
+/** Sync writes are saved when the cycle ends (the runner asks): the data can be fetched again. */
+const SYNC_WRITE = { persist: 'later' } as const;
+
 export async function applySync(store: Store, input: ApplyInput): Promise<ApplyResult> {
   const { orgId } = input;
+  const listed = input.listed;
+  const removals = listed !== undefined && [...input.stored.keys()].some((id) => !listed.has(id));
+  if (input.changes.length === 0 && (input.gone?.length ?? 0) === 0 && !removals) {
+    // Most polls and crawls of a quiet org: only the sync time moves. Not a data change (the API's
+    // cached pages stay valid; X-Synced-At is read per request).
+    await store.whenIdle(() =>
+      store.transaction(
+        () => {
+          ensureOrg(store, orgId, input.now);
+          markOrgSynced(store, orgId, input.now);
+        },
+        { dataChange: false, ...SYNC_WRITE },
+      ),
+    );
+    return { transitions: [], written: 0, removed: 0 };
+  }
   return store.transactionInChunks(async (slice) => {
     const transitions: StatusTransition[] = [];
     let removed = 0;
@@ -119,5 +138,5 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
       markOrgSynced(store, orgId, input.now);
     });
     return { transitions, written: input.changes.length, removed };
-  });
+  }, SYNC_WRITE);
 }

@@ -8,7 +8,7 @@ import { hasCompletedCrawl } from '../store/syncRuns';
 import { applySync } from './apply';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, FIRST_CRAWL_DELIVERIES, LATER_DELIVERIES } from './context';
-import { fetchFailedTasks } from './failedTasks';
+import { withFailedTasks } from './failedTasks';
 import { walkList } from './remote';
 import { remoteHashes } from './storedState';
 
@@ -17,11 +17,9 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
   const firstSync = await store.whenIdle(() => !hasCompletedCrawl(store, orgId));
-  const collector = new ChangeCollector(
-    await store.whenIdle(() => remoteHashes(store, orgId)),
-    counts,
-    ctx.client.host,
-  );
+  // The whole org's fingerprints, read once: a complete crawl also needs them to find removed datasets.
+  const stored = await remoteHashes(store, orgId);
+  const collector = new ChangeCollector(async () => stored, counts, ctx.client.host);
   await walkList(
     ctx.client,
     { latestDeliveriesCount: firstSync ? FIRST_CRAWL_DELIVERIES : LATER_DELIVERIES },
@@ -32,17 +30,18 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
     ctx.signal,
   );
   ctx.progress(`crawl: saving ${collector.changes.length.toLocaleString('en-US')} changed datasets`);
-  const applied = await applySync(store, {
-    orgId,
-    changes: collector.changes,
-    stored: collector.stored,
-    listed: collector.seen,
-    now: startedAt,
-    deliveriesPerDataset: ctx.deliveriesPerDataset,
-    signal: ctx.signal,
-  });
+  const applied = await withFailedTasks(ctx, collector.changes, counts, () =>
+    applySync(store, {
+      orgId,
+      changes: collector.changes,
+      stored,
+      listed: collector.seen,
+      now: startedAt,
+      deliveriesPerDataset: ctx.deliveriesPerDataset,
+      signal: ctx.signal,
+    }),
+  );
   counts.written = applied.written;
   counts.removed = applied.removed;
-  await fetchFailedTasks(ctx, counts);
   return { kind: 'crawl', firstSync, transitions: applied.transitions, counts };
 }

@@ -1,22 +1,46 @@
 /**
- * Tasks of FAILED deliveries, fetched as soon as a cycle has stored them, so failure reasons are there
- * offline (DESIGN.md §4). Concurrency-limited; a fetch that fails is counted and tried again next cycle
- * (and the local tasks endpoint reads through on demand).
+ * Tasks of FAILED deliveries, fetched as soon as a cycle has seen them, so failure reasons are there
+ * offline (DESIGN.md §4). The fetches run while the cycle's records are being written; the tasks are
+ * written once both are done. Concurrency-limited; a fetch that fails is counted and tried again next
+ * cycle (and the local tasks endpoint reads through on demand).
  */
 import pLimit from 'p-limit';
 import type { TasksRecord } from '../../shared/schemas';
 import type { SyncCounts } from '../../shared/sync';
+import type { Store } from '../store/database';
 import { writeTasks } from '../store/datasetWriter';
+import type { RecordChange } from './apply';
 import { RemoteError } from './client';
 import type { CycleContext } from './context';
+import { failedDeliveryOf } from './fingerprint';
 import { fetchTasks } from './remote';
 import { inSlices } from './slices';
 import { failedDeliveriesWithoutTasks } from './storedState';
 
-export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): Promise<void> {
-  const { store, orgId } = ctx;
-  const deliveries = await store.whenIdle(() => failedDeliveriesWithoutTasks(store, orgId));
-  if (deliveries.length === 0) return;
+/** The FAILED deliveries whose tasks are not stored: of the stored datasets, and of the changed records. */
+export function deliveriesNeedingTasks(
+  store: Store,
+  orgId: string,
+  changes: readonly RecordChange[],
+): string[] {
+  const wanted = new Set(failedDeliveriesWithoutTasks(store, orgId));
+  for (const { record } of changes) {
+    const failed = failedDeliveryOf(record);
+    if (failed === null || wanted.has(failed)) continue;
+    const stored = store.value<number>('SELECT 1 FROM delivery_tasks WHERE org_id = ? AND delivery_id = ?', [
+      orgId,
+      failed,
+    ]);
+    if (stored === undefined) wanted.add(failed);
+  }
+  return [...wanted];
+}
+
+export async function fetchTasksOf(
+  ctx: CycleContext,
+  deliveries: readonly string[],
+  counts: SyncCounts,
+): Promise<[string, TasksRecord][]> {
   const limit = pLimit(ctx.concurrency);
   const fetched: [string, TasksRecord][] = [];
   let done = 0;
@@ -25,11 +49,8 @@ export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): P
       limit(async () => {
         try {
           const tasks = await fetchTasks(ctx.client, deliveryId, ctx.signal);
-          if (tasks === null) {
-            counts.tasksFailed += 1;
-            return;
-          }
-          fetched.push([deliveryId, tasks]);
+          if (tasks === null) counts.tasksFailed += 1;
+          else fetched.push([deliveryId, tasks]);
         } catch (error) {
           // Stopping, or a key the remote now refuses, ends the whole cycle; anything else waits for the next.
           if (ctx.signal?.aborted || (error instanceof RemoteError && error.kind === 'unauthorized')) {
@@ -44,15 +65,52 @@ export async function fetchFailedTasks(ctx: CycleContext, counts: SyncCounts): P
       }),
     ),
   );
+  return fetched;
+}
+
+/** Writes fetched tasks in one commit (each commit would cost a save of the whole database). */
+export async function storeTasks(
+  ctx: CycleContext,
+  fetched: readonly [string, TasksRecord][],
+  counts: SyncCounts,
+): Promise<void> {
   if (fetched.length === 0) return;
-  // One commit for all of them (each commit would cost a save of the whole database).
-  await store.transactionInChunks(async (slice) =>
-    inSlices(
-      slice,
-      fetched,
-      ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
-      ctx.signal,
-    ),
+  const { store, orgId } = ctx;
+  await store.transactionInChunks(
+    async (slice) =>
+      inSlices(
+        slice,
+        fetched,
+        ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
+        ctx.signal,
+      ),
+    { persist: 'later' },
   );
   counts.tasksFetched += fetched.length;
+}
+
+/**
+ * Starts fetching the tasks the changes need, runs `write` (the cycle's commit) meanwhile, then stores
+ * the tasks. A failing write stops the fetches.
+ */
+export async function withFailedTasks<T>(
+  ctx: CycleContext,
+  changes: readonly RecordChange[],
+  counts: SyncCounts,
+  write: () => Promise<T>,
+): Promise<T> {
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  const deliveries = await ctx.store.whenIdle(() => deliveriesNeedingTasks(ctx.store, ctx.orgId, changes));
+  const fetching = fetchTasksOf({ ...ctx, signal }, deliveries, counts);
+  fetching.catch(() => {});
+  let result: T;
+  try {
+    result = await write();
+  } catch (error) {
+    stop.abort(new Error('the cycle failed'));
+    throw error;
+  }
+  await storeTasks(ctx, await fetching, counts);
+  return result;
 }

@@ -10,9 +10,9 @@ import { applySync } from './apply';
 import { RemoteError } from './client';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, LATER_DELIVERIES } from './context';
-import { fetchFailedTasks } from './failedTasks';
+import { withFailedTasks } from './failedTasks';
 import { fetchDataset, walkList } from './remote';
-import { remoteHashes, troubledDatasets } from './storedState';
+import { remoteHashesOf, troubledDatasets } from './storedState';
 
 export const TROUBLED_FILTER = 'deliveryStatus.in.(FAILED,MISSING)';
 
@@ -23,10 +23,8 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
   const { store, orgId } = ctx;
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
-  const [stored, troubled] = await store.whenIdle(
-    () => [remoteHashes(store, orgId), troubledDatasets(store, orgId)] as const,
-  );
-  const collector = new ChangeCollector(stored, counts, ctx.client.host);
+  const troubled = await store.whenIdle(() => troubledDatasets(store, orgId));
+  const collector = new ChangeCollector((ids) => remoteHashesOf(store, orgId, ids), counts, ctx.client.host);
   try {
     await walkList(
       ctx.client,
@@ -39,6 +37,7 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
     throw error;
   }
   const gone: string[] = [];
+  const recovered: Record<string, unknown>[] = [];
   const limit = pLimit(ctx.concurrency);
   await Promise.all(
     troubled
@@ -47,21 +46,23 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
         limit(async () => {
           const fetched = await fetchDataset(ctx.client, datasetId, LATER_DELIVERIES, ctx.signal);
           if (fetched === null) gone.push(datasetId);
-          else collector.add(fetched);
+          else recovered.push(fetched);
         }),
       ),
   );
-  const applied = await applySync(store, {
-    orgId,
-    changes: collector.changes,
-    stored: collector.stored,
-    gone,
-    now: startedAt,
-    deliveriesPerDataset: ctx.deliveriesPerDataset,
-    signal: ctx.signal,
-  });
+  await collector.addAll(recovered, ctx.signal);
+  const applied = await withFailedTasks(ctx, collector.changes, counts, () =>
+    applySync(store, {
+      orgId,
+      changes: collector.changes,
+      stored: collector.stored,
+      gone,
+      now: startedAt,
+      deliveriesPerDataset: ctx.deliveriesPerDataset,
+      signal: ctx.signal,
+    }),
+  );
   counts.written = applied.written;
   counts.removed = applied.removed;
-  await fetchFailedTasks(ctx, counts);
   return { kind: 'poll', firstSync: false, transitions: applied.transitions, counts };
 }

@@ -1,13 +1,30 @@
 /** What the sync reads of the mirror before a cycle: each dataset's remote fingerprint and status. */
 import type { Store } from '../store/database';
 
-/** datasetId → fingerprint of the record the remote last sent (null for imported data). */
-export function remoteHashes(store: Store, orgId: string): Map<string, string | null> {
+/** Rows per read: reading 10k datasets at once would stall the event loop for tens of milliseconds. */
+const BATCH = 1000;
+
+/**
+ * datasetId → fingerprint of the record the remote last sent (null for imported data), read in batches
+ * with the event loop free between them. Only this source's sync writes the org meanwhile.
+ */
+export async function remoteHashes(store: Store, orgId: string): Promise<Map<string, string | null>> {
   const hashes = new Map<string, string | null>();
-  for (const row of store.all('SELECT dataset_id, remote_hash FROM datasets WHERE org_id = ?', [orgId])) {
-    hashes.set(String(row.dataset_id), row.remote_hash === null ? null : String(row.remote_hash));
+  let after = '';
+  for (;;) {
+    const read = await store.whenIdle(() =>
+      store.eachRow(
+        'SELECT dataset_id, remote_hash FROM datasets WHERE org_id = ? AND dataset_id > ? ORDER BY dataset_id LIMIT ?',
+        [orgId, after, BATCH],
+        ([datasetId, hash]) => {
+          after = String(datasetId);
+          hashes.set(after, hash === null ? null : String(hash));
+        },
+      ),
+    );
+    if (read < BATCH) return hashes;
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return hashes;
 }
 
 /** Datasets whose latest status is FAILED or MISSING: the fast poll re-reads them if the remote stops listing them. */
@@ -29,4 +46,24 @@ export function failedDeliveriesWithoutTasks(store: Store, orgId: string): strin
        AND NOT EXISTS (SELECT 1 FROM delivery_tasks t WHERE t.org_id = ?1 AND t.delivery_id = failed)`,
     [orgId],
   );
+}
+
+/** The stored fingerprints of the given datasets (those not stored are absent), in batches. */
+export async function remoteHashesOf(
+  store: Store,
+  orgId: string,
+  datasetIds: readonly string[],
+): Promise<Map<string, string | null>> {
+  const hashes = new Map<string, string | null>();
+  for (let start = 0; start < datasetIds.length; start += BATCH) {
+    const batch = datasetIds.slice(start, start + BATCH);
+    await store.whenIdle(() =>
+      store.eachRow(
+        `SELECT dataset_id, remote_hash FROM datasets WHERE org_id = ? AND dataset_id IN (SELECT value FROM json_each(?))`,
+        [orgId, JSON.stringify(batch)],
+        ([datasetId, hash]) => hashes.set(String(datasetId), hash === null ? null : String(hash)),
+      ),
+    );
+  }
+  return hashes;
 }
