@@ -5,11 +5,17 @@
  * and sleep are injected so tests control them without waiting.
  */
 import pRetry from 'p-retry';
+import { SLICE_MS } from './slices';
 
 export type FetchLike = (
   url: string,
   init: { headers: Record<string, string>; signal: AbortSignal },
-) => Promise<Pick<Response, 'status' | 'headers' | 'text'>>;
+) => Promise<Pick<Response, 'status' | 'headers' | 'text' | 'body'>>;
+
+/** Takes a 2xx body as it arrives, decoded text chunk by chunk (see pageText.ts). */
+export interface BodySink {
+  push(text: string): void;
+}
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -113,9 +119,24 @@ export class RemoteClient {
 
   /** GETs `path` with `query` and returns the body text of a 2xx answer, retrying transient failures. */
   async getText(path: string, query: [string, string][], signal?: AbortSignal): Promise<string> {
+    let text = '';
+    await this.getStreamed(path, query, signal, () => ({ push: (chunk) => void (text += chunk) }));
+    return text;
+  }
+
+  /**
+   * GETs `path` with `query` and feeds a 2xx body, as it arrives, to a sink made for each attempt
+   * (a retried request starts a fresh one); returns the sink of the attempt that succeeded.
+   */
+  async getStreamed<S extends BodySink>(
+    path: string,
+    query: [string, string][],
+    signal: AbortSignal | undefined,
+    newSink: () => S,
+  ): Promise<S> {
     const url = new URL(this.options.baseUrl + path);
     for (const [name, value] of query) url.searchParams.append(name, value);
-    return pRetry(() => this.attempt(url.toString(), signal), {
+    return pRetry(() => this.attempt(url.toString(), signal, newSink), {
       retries: this.retry.retries,
       // p-retry counts and stops; the waits are ours (Retry-After, injected sleep), so its own are zero.
       minTimeout: 0,
@@ -130,13 +151,18 @@ export class RemoteClient {
     });
   }
 
-  private async attempt(url: string, signal: AbortSignal | undefined): Promise<string> {
+  private async attempt<S extends BodySink>(
+    url: string,
+    signal: AbortSignal | undefined,
+    newSink: () => S,
+  ): Promise<S> {
     signal?.throwIfAborted();
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let status: number;
-    let text: string;
+    let text = '';
     let retryAfter: string | null;
+    const sink = newSink();
     try {
       const response = await this.fetch(url, {
         headers: { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' },
@@ -144,7 +170,22 @@ export class RemoteClient {
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      text = await response.text();
+      if (status >= 200 && status < 300 && response.body) {
+        // Decoded and handed on chunk by chunk: a 10 MB page never becomes one long synchronous step.
+        // Chunks already received arrive without a turn of the event loop in between: yield now and then.
+        const decoder = new TextDecoder();
+        let sliceStart = performance.now();
+        for await (const bytes of response.body) {
+          sink.push(decoder.decode(bytes, { stream: true }));
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
+        }
+        sink.push(decoder.decode());
+      } else {
+        text = await response.text();
+      }
     } catch (error) {
       if (signal?.aborted) throw new RemoteError('aborted', 'sync stopped');
       if (timeout.aborted) {
@@ -152,7 +193,10 @@ export class RemoteClient {
       }
       throw new RemoteError('transient', `cannot reach ${this.host}: ${networkReason(error)}`);
     }
-    if (status >= 200 && status < 300) return text;
+    if (status >= 200 && status < 300) {
+      if (text !== '') sink.push(text);
+      return sink;
+    }
     throw this.statusError(status, text, retryAfter);
   }
 

@@ -7,7 +7,7 @@
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { lenientContext, normalizeDatasetRecord, normalizeTasksRecord } from '../store/normalize';
 import { RemoteError, parseJson } from './client';
-import { splitPage } from './pageText';
+import type { PageSplitter } from './pageText';
 
 export interface RawPage {
   /** Each item's JSON text: parsed one at a time, in slices (see pageText.ts). */
@@ -22,9 +22,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const shapeError = (host: string, what: string): RemoteError =>
   new RemoteError('bad-response', `${host} sent a list page of the wrong shape: ${what}`);
 
-export function readListPage(text: string, host: string): RawPage {
-  const split = splitPage(text);
-  const body = parseJson(split?.envelope ?? text, host);
+/** The page read by a splitter as it arrived (see pageText.ts). */
+export function readListPage(splitter: PageSplitter, host: string): RawPage {
+  const split = splitter.end();
+  const body = parseJson(split?.envelope ?? splitter.text, host);
   if (!isObject(body)) throw shapeError(host, 'expected a JSON object');
   const { items, nextPageToken } = body;
   if (nextPageToken !== undefined && nextPageToken !== null && typeof nextPageToken !== 'string') {

@@ -1,6 +1,7 @@
 /** The remote's endpoints as the sync uses them: list pages (with the page-size fallback), one dataset, tasks. */
 import type { TasksRecord } from '../../shared/schemas';
 import { type RemoteClient, RemoteError } from './client';
+import { PageSplitter } from './pageText';
 import { type RawPage, readDatasetObject, readListPage, readTasksRecord } from './page';
 
 export const REMOTE_PATHS = {
@@ -41,7 +42,8 @@ export async function walkList(
     ];
     if (query.filter !== undefined) params.push(['filter', query.filter]);
     if (token !== '') params.push(['pageToken', token]);
-    return readListPage(await client.getText(REMOTE_PATHS.list, params, signal), client.host);
+    const splitter = await client.getStreamed(REMOTE_PATHS.list, params, signal, () => new PageSplitter());
+    return readListPage(splitter, client.host);
   };
   let current: RawPage;
   try {

@@ -5,8 +5,8 @@
  */
 import type { ChunkRunner } from '../store/database';
 
-/** Work per slice: well under the stall budget, large enough that yielding costs little. */
-export const SLICE_MS = 12;
+/** Work per slice: well under the stall budget (one step — a GC, the in-memory file growing — can overshoot it), large enough that yielding costs little. */
+export const SLICE_MS = 8;
 
 /** Runs a slice after the event loop has had a turn (outside any transaction). */
 export const freeSlice: ChunkRunner = async (fn) => {

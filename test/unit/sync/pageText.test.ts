@@ -1,7 +1,7 @@
 /** The item splitter of list pages: it must agree with JSON.parse on every page, and fail where it fails. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitPage } from '../../../electron/sync/pageText';
+import { PageSplitter, splitPage } from '../../../electron/sync/pageText';
 
 /** Strings full of what a naive splitter trips on. */
 const tricky = fc.string({
@@ -54,9 +54,38 @@ describe('splitPage', () => {
     );
   });
 
+  it('gives the same result however the text is cut into chunks (as it arrives from the network)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(json, { maxLength: 5 }),
+        fc.dictionary(
+          tricky.filter((k) => k !== 'items'),
+          json,
+          { maxKeys: 3 },
+        ),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (items, others, cuts) => {
+          const text = JSON.stringify({ ...others, items, kind: 'ops#datasetHealthList' });
+          const splitter = new PageSplitter();
+          let at = 0;
+          for (const cut of [...cuts.map((n) => n % (text.length + 1))].sort((a, b) => a - b)) {
+            splitter.push(text.slice(at, cut));
+            at = cut;
+          }
+          splitter.push(text.slice(at));
+          expect(splitter.end()).toEqual(splitPage(text));
+          expect(splitter.text).toBe(text);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it('leaves pages without an items array to JSON.parse', () => {
     expect(splitPage('{"items":{}}')).toEqual({ envelope: '{"items":{}}', items: null });
     expect(splitPage('{"items":"x","kind":"k"}')?.items).toBeNull();
+    expect(splitPage('{"items":"x","other":[1]}')?.items).toBeNull();
+    expect(splitPage('{"items":7,"other":[1]}')?.items).toBeNull();
     expect(splitPage('{"kind":"k"}')).toBeNull();
     expect(splitPage('<html>oops</html>')).toBeNull();
     expect(splitPage('{"items":[1],"items":[2]}')).toBeNull();
