@@ -148,18 +148,13 @@ export class Store {
       this.persistLater &&= options.persist === 'later';
       return this.nested(fn);
     }
-    this.db.run('BEGIN IMMEDIATE');
-    this.depth = 1;
-    this.dataChange = dataChange;
-    this.persistLater = options.persist === 'later';
+    this.begin(options);
     try {
       const result = fn();
-      this.db.run('COMMIT');
-      this.committed();
+      this.commit();
       return result;
     } catch (error) {
-      this.db.run('ROLLBACK');
-      for (const listener of this.rollbackListeners) listener();
+      this.rollback();
       throw error;
     } finally {
       this.depth = 0;
@@ -180,10 +175,7 @@ export class Store {
     this.checkFree();
     let release!: () => void;
     this.held = new Promise((resolve) => (release = resolve));
-    this.db.run('BEGIN IMMEDIATE');
-    this.depth = 1;
-    this.dataChange = options.dataChange ?? true;
-    this.persistLater = options.persist === 'later';
+    this.begin(options);
     const slice: ChunkRunner = async (fn) => {
       await nextTurn();
       this.inSlice = true;
@@ -195,12 +187,10 @@ export class Store {
     };
     try {
       const result = await work(slice);
-      this.db.run('COMMIT');
-      this.committed();
+      this.commit();
       return result;
     } catch (error) {
-      this.db.run('ROLLBACK');
-      for (const listener of this.rollbackListeners) listener();
+      this.rollback();
       throw error;
     } finally {
       this.depth = 0;
@@ -228,7 +218,20 @@ export class Store {
     if (this.busy) throw new StoreBusyError();
   }
 
-  private committed(): void {
+  private begin(options: TransactionOptions): void {
+    this.db.run('BEGIN IMMEDIATE');
+    this.depth = 1;
+    this.dataChange = options.dataChange ?? true;
+    this.persistLater = options.persist === 'later';
+  }
+
+  private rollback(): void {
+    this.db.run('ROLLBACK');
+    for (const listener of this.rollbackListeners) listener();
+  }
+
+  private commit(): void {
+    this.db.run('COMMIT');
     if (this.dataChange) this.revision += 1;
     if (this.persistLater) this.dirty ||= this.options.dataDir !== null;
     else this.changed();

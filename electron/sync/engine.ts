@@ -9,21 +9,14 @@ import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
 import { getSyncSettings } from '../store/settings';
 import { type Source, listSources } from '../store/sources';
-import { type FetchLike, RemoteClient, type RetryPolicy, type Sleep } from './client';
+import { RemoteClient } from './client';
 import { fetchTasks } from './remote';
-import { type CycleEvent, SourceRunner, type Timers } from './runner';
+import { type CycleEvent, SourceRunner, type SyncDeps } from './runner';
 import type { SecretStore } from './secrets';
 
-export interface SyncEngineOptions {
+export interface SyncEngineOptions extends SyncDeps {
   store: Store;
   secrets: SecretStore;
-  now: () => Date;
-  fetch?: FetchLike;
-  sleep?: Sleep;
-  random?: () => number;
-  timers?: Timers;
-  timeoutMs?: number;
-  retry?: RetryPolicy;
   /** Override the stored intervals (serve flags, tests). */
   intervals?: { pollMs?: number; crawlMs?: number };
   deliveriesPerDataset?: number;

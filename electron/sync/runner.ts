@@ -3,7 +3,13 @@
  * `pollMs` in between, one cycle at a time. Each cycle is recorded as a sync run, updates the source's
  * state and reports its transitions. A key the remote refuses stops the loop until the source changes.
  */
-import type { SourceState, StatusTransition, SyncCounts, SyncKind } from '../../shared/sync';
+import {
+  EMPTY_COUNTS,
+  type SourceState,
+  type StatusTransition,
+  type SyncCounts,
+  type SyncKind,
+} from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { Source } from '../store/sources';
 import { lastSyncRun, recordSyncRun } from '../store/syncRuns';
@@ -37,21 +43,25 @@ export interface CycleEvent {
   endedAt: string;
 }
 
-export interface RunnerOptions {
-  store: Store;
-  source: Source;
-  /** null: no key available (the state says where to set one). */
-  apiKey: string | null;
-  missingKeyHint: string;
+/** What a sync reaches the outside world and time through, injected so tests control them. */
+export interface SyncDeps {
   now: () => Date;
-  intervals: { pollMs: number; crawlMs: number };
-  deliveriesPerDataset: number;
   fetch?: FetchLike;
   sleep?: Sleep;
   random?: () => number;
   timers?: Timers;
   timeoutMs?: number;
   retry?: RetryPolicy;
+}
+
+export interface RunnerOptions extends SyncDeps {
+  store: Store;
+  source: Source;
+  /** null: no key available (the state says where to set one). */
+  apiKey: string | null;
+  missingKeyHint: string;
+  intervals: { pollMs: number; crawlMs: number };
+  deliveriesPerDataset: number;
   concurrency?: number;
   onCycle?: (event: CycleEvent) => void;
   onState?: (state: SourceState) => void;
@@ -187,15 +197,7 @@ export class SourceRunner {
       outcome,
       firstSync: false,
       transitions: [],
-      counts: {
-        received: 0,
-        written: 0,
-        removed: 0,
-        skipped: 0,
-        invalidValues: 0,
-        tasksFetched: 0,
-        tasksFailed: 0,
-      },
+      counts: { ...EMPTY_COUNTS },
       error,
       startedAt: started.toISOString(),
       endedAt: now().toISOString(),

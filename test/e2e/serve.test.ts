@@ -91,12 +91,16 @@ describe('serve', () => {
       (await cli(['sources', 'add', '--org', 'acme', '--remote', remote!, '--data-dir', dataDir])).code,
     ).toBe(0);
     const serve = spawnCli(['serve', '--port', '0', '--data-dir', dataDir], {
+      DATASET_HEALTH_LOG_LEVEL: 'debug',
       DATASET_HEALTH_REMOTE_KEY: key,
     });
     await waitFor(serve.stdout, /listening on (http:\/\/\S+)\n/, serve);
     await waitFor(serve.stderr, /sync acme: crawl ok, 40 datasets read, 40 written/, serve);
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
+    // The remote key never reaches the output, the log or the data directory.
+    expect(serve.stdout() + serve.stderr()).not.toContain(key);
+    expect(readFileSync(join(dataDir, 'health.sqlite')).includes(Buffer.from(key))).toBe(false);
     // What was synced is in the data directory: a script's key and query see it.
     const localKey = (await cli(['keys', 'create', '--org', 'acme', '--data-dir', dataDir])).stdout.trim();
     const again = spawnCli(['serve', '--port', '0', '--poll-seconds', '3600', '--data-dir', dataDir], {

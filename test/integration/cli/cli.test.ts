@@ -43,6 +43,11 @@ describe('usage', () => {
       ['import', '--help'],
       ['export', '--help'],
       ['demo', '--help'],
+      ['sync', '--help'],
+      ['sources', 'add', '--help'],
+      ['sources', 'list', '--help'],
+      ['sources', 'remove', '--help'],
+      ['simulate-remote', '--help'],
     ]) {
       const run = await cli(argv);
       expect(run.code, argv.join(' ')).toBe(0);
@@ -56,6 +61,9 @@ describe('usage', () => {
     [['import', '--org', 'acme']],
     [['demo', '--datasets', 'many']],
     [['serve', '--port', '70000']],
+    [['serve', '--poll-seconds', '1']],
+    [['serve', '--crawl-minutes', '0']],
+    [['sources', 'add', '--org', 'acme']],
     [[]],
   ])('usage error %j → exit 2', async (argv) => {
     const run = await cli(argv);

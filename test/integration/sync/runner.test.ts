@@ -42,17 +42,7 @@ describe('source loop', () => {
   it('reports its state: syncing with progress, then idle with the last success and counts', async () => {
     const bench = await syncBench();
     const seen: SourceState[] = [];
-    const runner = new SourceRunner({
-      store: bench.store,
-      source: bench.source,
-      apiKey: SIM_KEY,
-      missingKeyHint: '',
-      now: () => new Date(bench.clock.now()),
-      intervals: { pollMs: MINUTE, crawlMs: 15 * MINUTE },
-      deliveriesPerDataset: 100,
-      timers: { setTimeout: () => 0, clearTimeout: () => {} },
-      onState: (state) => seen.push(state),
-    });
+    const runner = new SourceRunner({ ...runnerOptions(bench), onState: (state) => seen.push(state) });
     const event = await runner.runCycle('crawl');
     expect(seen[0]).toMatchObject({ phase: 'syncing', activity: 'crawl: starting' });
     expect(seen.some((s) => /^crawl: page 1, 60 datasets$/.test(s.activity ?? ''))).toBe(true);
@@ -66,7 +56,7 @@ describe('source loop', () => {
       lastCounts: event.counts,
     });
     // A runner made later (a restart) knows the last success from the store.
-    const restarted = new SourceRunner({ ...runnerOptions(bench), onState: undefined });
+    const restarted = new SourceRunner(runnerOptions(bench));
     expect(restarted.state).toMatchObject({ phase: 'idle', lastSuccessAt: new Date(START).toISOString() });
     await runner.stop();
   });
