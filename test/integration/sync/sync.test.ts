@@ -94,10 +94,13 @@ describe('sync against the simulator', () => {
     expect(sortTransitions(event.transitions)).toEqual(expected);
     expect(byId(await allRecords(bench.local))).toEqual(byId(after));
 
-    // An unchanged remote: nothing written, no transitions.
+    // An unchanged remote: nothing written, no transitions, and the API's ETags and cached pages stay
+    // valid (only the sync time moves).
+    const revision = bench.store.dataRevision;
     const again = await bench.runner.runCycle('crawl');
     expect(again.counts.written).toBe(0);
     expect(again.transitions).toEqual([]);
+    expect(bench.store.dataRevision).toBe(revision);
   });
 
   it('the fast poll reports the FAILED/MISSING changes, including datasets that recovered', async () => {
