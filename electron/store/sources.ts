@@ -29,6 +29,11 @@ export function normalizeBaseUrl(text: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new SourceError(`'${text}': only http and https remotes are supported`);
   }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'http:' && !loopback) {
+    // The remote key travels in every request: plain http only on this machine (a simulator).
+    throw new SourceError(`'${text}': use https (plain http is accepted for 127.0.0.1 and localhost only)`);
+  }
   if (url.search || url.hash || url.username || url.password) {
     throw new SourceError(`'${text}': give the base URL only, without credentials, query or fragment`);
   }

@@ -112,6 +112,11 @@ export class RemoteClient {
     this.retry = options.retry ?? DEFAULT_RETRY;
   }
 
+  /** The same remote with other options (a shorter retry policy for optional requests). */
+  with(options: Partial<RemoteClientOptions>): RemoteClient {
+    return new RemoteClient({ ...this.options, ...options });
+  }
+
   /** GETs `path` with `query` and returns the parsed JSON body, retrying transient failures. */
   async getJson(path: string, query: [string, string][], signal?: AbortSignal): Promise<unknown> {
     return parseJson(await this.getText(path, query, signal), this.host);
@@ -157,12 +162,24 @@ export class RemoteClient {
     newSink: () => S,
   ): Promise<S> {
     signal?.throwIfAborted();
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // The timeout covers waiting: for the answer to begin, then between two chunks of it. A large page
+    // on a slow link may take longer than that in all, as long as it keeps coming.
+    const timeout = new AbortController();
+    let timedOut: 'answer' | 'body' | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (phase: 'answer' | 'body'): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = phase;
+        timeout.abort(new Error('timeout'));
+      }, this.timeoutMs);
+    };
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     let status: number;
     let text = '';
     let retryAfter: string | null;
     const sink = newSink();
+    arm('answer');
     try {
       const response = await this.fetch(url, {
         headers: { Authorization: `Bearer ${this.options.apiKey}`, Accept: 'application/json' },
@@ -170,12 +187,14 @@ export class RemoteClient {
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
+      arm('body');
       if (status >= 200 && status < 300 && response.body) {
         // Decoded and handed on chunk by chunk: a 10 MB page never becomes one long synchronous step.
         // Chunks already received arrive without a turn of the event loop in between: yield now and then.
         const decoder = new TextDecoder();
         let sliceStart = performance.now();
         for await (const bytes of response.body) {
+          arm('body');
           sink.push(decoder.decode(bytes, { stream: true }));
           if (performance.now() - sliceStart > SLICE_MS) {
             await new Promise((resolve) => setImmediate(resolve));
@@ -188,10 +207,18 @@ export class RemoteClient {
       }
     } catch (error) {
       if (signal?.aborted) throw new RemoteError('aborted', 'sync stopped');
-      if (timeout.aborted) {
+      if (timedOut === 'answer') {
         throw new RemoteError('transient', `${this.host} did not answer within ${this.timeoutMs / 1000} s`);
       }
+      if (timedOut === 'body') {
+        throw new RemoteError(
+          'transient',
+          `${this.host} stopped sending its answer for ${this.timeoutMs / 1000} s`,
+        );
+      }
       throw new RemoteError('transient', `cannot reach ${this.host}: ${networkReason(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
     if (status >= 200 && status < 300) {
       if (text !== '') sink.push(text);
@@ -206,7 +233,7 @@ export class RemoteClient {
     if (status === 401 || status === 403) {
       return new RemoteError(
         'unauthorized',
-        `API key rejected by ${this.host} (HTTP ${status})${detail}; set a valid key for this source`,
+        `API key rejected by ${this.host} (HTTP ${status})${detail}`,
         status,
       );
     }
@@ -236,7 +263,8 @@ export function parseJson(text: string, host: string): unknown {
 function remoteMessage(text: string): string | null {
   try {
     const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message.slice(0, 200) : null;
+    // One line: the CLI prints failures on one line, the window in a banner.
+    return typeof body.message === 'string' ? body.message.replace(/\s+/g, ' ').trim().slice(0, 200) : null;
   } catch {
     return null;
   }

@@ -35,7 +35,9 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
       orgId,
       changes: collector.changes,
       stored,
-      listed: collector.seen,
+      // A skipped record (no datasetId) may be a stored dataset: the crawl is then not complete enough
+      // to remove anything (its local history beyond the remote's window could not be fetched again).
+      listed: counts.skipped > 0 ? undefined : collector.seen,
       now: startedAt,
       deliveriesPerDataset: ctx.deliveriesPerDataset,
       signal: ctx.signal,

@@ -17,6 +17,9 @@ import { fetchTasks } from './remote';
 import { inSlices } from './slices';
 import { failedDeliveriesWithoutTasks } from './storedState';
 
+/** One retry, soon: a tasks endpoint that is down must not hold the cycle (and the polls after it) for minutes. */
+const TASKS_RETRY = { retries: 1, baseDelayMs: 1_000, maxRetryAfterMs: 5_000 };
+
 /** The FAILED deliveries whose tasks are not stored: of the stored datasets, and of the changed records. */
 export function deliveriesNeedingTasks(
   store: Store,
@@ -42,22 +45,24 @@ export async function fetchTasksOf(
   counts: SyncCounts,
 ): Promise<[string, TasksRecord][]> {
   const limit = pLimit(ctx.concurrency);
+  const client = ctx.client.with({ retry: TASKS_RETRY });
   const fetched: [string, TasksRecord][] = [];
   let done = 0;
   await Promise.all(
     deliveries.map((deliveryId) =>
       limit(async () => {
         try {
-          const tasks = await fetchTasks(ctx.client, deliveryId, ctx.signal);
+          const tasks = await fetchTasks(client, deliveryId, ctx.signal);
           if (tasks === null) counts.tasksFailed += 1;
           else fetched.push([deliveryId, tasks]);
         } catch (error) {
-          // Stopping, or a key the remote now refuses, ends the whole cycle; anything else waits for the next.
-          if (ctx.signal?.aborted || (error instanceof RemoteError && error.kind === 'unauthorized')) {
-            limit.clearQueue();
-            throw error;
-          }
           counts.tasksFailed += 1;
+          if (ctx.signal?.aborted) throw error;
+          // Tasks are a bonus (read-through covers them): a remote that is down or refuses them is left
+          // for the next cycle, so the cycle — and the polls behind it — are not held up.
+          if (error instanceof RemoteError && (error.kind === 'transient' || error.kind === 'unauthorized')) {
+            limit.clearQueue();
+          }
         } finally {
           done += 1;
           ctx.progress(`tasks of FAILED deliveries: ${done} of ${deliveries.length}`);
@@ -111,6 +116,11 @@ export async function withFailedTasks<T>(
     stop.abort(new Error('the cycle failed'));
     throw error;
   }
-  await storeTasks(ctx, await fetching, counts);
+  // The cycle's records are committed: from here nothing may fail it, or its transitions would be lost.
+  try {
+    await storeTasks(ctx, await fetching, counts);
+  } catch {
+    // Stopped while the tasks were fetched or written: they are fetched again next time.
+  }
   return result;
 }

@@ -34,6 +34,8 @@ export function readListPage(splitter: PageSplitter, host: string): RawPage {
   let itemTexts: string[];
   if (split?.items) itemTexts = split.items;
   else if (Array.isArray(items)) itemTexts = items.map((item) => JSON.stringify(item));
+  // Some JSON APIs leave out empty lists: no "items" is an empty page.
+  else if (items === undefined) itemTexts = [];
   else throw shapeError(host, '"items" is not an array');
   return { items: itemTexts, nextPageToken: nextPageToken ?? '' };
 }

@@ -12,6 +12,8 @@ export const REMOTE_PATHS = {
 
 /** Largest page size to try, and the spec's default to fall back to when the remote refuses it. */
 export const PAGE_SIZES = [1000, 50] as const;
+/** The spec's default `latestDeliveriesCount`, which every remote must accept. */
+const SPEC_DEFAULT_DELIVERIES = 10;
 
 export interface ListQuery {
   filter?: string;
@@ -35,25 +37,35 @@ export async function walkList(
   signal?: AbortSignal,
 ): Promise<void> {
   let pageSize: number = PAGE_SIZES[0];
+  let deliveries = query.latestDeliveriesCount;
   const fetchPage = async (token: string): Promise<RawPage> => {
     const params: [string, string][] = [
       ['pageSize', String(pageSize)],
-      ['latestDeliveriesCount', String(query.latestDeliveriesCount)],
+      ['latestDeliveriesCount', String(deliveries)],
     ];
     if (query.filter !== undefined) params.push(['filter', query.filter]);
     if (token !== '') params.push(['pageToken', token]);
     const splitter = await client.getStreamed(REMOTE_PATHS.list, params, signal, () => new PageSplitter());
     return readListPage(splitter, client.host);
   };
-  let current: RawPage;
-  try {
-    current = await fetchPage('');
-  } catch (error) {
-    // A remote that caps page sizes lower answers 400: walk with the spec's default instead.
-    if (!(error instanceof RemoteError) || error.kind !== 'rejected') throw error;
-    pageSize = PAGE_SIZES[1];
-    current = await fetchPage('');
-  }
+  // A remote with lower limits answers 400: try the spec's default page size, then its default number of
+  // deliveries (a deep first crawl that could never pass would block every crawl after it).
+  const fallbacks = [
+    () => (pageSize = PAGE_SIZES[1]),
+    () => (deliveries = Math.min(deliveries, SPEC_DEFAULT_DELIVERIES)),
+  ];
+  const firstPage = async (): Promise<RawPage> => {
+    for (;;) {
+      try {
+        return await fetchPage('');
+      } catch (error) {
+        const fallback = fallbacks.shift();
+        if (!(error instanceof RemoteError) || error.kind !== 'rejected' || !fallback) throw error;
+        fallback();
+      }
+    }
+  };
+  let current: RawPage = await firstPage();
   const seen = new Set<string>();
   for (let page = 1; ; page++) {
     const token = current.nextPageToken;

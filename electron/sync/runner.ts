@@ -256,10 +256,14 @@ export class SourceRunner {
         lastErrorAt: null,
         lastDurationMs: now().getTime() - started.getTime(),
         lastCounts: outcome.counts,
+        // A success (say, "Sync now" after the key was fixed) resumes a loop a rejected key had stopped.
+        stopped: false,
       });
     } catch (error) {
-      const message = describeFailure(error, this.abort.signal);
       const unauthorized = error instanceof RemoteError && error.kind === 'unauthorized';
+      const message = unauthorized
+        ? `${describeFailure(error, this.abort.signal)}; the source is stopped: ${this.options.missingKeyHint} to a valid key and restart`
+        : describeFailure(error, this.abort.signal);
       const offline = error instanceof RemoteError && error.kind === 'transient';
       result = event('failed', message);
       await store

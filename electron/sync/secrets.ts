@@ -18,9 +18,19 @@ export function sourceKeyEnv(sourceId: string): string {
   return `${REMOTE_KEY_ENV}_${sourceId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
-export function envSecretStore(env: NodeJS.ProcessEnv): SecretStore {
+/**
+ * Keys from the environment. The shared variable serves only when one remote is synced (`shared`):
+ * with several, each needs its own, so one org's key is never sent to another org's remote.
+ */
+export function envSecretStore(
+  env: NodeJS.ProcessEnv,
+  options: { shared: boolean } = { shared: true },
+): SecretStore {
   return {
-    apiKeyFor: (source) => env[sourceKeyEnv(source.id)] || env[REMOTE_KEY_ENV] || null,
-    hint: `set ${REMOTE_KEY_ENV} (or ${REMOTE_KEY_ENV}_<SOURCE ID>)`,
+    apiKeyFor: (source) =>
+      env[sourceKeyEnv(source.id)] || (options.shared ? env[REMOTE_KEY_ENV] : undefined) || null,
+    hint: options.shared
+      ? `set ${REMOTE_KEY_ENV} (or ${REMOTE_KEY_ENV}_<SOURCE ID>)`
+      : `with several sources, set ${REMOTE_KEY_ENV}_<SOURCE ID> for each`,
   };
 }

@@ -58,7 +58,7 @@ describe('serve', () => {
 
     // What serve generated was persisted: the key still works from the file.
     const list = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
-    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ orgId: 'demo', name: 'demo' })]);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ orgId: 'live-demo', name: 'demo' })]);
   });
 
   it('--rate-limit sets the per-key rate: beyond its burst a key gets 429 with Retry-After', async () => {

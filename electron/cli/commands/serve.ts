@@ -11,6 +11,7 @@ import { createApiKey, listApiKeys } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
 import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
 import { SYNC_LIMITS } from '../../store/settings';
+import { listSources } from '../../store/sources';
 import { type RunningEngine, runEngine } from '../../sync/runEngine';
 import type { CycleEvent } from '../../sync/runner';
 import { envSecretStore } from '../../sync/secrets';
@@ -64,7 +65,9 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       store,
       port: options.port,
       now: () => io.now(),
-      secrets: envSecretStore(io.env),
+      secrets: envSecretStore(io.env, {
+        shared: listSources(store).filter((source) => source.enabled).length <= 1,
+      }),
       logger,
       rateLimit: { perSecond: options.rateLimit, burst: options.rateLimit * 2 },
       intervals: {

@@ -50,6 +50,8 @@ export interface RequestLogEntry {
   at: number;
 }
 
+const MAX_LOGGED_REQUESTS = 10_000;
+
 export interface SimulatorState {
   org: SimulatedOrg;
   clock: SimClock;
@@ -134,6 +136,9 @@ export function buildSimulatorApp(options: SimulatorOptions): SimulatorApp {
   app.addHook('onRequest', async (request, reply) => {
     const entry: RequestLogEntry = { method: request.method, url: request.url, status: 0, at: clock.now() };
     state.requests.push(entry);
+    // A long-running simulator (the app's built-in demo) keeps only the newest entries.
+    if (state.requests.length > MAX_LOGGED_REQUESTS)
+      state.requests.splice(0, state.requests.length - MAX_LOGGED_REQUESTS);
     logged.set(request.raw, entry);
     if (latencyMs > 0) await sleep(latencyMs);
     authenticate(request.headers.authorization, expectedKey);

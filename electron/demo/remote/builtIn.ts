@@ -10,7 +10,8 @@ import { createSimClock } from './clock';
 import { type RemoteSimulator, startRemoteSimulator } from './server';
 
 export const DEMO_SOURCE_ID = 'demo';
-export const DEMO_SOURCE_ORG = 'demo';
+/** Not the org `dataset-health demo` fills: mirroring would replace the generated datasets. */
+export const DEMO_SOURCE_ORG = 'live-demo';
 /** Three simulated hours replayed in the first two real minutes. */
 export const DEMO_LAG_MS = 3 * 3_600_000;
 export const DEMO_SPEED = 91;

@@ -78,6 +78,7 @@ describe('sync --once', () => {
     [['sync', '--once', '--remote', 'http://127.0.0.1:1'], 2, /required option '--org/],
     [['sync', '--once', '--org', 'acme'], 1, /no source is configured for org 'acme': pass --remote <url>/],
     [['sync', '--once', '--org', 'acme', '--remote', 'ftp://x'], 1, /only http and https/],
+    [['sync', '--once', '--org', 'acme', '--remote', 'http://health.example.com'], 1, /use https/],
     [['sync', '--once', '--org', 'bad org', '--remote', 'http://x'], 1, /not a valid org id/],
   ])('%j → exit %i', async (args, code, message) => {
     const run = await cli([...args, '--data-dir', tempDir()], env);

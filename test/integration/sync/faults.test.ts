@@ -172,4 +172,65 @@ describe('sync faults', () => {
     const second = await bench.runner.runCycle('crawl');
     expect(second.counts).toMatchObject({ tasksFetched: 1, tasksFailed: 0 });
   });
+
+  it('a tasks endpoint that refuses or is down does not fail the cycle: its transitions are reported', async () => {
+    const bench = await syncedBench();
+    bench.simulator.faults.inject({ kind: 'status', status: 403 }, { route: 'tasks', times: 1000 });
+    const event = await bench.runner.runCycle('crawl');
+    expect(event.outcome).toBe('ok');
+    expect(event.transitions.length).toBeGreaterThan(0);
+    expect(event.counts.tasksFailed).toBe(1);
+    expect(bench.runner.state).toMatchObject({ phase: 'idle', stopped: false });
+  });
+
+  it('a tasks endpoint answering 503 costs one short retry, not minutes: the rest wait for the next cycle', async () => {
+    const bench = await syncBench();
+    bench.simulator.faults.inject({ kind: 'status', status: 503 }, { route: 'tasks', times: 1000 });
+    const event = await bench.runner.runCycle('crawl');
+    expect(event.outcome).toBe('ok');
+    expect(event.counts.tasksFetched).toBe(0);
+    expect(bench.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2 * 1_500);
+    bench.simulator.faults.clear();
+    const next = await bench.runner.runCycle('poll');
+    expect(next.counts.tasksFetched).toBeGreaterThan(0);
+  });
+
+  it('a record without datasetId makes the crawl incomplete: nothing is removed', async () => {
+    const bench = await syncedBench();
+    bench.simulator.faults.inject({ kind: 'drop-dataset-id' }, { route: 'list' });
+    const event = await bench.runner.runCycle('crawl');
+    expect(event).toMatchObject({
+      outcome: 'ok',
+      counts: expect.objectContaining({ skipped: 1, removed: 0 }),
+    });
+    expect(await allRecords(bench.local)).toHaveLength(60);
+  });
+
+  it('after a rejected key, a successful sync resumes the loop', async () => {
+    const bench = await syncedBench();
+    bench.simulator.faults.inject({ kind: 'status', status: 401 });
+    const rejected = await bench.runner.runCycle('crawl');
+    expect(rejected.error).toMatch(/the source is stopped: set a key to a valid key and restart$/);
+    expect(bench.runner.state.stopped).toBe(true);
+    const scheduled = bench.scheduled.length;
+    await bench.runner.syncNow();
+    expect(bench.runner.state).toMatchObject({ phase: 'idle', stopped: false, lastError: null });
+    expect(bench.scheduled).toHaveLength(scheduled + 1);
+  });
+
+  it('the poll removes a troubled dataset the remote no longer has (404 on the direct fetch)', async () => {
+    const bench = await syncedBench();
+    const troubled = (await allRecords(bench.local)).find(
+      (r) => r.latestDeliveryStatus === 'FAILED' || r.latestDeliveryStatus === 'MISSING',
+    )!;
+    bench.simulator.org.hide(troubled.datasetId);
+    const event = await bench.runner.runCycle('poll');
+    expect(event.counts.removed).toBe(1);
+    expect(event.transitions).toContainEqual({
+      datasetId: troubled.datasetId,
+      from: troubled.latestDeliveryStatus,
+      to: null,
+      deliveryId: null,
+    });
+  });
 });
