@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, backoffMs } from '../../../electron/sync/client';
-import { allRecords, byId, closeBenches, syncBench, type SyncBench } from '../../helpers/sync';
+import { recentSyncRuns } from '../../../electron/store/syncRuns';
+import { START, allRecords, byId, closeBenches, syncBench, type SyncBench } from '../../helpers/sync';
 
 afterEach(closeBenches);
 
@@ -73,6 +74,14 @@ describe('sync faults', () => {
     expect(BACKOFF.reduce((a, b) => a + b)).toBe(60_000);
     expect(bench.snapshot()).toBe(before);
     expect(bench.runner.state).toMatchObject({ phase: 'offline', lastError: event.error, stopped: false });
+    // The failed run is recorded; X-Synced-At still names the last success.
+    expect(recentSyncRuns(bench.store, bench.source.id)[0]).toMatchObject({
+      kind: 'crawl',
+      outcome: 'failed',
+      error: event.error,
+    });
+    const answer = await bench.local('/v2/ops/health/datasets/deliveries?pageSize=1');
+    expect(answer.headers['x-synced-at']).toBe(new Date(START).toISOString());
     // The loop goes on: the next cycle is scheduled one poll interval later.
     expect(bench.scheduled.at(-1)).toBe(60_000);
   });
