@@ -4,6 +4,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
 import { CliError, type CliIo } from '../io';
 import { withDataDir } from '../openStore';
+import { printTable } from '../table';
 import { checkOrg, dataDirOption } from '../options';
 
 export function keysCommand(io: CliIo): Command {
@@ -44,18 +45,10 @@ export function keysCommand(io: CliIo): Command {
         io.stderr('No keys yet: create one with `dataset-health keys create --org <org>`.\n');
         return;
       }
-      const rows = [
+      printTable(io, [
         ['ID', 'ORG', 'NAME', 'CREATED', 'LAST USED', 'REVOKED'],
         ...list.map((k) => [k.id, k.orgId, k.name, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']),
-      ];
-      const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-      for (const row of rows)
-        io.stdout(
-          `${row
-            .map((cell, i) => cell.padEnd(widths[i]!))
-            .join('  ')
-            .trimEnd()}\n`,
-        );
+      ]);
     });
 
   keys

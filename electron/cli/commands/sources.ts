@@ -5,6 +5,7 @@ import { SourceError, listSources, removeSource, saveSource } from '../../store/
 import { envSecretStore } from '../../sync/secrets';
 import { CliError, type CliIo } from '../io';
 import { withDataDir } from '../openStore';
+import { printTable } from '../table';
 import { checkOrg, dataDirOption } from '../options';
 
 interface AddOptions {
@@ -81,8 +82,10 @@ export function sourcesCommand(io: CliIo): Command {
         io.stderr('No sources yet: add one with `dataset-health sources add --org <org> --remote <url>`.\n');
         return;
       }
-      for (const s of shown)
-        io.stdout(`${s.id}\t${s.orgId}\t${s.baseUrl}\t${s.enabled ? 'enabled' : 'disabled'}\n`);
+      printTable(io, [
+        ['ID', 'ORG', 'NAME', 'REMOTE', 'ENABLED'],
+        ...shown.map((s) => [s.id, s.orgId, s.name, s.baseUrl, s.enabled ? 'yes' : 'no']),
+      ]);
     });
 
   sources

@@ -110,6 +110,11 @@ describe('sources', () => {
       expect.objectContaining({ id: 'acme', orgId: 'acme', baseUrl: simulator.url, enabled: true }),
     ]);
     expect(list.stdout).not.toContain('apiKey');
+    const table = await cli(['sources', 'list', '--data-dir', dataDir]);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID +ORG +NAME +REMOTE +ENABLED$/);
+    expect(table.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^acme +acme +acme +${simulator.url.replace(/\./g, '\\.')} +yes$`),
+    );
     const sync = await cli(['sync', '--once', '--org', 'acme', '--data-dir', dataDir], env, NOW);
     expect(sync.code, sync.stderr).toBe(0);
     expect((await cli(['sources', 'remove', 'acme', '--data-dir', dataDir])).code).toBe(0);
