@@ -9,6 +9,7 @@ import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter'
 import { ensureOrg, markOrgSynced } from '../store/orgs';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices } from './slices';
+import { NEWEST_FAILED_DELIVERY } from './storedState';
 
 export interface RecordChange {
   record: DatasetRecord;
@@ -43,9 +44,7 @@ interface StoredHealth {
 
 function storedHealth(store: Store, orgId: string, datasetId: string): StoredHealth | undefined {
   const row = store.get(
-    `SELECT d.status,
-       (SELECT e.delivery_id FROM events e WHERE e.dataset_pk = d.pk AND e.status = 'FAILED'
-        ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT 1) AS failed
+    `SELECT d.status, ${NEWEST_FAILED_DELIVERY} AS failed
      FROM datasets d WHERE d.org_id = ? AND d.dataset_id = ?`,
     [orgId, datasetId],
   );

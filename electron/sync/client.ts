@@ -119,14 +119,11 @@ export class RemoteClient {
 
   /** GETs `path` with `query` and returns the parsed JSON body, retrying transient failures. */
   async getJson(path: string, query: [string, string][], signal?: AbortSignal): Promise<unknown> {
-    return parseJson(await this.getText(path, query, signal), this.host);
-  }
-
-  /** GETs `path` with `query` and returns the body text of a 2xx answer, retrying transient failures. */
-  async getText(path: string, query: [string, string][], signal?: AbortSignal): Promise<string> {
-    let text = '';
-    await this.getStreamed(path, query, signal, () => ({ push: (chunk) => void (text += chunk) }));
-    return text;
+    const body = await this.getStreamed(path, query, signal, () => {
+      const sink = { text: '', push: (chunk: string) => void (sink.text += chunk) };
+      return sink;
+    });
+    return parseJson(body.text, this.host);
   }
 
   /**

@@ -7,9 +7,8 @@ import type { SourceState } from '../../shared/sync';
 import type { TasksReadThrough } from '../api/routes';
 import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
-import { getSyncSettings } from '../store/settings';
+import { DEFAULT_INTERVALS } from './intervals';
 import { type Source, listSources } from '../store/sources';
-import { RemoteClient } from './client';
 import { fetchTasks } from './remote';
 import { type CycleEvent, SourceRunner, type SyncDeps } from './runner';
 import type { SecretStore } from './secrets';
@@ -17,7 +16,7 @@ import type { SecretStore } from './secrets';
 export interface SyncEngineOptions extends SyncDeps {
   store: Store;
   secrets: SecretStore;
-  /** Override the stored intervals (serve flags, tests). */
+  /** Other intervals than the defaults (serve flags, tests). */
   intervals?: { pollMs?: number; crawlMs?: number };
   deliveriesPerDataset?: number;
   /**
@@ -31,39 +30,24 @@ type Listener<T> = (value: T) => void;
 
 /** A read-through answers an API request: it must not hang on a remote that is down. */
 const READ_THROUGH_TIMEOUT_MS = 10_000;
+const READ_THROUGH_RETRY = { retries: 1, baseDelayMs: 500, maxRetryAfterMs: 2_000 };
 
 export class SyncEngine {
   private runners = new Map<string, SourceRunner>();
   private readonly cycleListeners = new Set<Listener<CycleEvent>>();
   private readonly stateListeners = new Set<Listener<SourceState>>();
-  private started = false;
-  private readonly builtIn: NonNullable<SyncEngineOptions['builtIn']>;
+  constructor(private readonly options: SyncEngineOptions) {}
 
-  constructor(private readonly options: SyncEngineOptions) {
-    this.builtIn = [...(options.builtIn ?? [])];
-  }
-
-  /** Adds a built-in source (before `start`). */
-  addBuiltIn(entry: NonNullable<SyncEngineOptions['builtIn']>[number]): void {
-    this.builtIn.push(entry);
-  }
-
-  /** Starts a runner per enabled source (each begins with a full crawl). */
+  /**
+   * Starts a runner per enabled source (each begins with a full crawl). Sources are read once: a change
+   * to them takes effect at the next start.
+   */
   start(): void {
-    this.started = true;
     this.createRunners();
     for (const runner of this.runners.values()) runner.start();
   }
 
-  /** Re-reads the sources after a settings change: changed sources restart. */
-  async reload(): Promise<void> {
-    await this.stopRunners();
-    this.createRunners();
-    if (this.started) for (const runner of this.runners.values()) runner.start();
-  }
-
   async stop(): Promise<void> {
-    this.started = false;
     await this.stopRunners();
   }
 
@@ -96,22 +80,11 @@ export class SyncEngine {
   /** Fetches, stores and reports the tasks of a delivery of the org; false when that cannot be done now. */
   readonly readThrough: TasksReadThrough = async (orgId, deliveryId) => {
     const { store } = this.options;
-    const [sources, known] = await store.whenIdle(
-      () => [this.enabledSources(), hasDelivery(store, orgId, deliveryId)] as const,
-    );
-    const found = sources.find(({ source }) => source.orgId === orgId);
-    const apiKey = found?.apiKey ?? null;
-    if (!found || apiKey === null || !known) return false;
-    const sourceRow = found.source;
-    const client = new RemoteClient({
-      baseUrl: sourceRow.baseUrl,
-      apiKey,
-      fetch: this.options.fetch,
-      sleep: this.options.sleep,
-      random: this.options.random,
-      timeoutMs: Math.min(this.options.timeoutMs ?? READ_THROUGH_TIMEOUT_MS, READ_THROUGH_TIMEOUT_MS),
-      retry: { ...(this.options.retry ?? { baseDelayMs: 500, maxRetryAfterMs: 2_000 }), retries: 1 },
-    });
+    // The org's running source, through its own client: a read-through answers an API request, so it
+    // retries once, soon, and gives up within READ_THROUGH_TIMEOUT_MS.
+    const runner = [...this.runners.values()].find((r) => r.state.orgId === orgId);
+    const client = runner?.client?.with({ timeoutMs: READ_THROUGH_TIMEOUT_MS, retry: READ_THROUGH_RETRY });
+    if (!client || !(await store.whenIdle(() => hasDelivery(store, orgId, deliveryId)))) return false;
     try {
       const tasks = await fetchTasks(client, deliveryId);
       if (tasks === null) return false;
@@ -124,10 +97,9 @@ export class SyncEngine {
 
   private createRunners(): void {
     const { store } = this.options;
-    const settings = getSyncSettings(store);
     const intervals = {
-      pollMs: this.options.intervals?.pollMs ?? settings.pollSeconds * 1000,
-      crawlMs: this.options.intervals?.crawlMs ?? settings.crawlMinutes * 60_000,
+      pollMs: this.options.intervals?.pollMs ?? DEFAULT_INTERVALS.pollSeconds * 1000,
+      crawlMs: this.options.intervals?.crawlMs ?? DEFAULT_INTERVALS.crawlMinutes * 60_000,
     };
     this.runners = new Map(
       this.enabledSources().map(({ source, apiKey, intervals: own }) => [
@@ -163,7 +135,7 @@ export class SyncEngine {
       ...listSources(this.options.store)
         .filter((source) => source.enabled)
         .map((source) => ({ source, apiKey: this.options.secrets.apiKeyFor(source) })),
-      ...this.builtIn,
+      ...(this.options.builtIn ?? []),
     ];
   }
 

@@ -132,10 +132,3 @@ export class PageSplitter {
     return this.whole;
   }
 }
-
-/** Splits a whole page at once (see PageSplitter). */
-export function splitPage(text: string): SplitPage | null {
-  const splitter = new PageSplitter();
-  splitter.push(text);
-  return splitter.end();
-}

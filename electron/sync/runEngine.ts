@@ -35,17 +35,17 @@ export interface RunningEngine {
 
 export async function runEngine(options: EngineOptions): Promise<RunningEngine> {
   const { store } = options;
+  const demo =
+    options.demoWhenNoSources && listSources(store).length === 0
+      ? await startBuiltInDemo({ now: options.now })
+      : undefined;
   const sync = new SyncEngine({
     store,
     secrets: options.secrets,
     now: options.now,
     intervals: options.intervals,
+    builtIn: demo ? [{ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS }] : [],
   });
-  let demo: BuiltInDemo | undefined;
-  if (options.demoWhenNoSources && listSources(store).length === 0) {
-    demo = await startBuiltInDemo({ now: options.now });
-    sync.addBuiltIn({ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS });
-  }
   let api: ApiServer;
   try {
     api = await startApiServer({

@@ -35,13 +35,15 @@ export function troubledDatasets(store: Store, orgId: string): string[] {
   );
 }
 
+/** SQL for the newest FAILED delivery of dataset row `d` (what a FAILED status is about). */
+export const NEWEST_FAILED_DELIVERY = `(SELECT e.delivery_id FROM events e WHERE e.dataset_pk = d.pk
+  AND e.status = 'FAILED' ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT 1)`;
+
 /** The newest FAILED delivery of each FAILED dataset whose tasks are not stored yet. */
 export function failedDeliveriesWithoutTasks(store: Store, orgId: string): string[] {
   return store.column<string>(
     `SELECT failed FROM (
-       SELECT (SELECT e.delivery_id FROM events e WHERE e.dataset_pk = d.pk AND e.status = 'FAILED'
-               ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT 1) AS failed
-       FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED')
+       SELECT ${NEWEST_FAILED_DELIVERY} AS failed FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED')
      WHERE failed IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM delivery_tasks t WHERE t.org_id = ?1 AND t.delivery_id = failed)`,
     [orgId],

@@ -10,7 +10,7 @@ import { DEFAULT_API_PORT, PortInUseError } from '../../api/server';
 import { createApiKey, listApiKeys } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
 import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
-import { SYNC_LIMITS } from '../../store/settings';
+import { INTERVAL_LIMITS } from '../../sync/intervals';
 import { listSources } from '../../store/sources';
 import { type RunningEngine, runEngine } from '../../sync/runEngine';
 import type { CycleEvent } from '../../sync/runner';
@@ -43,13 +43,13 @@ export function serveCommand(io: CliIo): Command {
     )
     .option(
       '--poll-seconds <n>',
-      'fast poll interval (default: settings, 60)',
-      integerOption(...SYNC_LIMITS.pollSeconds),
+      'fast poll interval (default 60)',
+      integerOption(...INTERVAL_LIMITS.pollSeconds),
     )
     .option(
       '--crawl-minutes <n>',
-      'full crawl interval (default: settings, 15)',
-      integerOption(...SYNC_LIMITS.crawlMinutes),
+      'full crawl interval (default 15)',
+      integerOption(...INTERVAL_LIMITS.crawlMinutes),
     )
     .action((options: ServeOptions) => serve(options, io));
 }

@@ -87,6 +87,28 @@ describe('source loop', () => {
 });
 
 describe('sync engine', () => {
+  it('polls at the intervals it is given (serve --poll-seconds), else every 60 s', async () => {
+    const bench = await syncBench();
+    const timersSet: number[] = [];
+    const timers = {
+      setTimeout: (_fn: () => void, ms: number) => timersSet.push(ms),
+      clearTimeout: () => {},
+    };
+    for (const intervals of [{ pollMs: 3_600_000 }, undefined]) {
+      const engine = new SyncEngine({
+        store: bench.store,
+        secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
+        now: () => new Date(bench.clock.now()),
+        timers,
+        intervals,
+      });
+      engine.start();
+      await engine.syncNow();
+      await engine.stop();
+    }
+    expect(timersSet).toEqual([0, 3_600_000, 0, 60_000]);
+  });
+
   it('runs every enabled source, reports cycles and states, and syncs on demand', async () => {
     const bench = await syncBench();
     saveSource(

@@ -169,7 +169,9 @@ describe('sync against the simulator', () => {
       secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
       now: () => new Date(bench.clock.now()),
       sleep: async () => {},
+      timers: { setTimeout: () => 0, clearTimeout: () => {} },
     });
+    engine.start();
     await bench.runner.runCycle('crawl');
     const api = await buildApi({
       store: bench.store,

@@ -1,7 +1,14 @@
 /** The item splitter of list pages: it must agree with JSON.parse on every page, and fail where it fails. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PageSplitter, splitPage } from '../../../electron/sync/pageText';
+import { PageSplitter, type SplitPage } from '../../../electron/sync/pageText';
+
+/** A whole page pushed at once. */
+function splitPage(text: string): SplitPage | null {
+  const splitter = new PageSplitter();
+  splitter.push(text);
+  return splitter.end();
+}
 
 /** Strings full of what a naive splitter trips on. */
 const tricky = fc.string({
