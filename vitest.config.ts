@@ -14,6 +14,8 @@ export default defineConfig({
           exclude: ['test/unit/renderer/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // The browser tests serve the built renderer: build it first when it is missing or stale.
+          globalSetup: ['test/e2e/ui/buildRenderer.ts'],
         },
       },
       {

@@ -14,6 +14,9 @@ export const BUDGET = {
   stallMs: 50,
   pollMs: 300,
   throughputRatio: 0.67,
+  /** The window (Chromium): first rows after opening the datasets view, and after a filter change. */
+  rendererOpenMs: 1000,
+  rendererFilterMs: 150,
   p99Ratio: 1.5,
 } as const;
 

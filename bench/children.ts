@@ -18,8 +18,12 @@ export interface ServerProcess {
 }
 
 /** Runs a TypeScript entry of the project under tsx: `node --import tsx <script> ...args`. */
-export function startTsServer(script: string, args: readonly string[]): Promise<ServerProcess> {
-  return startNodeServer(script, ['--import', 'tsx', script, ...args]);
+export function startTsServer(
+  script: string,
+  args: readonly string[],
+  urlLine?: RegExp,
+): Promise<ServerProcess> {
+  return startNodeServer(script, ['--import', 'tsx', script, ...args], undefined, urlLine);
 }
 
 /**
@@ -30,6 +34,8 @@ export function startNodeServer(
   name: string,
   nodeArgs: readonly string[],
   timeoutMs = 60_000,
+  /** The line to wait for; its first group (else the whole match) is the URL. */
+  urlLine = /http:\/\/127\.0\.0\.1:\d+/,
 ): Promise<ServerProcess> {
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, nodeArgs, {
@@ -54,14 +60,21 @@ export function startNodeServer(
     child.once('exit', onExit);
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(line);
+      const match = urlLine.exec(line);
       if (!match) return;
       const urlAt = performance.now();
       clearTimeout(timer);
       child.off('exit', onExit);
       lines.close();
       child.stdout?.resume();
-      resolve({ child, pid: child.pid!, url: match[0], spawnedAt, urlAt, stop: () => stopChild(child) });
+      resolve({
+        child,
+        pid: child.pid!,
+        url: match[1] ?? match[0],
+        spawnedAt,
+        urlAt,
+        stop: () => stopChild(child),
+      });
     });
   });
 }

@@ -51,6 +51,23 @@ export interface SourceState {
   nextRunAt: string | null;
   /** Stopped until the settings change (an API key the remote rejects). */
   stopped: boolean;
+  /** The fast poll's interval: data is stale after three of them without a successful cycle. */
+  pollIntervalMs: number;
+}
+
+/** One finished sync cycle of a source, as alerts and windows hear of it. */
+export interface CycleEvent {
+  sourceId: string;
+  orgId: string;
+  kind: SyncKind;
+  outcome: 'ok' | 'failed';
+  /** The org's first complete crawl (alerts give one summary). */
+  firstSync: boolean;
+  transitions: StatusTransition[];
+  counts: SyncCounts;
+  error: string | null;
+  startedAt: string;
+  endedAt: string;
 }
 
 export const EMPTY_COUNTS: SyncCounts = {
@@ -62,3 +79,20 @@ export const EMPTY_COUNTS: SyncCounts = {
   tasksFetched: 0,
   tasksFailed: 0,
 };
+
+/** Polls without a successful cycle after which a source's data counts as stale (DESIGN.md §5). */
+export const STALE_AFTER_POLLS = 3;
+
+export type Freshness = 'fresh' | 'stale' | 'failing';
+
+/**
+ * How far a source's data can be trusted at `now`: failing when its last cycle failed or it is stopped,
+ * stale when no cycle succeeded for three poll intervals (or never), else fresh. The window's banner and
+ * the tray icon both read it.
+ */
+export function freshness(state: SourceState, now: Date): Freshness {
+  if (state.stopped || state.phase === 'error' || state.phase === 'offline') return 'failing';
+  if (state.lastSuccessAt === null) return 'stale';
+  const age = now.getTime() - Date.parse(state.lastSuccessAt);
+  return age > STALE_AFTER_POLLS * state.pollIntervalMs ? 'stale' : 'fresh';
+}

@@ -43,6 +43,8 @@ export interface ApiOptions {
   rateLimit?: RateLimitOptions;
   readThrough?: TasksReadThrough;
   logger?: FastifyBaseLogger | false;
+  /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
+  extend?: (app: FastifyInstance) => Promise<void>;
 }
 
 const ALLOW = 'GET, HEAD';
@@ -144,6 +146,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   });
 
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await options.extend?.(app);
   return app;
 }
 

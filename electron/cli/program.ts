@@ -1,4 +1,5 @@
 /** The `dataset-health` command line (DESIGN.md §7): exit 0 on success, 1 on failure, 2 on usage errors. */
+import { APP_VERSION } from '../../shared/version';
 import { Command, CommanderError } from 'commander';
 import { demoCommand } from './commands/demo';
 import { keysCommand } from './commands/keys';
@@ -12,7 +13,7 @@ import type { CliIo } from './io';
 export function buildProgram(io: CliIo): Command {
   const program = new Command('dataset-health')
     .description('Dataset Health: mirror dataset delivery health and serve the v2 health API locally')
-    .version('0.1.0')
+    .version(APP_VERSION)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const command of [

@@ -11,8 +11,7 @@
 import { Cron } from 'croner';
 import type { DeadlineConfig } from '../../shared/schemas';
 
-export const SCHEDULE_FIELDS = ['minute', 'hour', 'dayOfTheMonth', 'month', 'dayOfWeek', 'year'] as const;
-export type ScheduleField = (typeof SCHEDULE_FIELDS)[number];
+import { SCHEDULE_FIELDS, type ScheduleField, cronerPattern } from '../../shared/schedule';
 
 /** Each schedule field is a number or `*`; missing fields default to `*`, the zone to UTC (""). */
 export type ScheduleInput = Partial<Record<ScheduleField, number | '*'>> & { timezone?: string };
@@ -32,20 +31,6 @@ export function makeDeadlineConfig(input: ScheduleInput): DeadlineConfig {
   };
   config.cronExpression = SCHEDULE_FIELDS.map((name) => config[name]).join(' ');
   return config;
-}
-
-/**
- * Croner's 7-part pattern for a config: from its six fields when all are set, else from its
- * `cronExpression` (6 fields, or 5 with the year taken as `*`). Null when neither is usable.
- */
-export function cronerPattern(config: DeadlineConfig): string | null {
-  let fields: string[] = SCHEDULE_FIELDS.map((name) => config[name].trim());
-  if (fields.some((value) => value === '')) {
-    fields = config.cronExpression.trim().split(/\s+/);
-    if (fields.length === 5) fields.push('*');
-    if (fields.length !== 6 || fields[0] === '') return null;
-  }
-  return `0 ${fields.join(' ')}`;
 }
 
 const UTC_NAMES = new Set(['', 'UTC', 'Etc/UTC', 'GMT', 'Etc/GMT', 'Z']);

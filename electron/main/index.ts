@@ -4,16 +4,16 @@
  * the built-in demo (a simulated remote in-process). Tray, notifications and safeStorage-sealed remote
  * keys arrive with the shell issue; until then remote keys come from the environment, as for `serve`.
  */
+import { APP_VERSION } from '../../shared/version';
 import { join } from 'node:path';
 import { BrowserWindow, app, ipcMain, shell } from 'electron';
-import { DEFAULT_API_PORT } from '../api/server';
 import { DATA_DIR_ENV } from '../store/dataDir';
 import { acquireDataDirLock, DataDirLockedError } from '../store/lock';
 import { Store } from '../store/database';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
 import { type RunningEngine, runEngine } from '../sync/runEngine';
 import { envSecretStore } from '../sync/secrets';
-import { RUNTIME_CHANNEL, type RuntimeView } from '../preload/channels';
+import { registerRpcIpc } from './rpcIpc';
 
 let engine: RunningEngine | undefined;
 let store: Store | undefined;
@@ -53,15 +53,23 @@ async function start(): Promise<void> {
   store = await Store.open({ dataDir });
   engine = await runEngine({
     store,
-    port: DEFAULT_API_PORT,
+    dataDir,
     now: () => new Date(),
     secrets: envSecretStore(process.env),
     demoWhenNoSources: true,
+    version: APP_VERSION,
   });
-  const apiUrl = engine.api.url;
-  writeRuntimeFile(dataDir, { apiUrl, pid: process.pid, startedAt: new Date().toISOString() });
-  const view: RuntimeView = { apiUrl, dataDir };
-  ipcMain.handle(RUNTIME_CHANNEL, () => view);
+  writeRuntimeFile(dataDir, {
+    apiUrl: engine.api.url,
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+  });
+  registerRpcIpc({
+    ipcMain,
+    dispatch: engine.rpc.dispatch,
+    events: engine.rpc.events,
+    windows: () => BrowserWindow.getAllWindows(),
+  });
   createWindow();
 }
 

@@ -1,7 +1,6 @@
-/** IPC channels between the shell and the renderer; every channel carries the `dh:` prefix. */
-export const RUNTIME_CHANNEL = 'dh:runtime';
+/** IPC channels between the shell and the renderer: every one carries the `dh:` prefix. */
+import type { RpcCall, RpcEvent } from '../../shared/rpc';
 
-export interface RuntimeView {
-  apiUrl: string;
-  dataDir: string;
-}
+export const CHANNEL_PREFIX = 'dh:';
+export const rpcCallChannel = (name: RpcCall): string => `${CHANNEL_PREFIX}rpc:${name}`;
+export const rpcEventChannel = (name: RpcEvent): string => `${CHANNEL_PREFIX}event:${name}`;

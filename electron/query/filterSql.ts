@@ -100,3 +100,23 @@ export function filtersSql(filters: readonly Filter[]): SqlFragment {
   const parts = filters.map(filterSql);
   return { sql: parts.map((p) => ` AND ${p.sql}`).join(''), params: parts.flatMap((p) => p.params) };
 }
+
+/** Every GLOB special character bracketed, so the text matches only itself. */
+function literalGlob(text: string): string {
+  return text.replace(/[*?[]/g, (c) => `[${c}]`);
+}
+
+/**
+ * The window's free-text search: the text, case-insensitively, anywhere in the name, dataset id, data
+ * product, supplier id or supplier name, or exactly a delivery id or legacy id. An empty text matches all.
+ */
+export function searchSql(text: string): SqlFragment {
+  const trimmed = text.trim();
+  if (trimmed === '') return { sql: '', params: [] };
+  const pattern = `*${literalGlob(trimmed.toLowerCase())}*`;
+  const lowered = ['d.name_lower', 'd.dataset_id_lower', 'd.data_product_lower', 'd.supplier_id_lower'];
+  return {
+    sql: ` AND (${lowered.map((c) => `${c} GLOB ?`).join(' OR ')} OR lower(coalesce(d.supplier_name, '')) GLOB ? OR d.delivery_id = ? OR d.legacy_dataset_id = ?)`,
+    params: [...lowered.map(() => pattern), pattern, trimmed, trimmed],
+  };
+}

@@ -6,7 +6,7 @@ import type { Filter } from '../../shared/filter';
 import type { SortKey } from '../../shared/sort';
 import type { Store } from '../store/database';
 import { sortColumn } from '../store/sortKeys';
-import { filtersSql, selectiveIndex } from './filterSql';
+import { filtersSql, searchSql, selectiveIndex } from './filterSql';
 import {
   type Cursor,
   type PagePosition,
@@ -28,6 +28,24 @@ export interface ListRequest {
   pageSize: number;
   pageToken: string | null;
   latestDeliveriesCount: number;
+}
+
+/** A page of any projection of the datasets: the list endpoint's records, or the window's rows. */
+export interface PageQuery extends Omit<ListRequest, 'latestDeliveriesCount'> {
+  /** The window's free-text search (filterSql searchSql); part of what page tokens are bound to. */
+  search?: string;
+}
+
+/** What each row of a page becomes: a SQL expression over `d` (JSON text) and its leading parameters. */
+export interface Projection {
+  select: string;
+  params: (string | number)[];
+}
+
+export interface Page {
+  items: string[];
+  nextPageToken: string;
+  previousPageToken: string;
 }
 
 const RECORD = recordJsonSql({ includeRunDetails: false, eventLimit: '?' });
@@ -63,12 +81,25 @@ export function listDatasets(store: Store, request: ListRequest): string {
 
 /** Builds the page from the database, bypassing the page cache (benchmarks time the query itself). */
 export function buildListPage(store: Store, request: ListRequest): string {
+  const page = queryPage(store, request, { select: RECORD, params: [request.latestDeliveriesCount] });
+  return `{"items":[${page.items.join(',')}],"nextPageToken":${JSON.stringify(
+    page.nextPageToken,
+  )},"previousPageToken":${JSON.stringify(page.previousPageToken)},"kind":"ops#datasetHealthList"}`;
+}
+
+/** One page of the query in its sort order, each row projected, with the tokens to the pages beside it. */
+export function queryPage(store: Store, request: PageQuery, projection: Projection): Page {
+  const search = searchSql(request.search ?? '');
+  const boundTo = search.sql
+    ? [...request.filterTexts, `search:${request.search?.trim() ?? ''}`]
+    : request.filterTexts;
   const columns = [...request.sort.map((key) => `d.${sortColumn(key)}`), 'd.name_key', 'd.dataset_id'];
-  const fingerprint = queryFingerprint(request.orgId, request.filterTexts, request.sortText);
+  const fingerprint = queryFingerprint(request.orgId, boundTo, request.sortText);
   const position = request.pageToken
     ? decodePageToken(store, fingerprint, request.pageToken, columns.length)
     : null;
-  const where = filtersSql(request.filters);
+  const filters = filtersSql(request.filters);
+  const where = { sql: filters.sql + search.sql, params: [...filters.params, ...search.params] };
   const tuple = `(${columns.join(', ')})`;
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
   const index = selectiveIndex(request.filters);
@@ -78,14 +109,8 @@ export function buildListPage(store: Store, request: ListRequest): string {
   const order = columns.map((c) => `${c} ${backwards ? 'DESC' : 'ASC'}`).join(', ');
 
   const rows = store.all(
-    `SELECT ${columns.join(', ')}, ${RECORD} AS record ${from}${keyset} ORDER BY ${order} LIMIT ?`,
-    [
-      request.latestDeliveriesCount,
-      request.orgId,
-      ...where.params,
-      ...(position?.cursor ?? []),
-      request.pageSize + 1,
-    ],
+    `SELECT ${columns.join(', ')}, ${projection.select} AS record ${from}${keyset} ORDER BY ${order} LIMIT ?`,
+    [...projection.params, request.orgId, ...where.params, ...(position?.cursor ?? []), request.pageSize + 1],
   );
   const more = rows.length > request.pageSize;
   const page = rows.slice(0, request.pageSize);
@@ -119,7 +144,9 @@ export function buildListPage(store: Store, request: ListRequest): string {
       else previous = back;
     }
   }
-  return `{"items":[${page.map((row) => row.record as string).join(',')}],"nextPageToken":${JSON.stringify(
-    next ? token(next) : '',
-  )},"previousPageToken":${JSON.stringify(previous ? token(previous) : '')},"kind":"ops#datasetHealthList"}`;
+  return {
+    items: page.map((row) => row.record as string),
+    nextPageToken: next ? token(next) : '',
+    previousPageToken: previous ? token(previous) : '',
+  };
 }

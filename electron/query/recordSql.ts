@@ -14,13 +14,13 @@ export interface RecordShape {
   eventLimit: string;
 }
 
-type Value = { text: string } | { time: string } | { json: string } | { jsonIfAny: string };
+export type Value = { text: string } | { time: string } | { json: string } | { jsonIfAny: string };
 
 /**
  * `{"key":value,...}` as one SQL concat() call: a chain of `||` would copy the growing string at every
  * step, which is what dominated the page query in WebAssembly.
  */
-function object(fields: [string, Value][]): string {
+export function jsonObjectSql(fields: [string, Value][]): string {
   const parts = fields.flatMap(([key, value], i) => {
     // Present only when not null; never the first field, so it always starts with a comma.
     if ('jsonIfAny' in value) return [`coalesce(',"${key}":' || ${value.jsonIfAny}, '')`];
@@ -36,7 +36,7 @@ function object(fields: [string, Value][]): string {
 }
 
 function eventJson(includeRunDetails: boolean): string {
-  return object([
+  return jsonObjectSql([
     ['status', { text: 'e.status' }],
     ['deliveryDeadline', { time: 'e.deadline' }],
     ['deliveredAt', { time: 'e.delivered_at' }],
@@ -54,7 +54,7 @@ export function recordJsonSql(shape: RecordShape): string {
       FROM events e JOIN configs ec ON ec.id = e.config_id
       WHERE e.dataset_pk = d.pk
       ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT ${shape.eventLimit})), ']')`;
-  return object([
+  return jsonObjectSql([
     ['legacyDatasetId', { text: 'd.legacy_dataset_id' }],
     ['datasetId', { text: 'd.dataset_id' }],
     ['datasetName', { text: 'd.name' }],
@@ -66,7 +66,7 @@ export function recordJsonSql(shape: RecordShape): string {
     [
       'supplier',
       {
-        json: object([
+        json: jsonObjectSql([
           ['id', { text: 'd.supplier_id' }],
           ['name', { text: 'd.supplier_name' }],
         ]),

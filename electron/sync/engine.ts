@@ -7,10 +7,11 @@ import type { SourceState } from '../../shared/sync';
 import type { TasksReadThrough } from '../api/routes';
 import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
-import { DEFAULT_INTERVALS } from './intervals';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { type Source, listSources } from '../store/sources';
 import { fetchTasks } from './remote';
-import { type CycleEvent, SourceRunner, type SyncDeps } from './runner';
+import type { CycleEvent } from '../../shared/sync';
+import { SourceRunner, type SyncDeps } from './runner';
 import type { SecretStore } from './secrets';
 
 export interface SyncEngineOptions extends SyncDeps {
@@ -34,9 +35,12 @@ const READ_THROUGH_RETRY = { retries: 1, baseDelayMs: 500, maxRetryAfterMs: 2_00
 
 export class SyncEngine {
   private runners = new Map<string, SourceRunner>();
+  private settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>;
   private readonly cycleListeners = new Set<Listener<CycleEvent>>();
   private readonly stateListeners = new Set<Listener<SourceState>>();
-  constructor(private readonly options: SyncEngineOptions) {}
+  constructor(private readonly options: SyncEngineOptions) {
+    this.settings = { intervals: options.intervals, deliveriesPerDataset: options.deliveriesPerDataset };
+  }
 
   /**
    * Starts a runner per enabled source (each begins with a full crawl). Sources are read once: a change
@@ -49,6 +53,16 @@ export class SyncEngine {
 
   async stop(): Promise<void> {
     await this.stopRunners();
+  }
+
+  /**
+   * Applies changed sources or settings: stops every runner (a commit in progress rolls back) and starts
+   * them again from the stored sources, each with a full crawl.
+   */
+  async reload(settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>): Promise<void> {
+    await this.stopRunners();
+    this.settings = settings;
+    this.start();
   }
 
   states(): SourceState[] {
@@ -98,8 +112,8 @@ export class SyncEngine {
   private createRunners(): void {
     const { store } = this.options;
     const intervals = {
-      pollMs: this.options.intervals?.pollMs ?? DEFAULT_INTERVALS.pollSeconds * 1000,
-      crawlMs: this.options.intervals?.crawlMs ?? DEFAULT_INTERVALS.crawlMinutes * 60_000,
+      pollMs: this.settings.intervals?.pollMs ?? DEFAULT_SETTINGS.intervals.pollSeconds * 1000,
+      crawlMs: this.settings.intervals?.crawlMs ?? DEFAULT_SETTINGS.intervals.crawlMinutes * 60_000,
     };
     this.runners = new Map(
       this.enabledSources().map(({ source, apiKey, intervals: own }) => [
@@ -111,7 +125,7 @@ export class SyncEngine {
           missingKeyHint: this.options.secrets.hint,
           now: this.options.now,
           intervals: own ?? intervals,
-          deliveriesPerDataset: this.options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET,
+          deliveriesPerDataset: this.settings.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET,
           fetch: this.options.fetch,
           sleep: this.options.sleep,
           random: this.options.random,

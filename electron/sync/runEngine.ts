@@ -1,28 +1,45 @@
 /**
  * The running engine as both the app and `serve` start it: the sync loop of every enabled source (or,
- * with none configured and `demoWhenNoSources`, the built-in demo: a simulated remote in-process),
- * and the local API reading through to the remotes for tasks never synced. Stopping stops the sync
- * first (a commit in progress rolls back), then the API, then the demo remote.
+ * with none configured and `demoWhenNoSources`, the built-in demo: a simulated remote in-process), the
+ * local API reading through to the remotes for tasks never synced, and the RPC handlers and events the
+ * window uses (over IPC in the app; over HTTP on the API's port with `ui`, for `serve --ui`). Stored
+ * settings apply unless the command line gave a value. Stopping stops the sync first (a commit in
+ * progress rolls back), then the API, then the demo remote.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { RpcHandlers } from '../../shared/rpc';
+import type { Settings } from '../../shared/settings';
 import type { RateLimitOptions } from '../api/app';
 import { type ApiServer, startApiServer } from '../api/server';
 import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../demo/remote/builtIn';
+import { type Dispatch, createDispatch } from '../rpc/dispatch';
+import { type EventHub, createEventHub } from '../rpc/events';
+import { createRpcHandlers } from '../rpc/handlers';
+import { findRendererDir } from '../rpc/rendererDir';
+import { UiSessions } from '../rpc/sessions';
+import { registerWebUi } from '../rpc/webUi';
 import type { Store } from '../store/database';
+import { readSettings } from '../store/settings';
 import { listSources } from '../store/sources';
 import { SyncEngine, type SyncEngineOptions } from './engine';
 import type { SecretStore } from './secrets';
 
 export interface EngineOptions {
   store: Store;
-  port: number;
+  dataDir: string;
+  /** The local API's port; undefined: the stored setting. */
+  port?: number;
   now: () => Date;
   secrets: SecretStore;
   logger?: FastifyBaseLogger | false;
   rateLimit?: RateLimitOptions;
-  intervals?: SyncEngineOptions['intervals'];
+  /** Intervals given on the command line (they win over the stored settings). */
+  intervals?: { pollMs?: number; crawlMs?: number };
   /** With no source configured, mirror the built-in demo (the app; `serve --demo`). */
   demoWhenNoSources: boolean;
+  /** Serve the built renderer and the RPC over HTTP on the API's port (`serve --ui`). */
+  ui?: boolean;
+  version?: string;
 }
 
 export interface RunningEngine {
@@ -30,11 +47,30 @@ export interface RunningEngine {
   sync: SyncEngine;
   /** The built-in demo, when it runs. */
   demo: BuiltInDemo | undefined;
+  rpc: { handlers: RpcHandlers; dispatch: Dispatch; events: EventHub };
+  /** With `ui`: the web UI's address with its one-time token. */
+  uiUrl: string | undefined;
   stop(): Promise<void>;
+}
+
+/** The sync settings in force: command-line values over stored ones. */
+function syncSettings(
+  stored: Settings,
+  flags: EngineOptions['intervals'],
+): Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'> {
+  return {
+    intervals: {
+      pollMs: flags?.pollMs ?? stored.intervals.pollSeconds * 1000,
+      crawlMs: flags?.crawlMs ?? stored.intervals.crawlMinutes * 60_000,
+    },
+    deliveriesPerDataset: stored.data.retentionDeliveries,
+  };
 }
 
 export async function runEngine(options: EngineOptions): Promise<RunningEngine> {
   const { store } = options;
+  const rendererDir = options.ui ? findRendererDir() : undefined;
+  const settings = readSettings(store);
   const demo =
     options.demoWhenNoSources && listSources(store).length === 0
       ? await startBuiltInDemo({ now: options.now })
@@ -43,28 +79,55 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     store,
     secrets: options.secrets,
     now: options.now,
-    intervals: options.intervals,
+    ...syncSettings(settings, options.intervals),
     builtIn: demo ? [{ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS }] : [],
   });
+  const overridden = [
+    ...(options.port !== undefined ? ['api.port'] : []),
+    ...(options.intervals?.pollMs !== undefined ? ['intervals.pollSeconds'] : []),
+    ...(options.intervals?.crawlMs !== undefined ? ['intervals.crawlMinutes'] : []),
+  ];
+  const runtime = { apiUrl: '', dataDir: options.dataDir, version: options.version ?? '0.0.0' };
+  const handlers = createRpcHandlers({
+    store,
+    sync,
+    secrets: options.secrets,
+    now: options.now,
+    runtime,
+    overridden,
+    reloadSync: () => sync.reload(syncSettings(readSettings(store), options.intervals)),
+  });
+  const dispatch = createDispatch(handlers, (error) =>
+    options.logger ? options.logger.error({ err: error }, 'RPC call failed') : undefined,
+  );
+  const events = createEventHub(sync);
+  const sessions = rendererDir ? new UiSessions() : undefined;
   let api: ApiServer;
   try {
     api = await startApiServer({
       store,
-      port: options.port,
+      port: options.port ?? settings.api.port,
       now: options.now,
       logger: options.logger,
       rateLimit: options.rateLimit,
       readThrough: sync.readThrough,
+      extend:
+        rendererDir && sessions
+          ? (app) => registerWebUi(app, { rendererDir, dispatch, events, sessions })
+          : undefined,
     });
   } catch (error) {
     await demo?.close();
     throw error;
   }
+  runtime.apiUrl = api.url;
   sync.start();
   return {
     api,
     sync,
     demo,
+    rpc: { handlers, dispatch, events },
+    uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     async stop() {
       await sync.stop();
       await api.close();

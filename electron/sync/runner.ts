@@ -3,13 +3,7 @@
  * `pollMs` in between, one cycle at a time. Each cycle is recorded as a sync run, updates the source's
  * state and reports its transitions. A key the remote refuses stops the loop until the source changes.
  */
-import {
-  EMPTY_COUNTS,
-  type SourceState,
-  type StatusTransition,
-  type SyncCounts,
-  type SyncKind,
-} from '../../shared/sync';
+import { EMPTY_COUNTS, type CycleEvent, type SourceState, type SyncKind } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { Source } from '../store/sources';
 import { lastSyncRun, recordSyncRun } from '../store/syncRuns';
@@ -27,21 +21,6 @@ export const realTimers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
-
-/** A finished cycle, for the alerts engine and the window. */
-export interface CycleEvent {
-  sourceId: string;
-  orgId: string;
-  kind: SyncKind;
-  outcome: 'ok' | 'failed';
-  /** The org's first complete crawl (alerts give one summary). */
-  firstSync: boolean;
-  transitions: StatusTransition[];
-  counts: SyncCounts;
-  error: string | null;
-  startedAt: string;
-  endedAt: string;
-}
 
 /** What a sync reaches the outside world and time through, injected so tests control them. */
 export interface SyncDeps {
@@ -96,6 +75,7 @@ export class SourceRunner {
       lastCounts: ok?.counts ?? null,
       nextRunAt: null,
       stopped: false,
+      pollIntervalMs: options.intervals.pollMs,
     };
     this.client =
       options.apiKey === null

@@ -9,6 +9,11 @@ export interface SecretStore {
   apiKeyFor(source: Source): string | null;
   /** Where the user should put a key (for "no API key" messages). */
   readonly hint: string;
+  /**
+   * Seals a key for `sources.api_key_sealed` (the app, with safeStorage); absent headless, where keys
+   * come from the environment and are never written anywhere.
+   */
+  seal?(apiKey: string): string;
 }
 
 export const REMOTE_KEY_ENV = 'DATASET_HEALTH_REMOTE_KEY';

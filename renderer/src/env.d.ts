@@ -4,7 +4,3 @@ declare module '*.vue' {
   const component: DefineComponent<object, object, unknown>;
   export default component;
 }
-
-interface Window {
-  datasetHealth?: { runtime(): Promise<{ apiUrl: string; dataDir: string }> };
-}

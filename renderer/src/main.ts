@@ -1,4 +1,13 @@
+import { createPinia } from 'pinia';
 import { createApp } from 'vue';
 import App from './App.vue';
+import { CLOCK, tickingClock } from './lib/clock';
+import { RPC_CLIENT, defaultClient } from './rpc/client';
+import { createAppRouter } from './router';
 
-createApp(App).mount('#app');
+createApp(App)
+  .provide(RPC_CLIENT, defaultClient())
+  .provide(CLOCK, tickingClock())
+  .use(createPinia())
+  .use(createAppRouter())
+  .mount('#app');

@@ -13,7 +13,8 @@ import { createApiKey } from '../../electron/store/apiKeys';
 import { Store } from '../../electron/store/database';
 import { type Source, saveSource } from '../../electron/store/sources';
 import type { RetryPolicy, Sleep } from '../../electron/sync/client';
-import { type CycleEvent, type RunnerOptions, SourceRunner, type Timers } from '../../electron/sync/runner';
+import type { CycleEvent } from '../../shared/sync';
+import { type RunnerOptions, SourceRunner, type Timers } from '../../electron/sync/runner';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 
 export const SIM_KEY = 'sim-test-key';

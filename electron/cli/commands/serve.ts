@@ -3,17 +3,19 @@
  * source, `runtime.json` for scripts, until SIGINT/SIGTERM; then stop the sync (a commit in progress
  * rolls back), persist, remove the runtime file and exit 0 (DESIGN.md §7).
  */
+import { APP_VERSION } from '../../../shared/version';
 import { Command } from 'commander';
 import type { Logger } from 'pino';
 import { DEFAULT_RATE_LIMIT } from '../../api/app';
-import { DEFAULT_API_PORT, PortInUseError } from '../../api/server';
+import { PortInUseError } from '../../api/server';
 import { createApiKey, listApiKeys } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
 import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
-import { INTERVAL_LIMITS } from '../../sync/intervals';
+import { INTERVAL_LIMITS } from '../../../shared/settings';
+import { RendererNotBuiltError } from '../../rpc/rendererDir';
 import { listSources } from '../../store/sources';
 import { type RunningEngine, runEngine } from '../../sync/runEngine';
-import type { CycleEvent } from '../../sync/runner';
+import type { CycleEvent } from '../../../shared/sync';
 import { envSecretStore } from '../../sync/secrets';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
@@ -22,8 +24,9 @@ import { dataDirOption, integerOption } from '../options';
 
 interface ServeOptions {
   dataDir?: string;
-  port: number;
+  port?: number;
   demo?: boolean;
+  ui?: boolean;
   rateLimit: number;
   pollSeconds?: number;
   crawlMinutes?: number;
@@ -33,8 +36,13 @@ export function serveCommand(io: CliIo): Command {
   return new Command('serve')
     .description('run the engine without a window: the local v2 API and the sync loop, until Ctrl+C')
     .addOption(dataDirOption())
-    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', integerOption(0, 65535), DEFAULT_API_PORT)
+    .option(
+      '--port <n>',
+      'port on 127.0.0.1 (0 picks a free one; default: the stored setting, 47800)',
+      integerOption(0, 65535),
+    )
     .option('--demo', 'with no sources configured, mirror a live simulated remote org (and print a key)')
+    .option('--ui', 'also serve the window as a web UI on the same port (prints its one-time link)')
     .option(
       '--rate-limit <n>',
       'requests per second per key (bursts of twice as many)',
@@ -63,7 +71,10 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   try {
     engine = await runEngine({
       store,
+      dataDir,
       port: options.port,
+      ui: options.ui === true,
+      version: APP_VERSION,
       now: () => io.now(),
       secrets: envSecretStore(io.env, {
         shared: listSources(store).filter((source) => source.enabled).length <= 1,
@@ -78,12 +89,14 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     });
   } catch (error) {
     await opened.close();
-    if (error instanceof PortInUseError) throw new CliError(error.message);
+    if (error instanceof PortInUseError || error instanceof RendererNotBuiltError)
+      throw new CliError(error.message);
     throw error;
   }
   const { api, sync, demo } = engine;
   writeRuntimeFile(dataDir, { apiUrl: api.url, pid: process.pid, startedAt: io.now().toISOString() });
   io.stdout(`Local API listening on ${api.url}\n`);
+  if (engine.uiUrl) io.stdout(`Web UI: ${engine.uiUrl}\n`);
   if (demo) {
     io.stderr(
       `No sources configured: mirroring the built-in demo (a simulated remote at ${demo.simulator.url}).\n`,

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { resolveDataDir } from '../../store/dataDir';
 import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/sources';
-import { DEFAULT_INTERVALS } from '../../sync/intervals';
+import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { SourceRunner } from '../../sync/runner';
 import { REMOTE_KEY_ENV, envSecretStore } from '../../sync/secrets';
 import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
@@ -68,7 +68,7 @@ async function syncOnce(options: SyncOptions, io: CliIo): Promise<void> {
       apiKey,
       missingKeyHint: secrets.hint,
       now: () => io.now(),
-      intervals: { pollMs: DEFAULT_INTERVALS.pollSeconds * 1000, crawlMs: Infinity },
+      intervals: { pollMs: DEFAULT_SETTINGS.intervals.pollSeconds * 1000, crawlMs: Infinity },
       deliveriesPerDataset: DEFAULT_DELIVERIES_PER_DATASET,
       onProgress: (line) => {
         // Each new step is printed; repeats of one step (page after page) at most every PROGRESS_EVERY_MS.

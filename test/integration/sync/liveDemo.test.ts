@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../../../electron/demo/remote/builtIn';
 import { Store } from '../../../electron/store/database';
 import { SyncEngine } from '../../../electron/sync/engine';
-import type { CycleEvent } from '../../../electron/sync/runner';
+import type { CycleEvent } from '../../../shared/sync';
 
 let demo: BuiltInDemo | undefined;
 let store: Store | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cronerPattern } from '../../../shared/schedule';
 import {
-  cronerPattern,
   isOccurrence,
   makeDeadlineConfig,
   nextOccurrenceAfter,

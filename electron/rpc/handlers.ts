@@ -1,0 +1,119 @@
+/**
+ * The engine's side of the RPC contract (shared/rpc.ts): one handler per call, for both transports.
+ * Every store use waits for a sync commit in progress (`whenIdle`), so a window never reads half a commit.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
+import { type RpcHandlers, RpcError } from '../../shared/rpc';
+import { getOrg, listOrgs } from '../store/orgs';
+import { createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys';
+import { writeFileAtomicSync } from '../store/atomicFile';
+import type { Store } from '../store/database';
+import { readSettings, writeSettings } from '../store/settings';
+import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
+import { getDataset } from '../query/dataset';
+import { exportSnapshot } from '../query/exportSnapshot';
+import { listRows, statusCounts } from '../query/rows';
+import { getDeliveryTasks } from '../query/tasks';
+import type { SyncEngine } from '../sync/engine';
+import type { SecretStore } from '../sync/secrets';
+import { type SourceDeps, sourceHandlers } from './sources';
+
+/** Events a dataset view shows: every one the store retains. */
+const ALL_RETAINED = 1000;
+
+export interface RpcDeps extends SourceDeps {
+  store: Store;
+  sync: SyncEngine;
+  secrets: SecretStore;
+  now: () => Date;
+  runtime: { apiUrl: string; dataDir: string; version: string };
+  /** Settings the command line gave, which win over the stored ones until the next start. */
+  overridden: string[];
+  /** Applies stored settings and sources to the running sync (restarts its runners). */
+  reloadSync(): Promise<void>;
+}
+
+export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
+  const { store, now } = deps;
+  const idle = <T>(fn: () => T): Promise<T> => store.whenIdle(fn);
+  const settingsView = () => ({
+    settings: readSettings(store),
+    defaults: DEFAULT_SETTINGS,
+    runtime: deps.runtime,
+    keys: { canStore: deps.secrets.seal !== undefined, hint: deps.secrets.hint },
+    overridden: deps.overridden,
+  });
+
+  return {
+    'orgs.list': () =>
+      idle(() =>
+        listOrgs(store).map(({ id, name, datasets, lastSyncedAt }) => ({ id, name, datasets, lastSyncedAt })),
+      ),
+    'datasets.rows': (request) => idle(() => listRows(store, request)),
+    'datasets.counts': (request) => idle(() => statusCounts(store, request)),
+    'dataset.get': (request) =>
+      idle(() => {
+        const json = getDataset(store, {
+          orgId: request.orgId,
+          datasetId: request.datasetId,
+          latestDeliveriesCount: ALL_RETAINED,
+          includeRunDetails: true,
+        });
+        return json === null ? null : (JSON.parse(json) as DatasetRecord);
+      }),
+    'delivery.tasks': async ({ orgId, deliveryId, includeRunDetails }) => {
+      const read = () => idle(() => getDeliveryTasks(store, orgId, deliveryId, includeRunDetails));
+      let result = await read();
+      // Tasks never synced: ask the org's remote now, as the local API does.
+      if (
+        !result.found &&
+        result.reason === 'tasks-not-synced' &&
+        (await deps.sync.readThrough(orgId, deliveryId))
+      )
+        result = await read();
+      return result.found
+        ? { tasks: JSON.parse(result.json) as TasksRecord, missing: null }
+        : { tasks: null, missing: result.reason };
+    },
+    'sync.states': async () => deps.sync.states(),
+    'sync.now': async ({ sourceId }) => {
+      const known = deps.sync.states().filter((state) => sourceId === null || state.sourceId === sourceId);
+      if (sourceId !== null && known.length === 0)
+        throw new RpcError('not-found', `no running source '${sourceId}'`);
+      // The cycle reports through source.state and sync.cycle events; the call returns at once.
+      void deps.sync.syncNow(sourceId ?? undefined).catch(() => undefined);
+      return { started: known.length };
+    },
+    'settings.get': () => idle(settingsView),
+    'settings.save': async (settings) => {
+      await idle(() => writeSettings(store, settings));
+      await deps.reloadSync();
+      return idle(settingsView);
+    },
+    ...sourceHandlers(deps),
+    'keys.list': () => idle(() => listApiKeys(store)),
+    'keys.create': ({ orgId, name }) =>
+      idle(() => {
+        const { key, ...info } = createApiKey(store, orgId, name, now());
+        return { key, info };
+      }),
+    'keys.revoke': ({ id }) => idle(() => ({ revoked: revokeApiKey(store, id, now()) })),
+    'snoozes.list': ({ orgId }) => idle(() => listSnoozes(store, orgId, now())),
+    'snoozes.set': ({ orgId, datasetId, kind }) =>
+      idle(() => setSnooze(store, orgId, datasetId, kind, now())),
+    'snoozes.clear': ({ orgId, datasetId }) =>
+      idle(() => ({ cleared: clearSnooze(store, orgId, datasetId) })),
+    'data.export': ({ orgId }) =>
+      idle(() => {
+        const stamp = now().toISOString().replace(/[:.]/g, '-');
+        const path = join(deps.runtime.dataDir, 'exports', `${orgId}-${stamp}.json`);
+        if (!getOrg(store, orgId)) throw new RpcError('not-found', `no org '${orgId}' in this mirror`);
+        mkdirSync(dirname(path), { recursive: true });
+        const counts = writeFileAtomicSync(path, (append) => exportSnapshot(store, orgId, append));
+        return { path, datasets: counts.datasets };
+      }),
+  };
+}

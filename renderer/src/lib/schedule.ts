@@ -1,0 +1,153 @@
+/**
+ * A dataset's processing schedule for people: in words, and its next deadlines in the dataset's zone
+ * and the user's. Pure functions of the config and `now`, so the same inputs always say the same.
+ *
+ * Schedules are `minute hour dayOfTheMonth month dayOfWeek year` (the year optional), read in the
+ * dataset's IANA zone ("" = UTC). Both libraries read six fields as seconds-first, so the expression
+ * is handed to them in croner's 7-part form with the seconds at 0 — the same reading as the engine's.
+ */
+import { Cron } from 'croner';
+import cronstrue from 'cronstrue';
+import { scheduleFields } from '../../../shared/schedule';
+import type { DeadlineConfig } from '../../../shared/schemas';
+import { duration } from './time';
+
+export type ParsedSchedule =
+  | {
+      ok: true;
+      /** The schedule as the dataset gives it (`minute hour day month weekday year`). */
+      expression: string;
+      /** Croner's 7-part pattern (seconds first), which cronstrue reads the same way. */
+      pattern: string;
+      /** IANA zone the schedule is read in. */
+      timeZone: string;
+    }
+  | { ok: false; reason: string };
+
+export type Outcome<T> = ({ ok: true } & T) | { ok: false; reason: string };
+
+export interface Deadline {
+  /** The instant, RFC 3339 UTC. */
+  at: string;
+  inDatasetZone: string;
+  inUserZone: string;
+}
+
+export const NO_SCHEDULE = 'No schedule known';
+
+function zoneOf(config: DeadlineConfig): string {
+  return config.timezone.trim() === '' ? 'UTC' : config.timezone.trim();
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The config's schedule (shared/schedule.ts reads it as the engine does), checked by croner. */
+export function parseSchedule(config: DeadlineConfig): ParsedSchedule {
+  const fields = scheduleFields(config);
+  if (fields === null) {
+    const given = config.cronExpression.trim().replace(/\s+/g, ' ');
+    if (given === '') return { ok: false, reason: NO_SCHEDULE };
+    const count = given.split(' ').length;
+    return {
+      ok: false,
+      reason: `The schedule "${given}" has ${count} fields; expected minute, hour, day of month, month, day of week and optionally year.`,
+    };
+  }
+  const expression = fields.join(' ');
+  const pattern = `0 ${expression}`;
+  try {
+    new Cron(pattern, { mode: '7-part' });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `The schedule "${expression}" is not a valid cron expression (${why}).` };
+  }
+  return { ok: true, expression, pattern, timeZone: zoneOf(config) };
+}
+
+/** "At 06:30, only on Monday" — or why there is nothing to say. */
+export function scheduleInWords(
+  config: DeadlineConfig,
+): Outcome<{ text: string; expression: string; timeZone: string }> {
+  const schedule = parseSchedule(config);
+  if (!schedule.ok) return schedule;
+  let text: string;
+  try {
+    text = cronstrue.toString(schedule.pattern, { use24HourTimeFormat: true });
+  } catch {
+    // Croner accepted it, so deadlines still work; only the wording is missing.
+    text = `Cron schedule ${schedule.expression}`;
+  }
+  return { ok: true, text, expression: schedule.expression, timeZone: schedule.timeZone };
+}
+
+/** "Sat, Nov 21, 2026, 06:30 EST" in the given zone (the user's by default) and locale. */
+export function formatInZone(at: Date, timeZone?: string, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(at);
+}
+
+/** An RFC 3339 time as `formatInZone` says it; "—" when unknown or unreadable. */
+export function formatTime(iso: string | null, timeZone?: string): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : formatInZone(at, timeZone);
+}
+
+/** The next `count` deadlines strictly after `now`, each in the dataset's zone and in `userZone`. */
+export function nextDeadlines(
+  config: DeadlineConfig,
+  now: Date,
+  userZone: string,
+  count = 5,
+  locale?: string,
+): Outcome<{ deadlines: Deadline[] }> {
+  const schedule = parseSchedule(config);
+  if (!schedule.ok) return schedule;
+  if (!isTimeZone(schedule.timeZone)) {
+    return {
+      ok: false,
+      reason: `Unknown time zone "${schedule.timeZone}": the next deadlines cannot be worked out.`,
+    };
+  }
+  const shownZone = isTimeZone(userZone) ? userZone : 'UTC';
+  let runs: Date[];
+  try {
+    runs = new Cron(schedule.pattern, { mode: '7-part', timezone: schedule.timeZone }).nextRuns(count, now);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `The next deadlines cannot be worked out (${why}).` };
+  }
+  if (runs.length === 0) return { ok: false, reason: 'No deadline after now: the schedule has ended.' };
+  return {
+    ok: true,
+    deadlines: runs.map((at) => ({
+      at: at.toISOString(),
+      inDatasetZone: formatInZone(at, schedule.timeZone, locale),
+      inUserZone: formatInZone(at, shownZone, locale),
+    })),
+  };
+}
+
+/** How late a delivery came: "on time", "2 h 5 min late", "not delivered" (or "—" without a deadline). */
+export function lateness(deadline: string | null, deliveredAt: string | null): string {
+  if (deliveredAt === null) return 'not delivered';
+  const late = Date.parse(deliveredAt) - Date.parse(deadline ?? '');
+  if (Number.isNaN(late)) return '—';
+  return late <= 0 ? 'on time' : `${duration(late)} late`;
+}

@@ -1,0 +1,26 @@
+/**
+ * The window's places, each a URL (hash history: it works from file:// inside the app and from
+ * `serve --ui` alike), so reload, back and shared links all land on the same view.
+ */
+import { type RouteRecordRaw, type Router, createRouter, createWebHashHistory } from 'vue-router';
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'home', component: () => import('./views/HomeView.vue') },
+  { path: '/orgs/:orgId/datasets', name: 'datasets', component: () => import('./views/DatasetsView.vue') },
+  {
+    path: '/orgs/:orgId/datasets/:datasetId',
+    name: 'dataset',
+    component: () => import('./views/DatasetView.vue'),
+  },
+  {
+    path: '/orgs/:orgId/datasets/:datasetId/deliveries/:deliveryId',
+    name: 'delivery',
+    component: () => import('./views/DeliveryView.vue'),
+  },
+  { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue') },
+  { path: '/:unknown(.*)*', name: 'not-found', component: () => import('./views/NotFoundView.vue') },
+];
+
+export function createAppRouter(history = createWebHashHistory()): Router {
+  return createRouter({ history, routes });
+}

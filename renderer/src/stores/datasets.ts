@@ -1,0 +1,70 @@
+/**
+ * The datasets table's data: rows of the current query, loaded page by page (the first page small, so
+ * rows show at once; the rest in large pages behind it) and the status counts for the chips. A newer
+ * query supersedes an older one mid-load, so rows of two queries never mix.
+ */
+import { defineStore } from 'pinia';
+import { ref, shallowRef } from 'vue';
+import type { DatasetQuery, DatasetRow, StatusCounts } from '../../../shared/rpc';
+import { useRpc } from '../rpc/client';
+import { messageOf } from '../lib/errors';
+
+export const FIRST_PAGE = 200;
+export const NEXT_PAGES = 2500;
+
+export const useDatasetsStore = defineStore('datasets', () => {
+  const rpc = useRpc();
+  /** shallowRef: rows are replaced whole, never edited, and there may be 100k of them. */
+  const rows = shallowRef<DatasetRow[]>([]);
+  const counts = ref<StatusCounts | null>(null);
+  const query = ref<DatasetQuery | null>(null);
+  /** True until the first page of the current query arrived. */
+  const loading = ref(false);
+  /** True while more pages of the current query are on their way. */
+  const loadingMore = ref(false);
+  const error = ref<string | null>(null);
+  let generation = 0;
+
+  async function load(next: DatasetQuery): Promise<void> {
+    const mine = ++generation;
+    // The same query again (a sync changed the data) keeps its rows on screen until the new ones arrive.
+    const changed = JSON.stringify(next) !== JSON.stringify(query.value);
+    query.value = next;
+    if (changed) loading.value = true;
+    loadingMore.value = false;
+    error.value = null;
+    try {
+      const [first, countsNow] = await Promise.all([
+        rpc.call('datasets.rows', { ...next, pageToken: null, pageSize: FIRST_PAGE }),
+        rpc.call('datasets.counts', next),
+      ]);
+      if (mine !== generation) return;
+      rows.value = first.rows;
+      counts.value = countsNow;
+      loading.value = false;
+      let token = first.nextPageToken;
+      loadingMore.value = token !== '';
+      let all = first.rows;
+      while (token !== '') {
+        const page = await rpc.call('datasets.rows', { ...next, pageToken: token, pageSize: NEXT_PAGES });
+        if (mine !== generation) return;
+        all = all.concat(page.rows);
+        rows.value = all;
+        token = page.nextPageToken;
+      }
+      loadingMore.value = false;
+    } catch (cause) {
+      if (mine !== generation) return;
+      error.value = messageOf(cause);
+      loading.value = false;
+      loadingMore.value = false;
+    }
+  }
+
+  /** The same query again (after a sync changed the data). */
+  function reload(): Promise<void> {
+    return query.value ? load(query.value) : Promise.resolve();
+  }
+
+  return { rows, counts, query, loading, loadingMore, error, load, reload };
+});

@@ -1,0 +1,268 @@
+/**
+ * The one contract between the renderer and the engine (DESIGN.md §1): every call with its request
+ * schema and response type, and every event. Both transports (IPC in the app, HTTP + server-sent events
+ * for `serve --ui`) are generic over it, so a call is one entry here and one handler in the engine
+ * (`RpcHandlers` makes a missing handler a compile error). Requests are TypeBox schemas because they
+ * cross a trust boundary: the engine checks every one before its handler runs.
+ */
+import Type, { type Static, type TSchema } from 'typebox';
+import type { DatasetRecord, TasksRecord } from './schemas';
+import { Settings } from './settings';
+import type { CycleEvent, SourceState } from './sync';
+import type { DeliveryStatus } from './status';
+
+const Id = Type.String({ minLength: 1, maxLength: 512 });
+const Empty = Type.Union([Type.Null(), Type.Object({}, { additionalProperties: false })]);
+
+/** Which datasets of an org: filter texts as the v2 API takes them, free text, and a v2 sort text. */
+export const DatasetQuery = Type.Object(
+  {
+    orgId: Id,
+    filters: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 50 }),
+    /** Matched, case-insensitively, against name, dataset id, product, supplier id and name. */
+    search: Type.String({ maxLength: 200 }),
+    /** e.g. `latestDeliveryStatus.asc` (FAILED first) or `latestDeliveryTimestamp.desc`; "" = by name. */
+    sort: Type.String({ maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type DatasetQuery = Static<typeof DatasetQuery>;
+
+/** How many delivery statuses each table row carries for its strip, newest first. */
+export const ROW_STRIP_LENGTH = 14;
+
+/** One row of the datasets table: what the table shows, not the whole record. */
+export interface DatasetRow {
+  datasetId: string;
+  datasetName: string | null;
+  dataProductName: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+  status: string | null;
+  deliveryId: string | null;
+  latestDeliveryTimestamp: string | null;
+  nextExpectedDeliveryTimestamp: string | null;
+  /** Statuses of the newest deliveries, newest first (null: unknown), at most ROW_STRIP_LENGTH. */
+  strip: (string | null)[];
+}
+
+export interface RowsPage {
+  rows: DatasetRow[];
+  /** "" on the last page. */
+  nextPageToken: string;
+}
+
+/** Datasets per latest status under the query without its status filters (chips), and the query's total. */
+export interface StatusCounts {
+  byStatus: Record<DeliveryStatus | 'NONE', number>;
+  total: number;
+}
+
+export interface OrgView {
+  id: string;
+  name: string;
+  datasets: number;
+  /** Start of the last successful sync (X-Synced-At), or null. */
+  lastSyncedAt: string | null;
+}
+
+export interface DeliveryTasksView {
+  tasks: TasksRecord | null;
+  /** Why there are no tasks: no such delivery, or the remote cannot be asked now (offline, no source). */
+  missing: 'unknown-delivery' | 'tasks-not-synced' | null;
+}
+
+export interface SourceView {
+  id: string;
+  orgId: string;
+  name: string;
+  baseUrl: string;
+  enabled: boolean;
+  /** A key is available for it (sealed in the app, or from the environment headless). */
+  hasKey: boolean;
+  createdAt: string;
+}
+
+export interface SettingsView {
+  settings: Settings;
+  defaults: Settings;
+  /** Where this engine runs: the local API it serves, its data folder. */
+  runtime: { apiUrl: string; dataDir: string; version: string };
+  /** Whether remote keys can be saved here (the app seals them; headless they come from the environment). */
+  keys: { canStore: boolean; hint: string };
+  /** Settings given on the command line win over stored ones until the next start. */
+  overridden: string[];
+}
+
+export interface ApiKeyView {
+  id: string;
+  orgId: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export const SNOOZE_KINDS = ['1h', '4h', 'next-delivery', 'healthy'] as const;
+export type SnoozeKind = (typeof SNOOZE_KINDS)[number];
+/** A tuple of literals (a mapped array would type as never[]). */
+const SnoozeKindSchema = Type.Union([
+  Type.Literal('1h'),
+  Type.Literal('4h'),
+  Type.Literal('next-delivery'),
+  Type.Literal('healthy'),
+]);
+const _snoozeKindsMatch: Static<typeof SnoozeKindSchema> extends SnoozeKind ? true : false = true;
+void _snoozeKindsMatch;
+
+export interface SnoozeView {
+  orgId: string;
+  datasetId: string;
+  datasetName: string | null;
+  kind: SnoozeKind;
+  /** For timed snoozes, when they end. */
+  until: string | null;
+  /** For "next delivery", the delivery it was set on. */
+  deliveryId: string | null;
+  createdAt: string;
+}
+
+const SourceInput = Type.Object(
+  {
+    /** The id of the source to change; a new source takes a fresh id from its name. */
+    id: Type.Union([Id, Type.Null()]),
+    orgId: Id,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    baseUrl: Type.String({ minLength: 1, maxLength: 2048 }),
+    enabled: Type.Boolean(),
+    /** Write-only: a new key, or null to keep the current one. */
+    apiKey: Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+function call<Request extends TSchema>(request: Request): { request: Request } {
+  return { request };
+}
+
+/** Every call the renderer may make, by name, with its request schema. */
+export const RPC_CALLS = {
+  'orgs.list': call(Empty),
+  'datasets.rows': call(
+    Type.Object(
+      {
+        ...DatasetQuery.properties,
+        pageToken: Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]),
+        pageSize: Type.Integer({ minimum: 1, maximum: 5000 }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  'datasets.counts': call(DatasetQuery),
+  'dataset.get': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
+  'delivery.tasks': call(
+    Type.Object(
+      { orgId: Id, deliveryId: Id, includeRunDetails: Type.Boolean() },
+      { additionalProperties: false },
+    ),
+  ),
+  'sync.states': call(Empty),
+  'sync.now': call(Type.Object({ sourceId: Type.Union([Id, Type.Null()]) }, { additionalProperties: false })),
+  'settings.get': call(Empty),
+  'settings.save': call(Settings),
+  'sources.list': call(Empty),
+  'sources.save': call(SourceInput),
+  'sources.remove': call(Type.Object({ id: Id }, { additionalProperties: false })),
+  'sources.test': call(SourceInput),
+  'keys.list': call(Empty),
+  'keys.create': call(
+    Type.Object(
+      { orgId: Id, name: Type.String({ minLength: 1, maxLength: 200 }) },
+      { additionalProperties: false },
+    ),
+  ),
+  'keys.revoke': call(Type.Object({ id: Id }, { additionalProperties: false })),
+  'snoozes.list': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  'snoozes.set': call(
+    Type.Object({ orgId: Id, datasetId: Id, kind: SnoozeKindSchema }, { additionalProperties: false }),
+  ),
+  'snoozes.clear': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
+  'data.export': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+} as const;
+
+/** What each call answers. */
+export interface RpcResponses {
+  'orgs.list': OrgView[];
+  'datasets.rows': RowsPage;
+  'datasets.counts': StatusCounts;
+  'dataset.get': DatasetRecord | null;
+  'delivery.tasks': DeliveryTasksView;
+  'sync.states': SourceState[];
+  'sync.now': { started: number };
+  'settings.get': SettingsView;
+  'settings.save': SettingsView;
+  'sources.list': SourceView[];
+  'sources.save': SourceView;
+  'sources.remove': { removed: boolean };
+  'sources.test': { ok: boolean; message: string };
+  'keys.list': ApiKeyView[];
+  'keys.create': { key: string; info: ApiKeyView };
+  'keys.revoke': { revoked: boolean };
+  'snoozes.list': SnoozeView[];
+  'snoozes.set': SnoozeView;
+  'snoozes.clear': { cleared: boolean };
+  'data.export': { path: string; datasets: number };
+}
+
+/** Events the engine pushes to every open window. */
+export interface RpcEvents {
+  /** A sync cycle finished (its transitions; whether it changed stored data). */
+  'sync.cycle': CycleEvent;
+  'source.state': SourceState;
+}
+
+export type RpcCall = keyof typeof RPC_CALLS;
+export type RpcEvent = keyof RpcEvents;
+export type RpcRequest<C extends RpcCall> = Static<(typeof RPC_CALLS)[C]['request']>;
+export type RpcResponse<C extends RpcCall> = RpcResponses[C];
+
+/** Fails to compile when a call has no response type, or a response type no call. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const CONTRACT_COMPLETE: Same<RpcCall, keyof RpcResponses> = true;
+
+/** The engine's side: one handler per call (a missing one is a compile error where this is satisfied). */
+export type RpcHandlers = { [C in RpcCall]: (request: RpcRequest<C>) => Promise<RpcResponse<C>> };
+
+/** The renderer's side, whatever the transport. `on` returns the function that unsubscribes. */
+export interface RpcClient {
+  call<C extends RpcCall>(name: C, request: RpcRequest<C>): Promise<RpcResponse<C>>;
+  on<E extends RpcEvent>(name: E, listener: (payload: RpcEvents[E]) => void): () => void;
+}
+
+export const RPC_ERROR_CODES = [
+  'invalid-argument',
+  'not-found',
+  'unauthenticated',
+  'unavailable',
+  'internal',
+] as const;
+export type RpcErrorCode = (typeof RPC_ERROR_CODES)[number];
+
+/** A call that failed, with a message meant for the user. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: RpcErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+/** How a failed call travels over either transport. */
+export interface RpcErrorBody {
+  error: { code: RpcErrorCode; message: string };
+}
+
+export const isRpcCall = (name: string): name is RpcCall => Object.hasOwn(RPC_CALLS, name);
+export const RPC_EVENTS: readonly RpcEvent[] = ['sync.cycle', 'source.state'];

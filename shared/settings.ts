@@ -1,0 +1,66 @@
+/**
+ * The user's settings (DESIGN.md §6 "Settings"): one TypeBox schema gives the type, the defaults and the
+ * check of every write, in the engine and in the settings window. Sources and API keys have their own
+ * calls (they are records, not preferences).
+ */
+import Type, { type Static } from 'typebox';
+
+const Clock = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local time' });
+
+export const INTERVAL_LIMITS = {
+  pollSeconds: [10, 3600],
+  crawlMinutes: [1, 1440],
+} as const;
+
+export const RETENTION_LIMITS = [10, 1000] as const;
+
+export const Settings = Type.Object(
+  {
+    intervals: Type.Object(
+      {
+        pollSeconds: Type.Integer({
+          minimum: INTERVAL_LIMITS.pollSeconds[0],
+          maximum: INTERVAL_LIMITS.pollSeconds[1],
+        }),
+        crawlMinutes: Type.Integer({
+          minimum: INTERVAL_LIMITS.crawlMinutes[0],
+          maximum: INTERVAL_LIMITS.crawlMinutes[1],
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    notifications: Type.Object(
+      {
+        /** RFC 3339 time until which notifications are paused; "forever" until resumed; null when not paused. */
+        pausedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Literal('forever'), Type.Null()]),
+        quietHours: Type.Object(
+          { enabled: Type.Boolean(), start: Clock, end: Clock },
+          { additionalProperties: false },
+        ),
+        recoveryNotices: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    api: Type.Object({ port: Type.Integer({ minimum: 0, maximum: 65535 }) }, { additionalProperties: false }),
+    data: Type.Object(
+      {
+        /** Deliveries kept per dataset (older ones are dropped at the next write). */
+        retentionDeliveries: Type.Integer({ minimum: RETENTION_LIMITS[0], maximum: RETENTION_LIMITS[1] }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Settings = Static<typeof Settings>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  intervals: { pollSeconds: 60, crawlMinutes: 15 },
+  notifications: {
+    pausedUntil: null,
+    quietHours: { enabled: false, start: '22:00', end: '07:00' },
+    recoveryNotices: false,
+  },
+  api: { port: 47800 },
+  data: { retentionDeliveries: 100 },
+};

@@ -1,0 +1,84 @@
+/**
+ * The real engine behind the renderer's RPC client, in-process: a sql.js store filled by the demo
+ * generator, the real handlers and dispatch (schema checks included), no HTTP. Component and store
+ * tests use it instead of a hand-written fake, so they exercise the same queries as the window.
+ */
+import { loadDemo } from '../../electron/demo/load';
+import { createDispatch } from '../../electron/rpc/dispatch';
+import { createEventHub } from '../../electron/rpc/events';
+import { createRpcHandlers } from '../../electron/rpc/handlers';
+import { Store } from '../../electron/store/database';
+import { SyncEngine } from '../../electron/sync/engine';
+import { envSecretStore } from '../../electron/sync/secrets';
+import type { RpcClient, RpcEvents } from '../../shared/rpc';
+import { RpcError } from '../../shared/rpc';
+
+export const ENGINE_NOW = new Date('2026-11-21T04:41:00.000Z');
+export const ENGINE_ORG = 'acme';
+
+export interface EngineClient {
+  client: RpcClient;
+  store: Store;
+  /** Every call the client made, in order (name and request). */
+  calls: { name: string; request: unknown }[];
+  /** Pushes an event to the client's listeners, as the engine would. */
+  emit<E extends keyof RpcEvents>(name: E, payload: RpcEvents[E]): void;
+  close(): Promise<void>;
+}
+
+export async function engineClient(
+  options: { datasets?: number; seed?: number } = {},
+): Promise<EngineClient> {
+  const store = await Store.open({ dataDir: null });
+  loadDemo(store, {
+    orgId: ENGINE_ORG,
+    datasets: options.datasets ?? 60,
+    seed: options.seed ?? 3,
+    now: ENGINE_NOW,
+  });
+  const now = () => ENGINE_NOW;
+  const secrets = envSecretStore({});
+  const sync = new SyncEngine({ store, secrets, now });
+  const dispatch = createDispatch(
+    createRpcHandlers({
+      store,
+      sync,
+      secrets,
+      now,
+      runtime: { apiUrl: 'http://127.0.0.1:47800', dataDir: '/tmp/dataset-health-test', version: '0.1.0' },
+      overridden: [],
+      reloadSync: async () => undefined,
+    }),
+  );
+  const hub = createEventHub(sync);
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  hub.subscribe((name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)));
+  const calls: EngineClient['calls'] = [];
+  const client: RpcClient = {
+    async call(name, request) {
+      calls.push({ name, request });
+      try {
+        // Through JSON, as both transports do.
+        return JSON.parse(
+          JSON.stringify((await dispatch(name, JSON.parse(JSON.stringify(request ?? null)))) ?? null),
+        );
+      } catch (error) {
+        if (error instanceof RpcError) throw new RpcError(error.code, error.message);
+        throw error;
+      }
+    },
+    on(name, listener) {
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      set.add(listener as (payload: unknown) => void);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+  };
+  return {
+    client,
+    store,
+    calls,
+    emit: (name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)),
+    close: () => store.close(),
+  };
+}
