@@ -235,7 +235,12 @@ export type RpcHandlers = { [C in RpcCall]: (request: RpcRequest<C>) => Promise<
 
 /** The renderer's side, whatever the transport. `on` returns the function that unsubscribes. */
 export interface RpcClient {
-  call<C extends RpcCall>(name: C, request: RpcRequest<C>): Promise<RpcResponse<C>>;
+  /** `signal`: the answer is no longer wanted (a newer query); the transport drops it as early as it can. */
+  call<C extends RpcCall>(
+    name: C,
+    request: RpcRequest<C>,
+    options?: { signal?: AbortSignal },
+  ): Promise<RpcResponse<C>>;
   on<E extends RpcEvent>(name: E, listener: (payload: RpcEvents[E]) => void): () => void;
 }
 

@@ -32,6 +32,7 @@ const HTTP_STATUS: Record<RpcErrorCode, number> = {
 /** Comments keep idle proxies and browsers from closing the stream. */
 const HEARTBEAT_MS = 25_000;
 
+/** The window recognises this answer by its start, "not signed in" (renderer/src/lib/errors.ts). */
 const NOT_SIGNED_IN = new RpcError(
   'unauthenticated',
   'not signed in: open the Web UI link that `dataset-health serve --ui` printed',

@@ -3,6 +3,9 @@
  * generator, the real handlers and dispatch (schema checks included), no HTTP. Component and store
  * tests use it instead of a hand-written fake, so they exercise the same queries as the window.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadDemo } from '../../electron/demo/load';
 import { createDispatch } from '../../electron/rpc/dispatch';
 import { createEventHub } from '../../electron/rpc/events';
@@ -19,6 +22,8 @@ export const ENGINE_ORG = 'acme';
 export interface EngineClient {
   client: RpcClient;
   store: Store;
+  /** The engine's data folder (exports go to its exports/). */
+  dataDir: string;
   /** Every call the client made, in order (name and request). */
   calls: { name: string; request: unknown }[];
   /** Pushes an event to the client's listeners, as the engine would. */
@@ -30,6 +35,8 @@ export async function engineClient(
   options: { datasets?: number; seed?: number } = {},
 ): Promise<EngineClient> {
   const store = await Store.open({ dataDir: null });
+  // Exports from Settings → Data land here; removed on close.
+  const dataDir = mkdtempSync(join(tmpdir(), 'dh-engine-client-'));
   loadDemo(store, {
     orgId: ENGINE_ORG,
     datasets: options.datasets ?? 60,
@@ -45,7 +52,7 @@ export async function engineClient(
       sync,
       secrets,
       now,
-      runtime: { apiUrl: 'http://127.0.0.1:47800', dataDir: '/tmp/dataset-health-test', version: '0.1.0' },
+      runtime: { apiUrl: 'http://127.0.0.1:47800', dataDir, version: '0.1.0' },
       overridden: [],
       reloadSync: async () => undefined,
     }),
@@ -77,8 +84,12 @@ export async function engineClient(
   return {
     client,
     store,
+    dataDir,
     calls,
     emit: (name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)),
-    close: () => store.close(),
+    close: async () => {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import { generateDemoSnapshot } from '../../electron/demo/generate';
 import type { Snapshot } from '../../shared/schemas';
-import { cli, tempDir } from './cli';
-import { type Spawned, spawnCli, waitFor } from './process';
+import { afterAll, beforeAll } from 'vitest';
+import { cli, removeTempDirs, tempDir } from './cli';
+import { type Spawned, killChildren, spawnCli, waitFor } from './process';
 
 export const UI_NOW = new Date('2026-11-21T04:41:00.000Z');
 export const UI_ORG = 'acme';
@@ -59,24 +60,58 @@ export interface UiPage {
   errors: string[];
 }
 
-/** A signed-in page (the token exchanged for the cookie) in the given colour scheme. */
+/**
+ * A signed-in page (the token exchanged for the cookie) in the given colour scheme. The printed token
+ * works once per server: for a second page, pass `signedIn` (a page already signed in) and the new
+ * page's context gets its session cookie instead.
+ */
 export async function openUi(
   browser: Browser,
   server: UiServer,
   colorScheme: 'light' | 'dark' = 'light',
+  signedIn?: UiPage,
 ): Promise<UiPage> {
   const context = await browser.newContext({ colorScheme, viewport: { width: 1400, height: 900 } });
+  if (signedIn) await context.addCookies(await signedIn.context.cookies(server.base));
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(server.link);
+  await page.goto(signedIn ? server.base : server.link);
   return { context, page, errors };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+export interface UiSuite {
+  server: UiServer;
+  browser: Browser;
+  /** A signed-in page in the light scheme, and (when asked for) one in the dark scheme. */
+  light: UiPage;
+  dark: UiPage;
+}
+
+/**
+ * Registers the suite's setup and cleanup: `serve --ui` over `datasets` imported datasets, Chromium, and
+ * signed-in pages (the printed token works once: the dark page reuses the light page's session cookie).
+ * The returned object is filled in before the first test runs.
+ */
+export function uiSuite(datasets: number, options: { dark?: boolean } = {}): UiSuite {
+  const suite = {} as UiSuite;
+  beforeAll(async () => {
+    [suite.server, suite.browser] = await Promise.all([startUiServer(datasets), launchChromium()]);
+    suite.light = await openUi(suite.browser, suite.server, 'light');
+    if (options.dark) suite.dark = await openUi(suite.browser, suite.server, 'dark', suite.light);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    killChildren();
+    removeTempDirs();
+  });
+  return suite;
 }

@@ -10,22 +10,35 @@ export function relativeTime(iso: string | null, now: Date): string {
   return at.getTime() <= now.getTime() ? `${distance} ago` : `in ${distance}`;
 }
 
+/** Formatters by zone: constructing one costs far more than formatting (tables format thousands). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let format = formatters.get(key);
+  if (!format) {
+    // dateStyle/timeStyle cannot be combined with timeZoneName: spell the parts out.
+    format = new Intl.DateTimeFormat(undefined, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZone,
+      timeZoneName: 'short',
+    });
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** The exact time in the user's zone (or the given IANA zone), with the zone's name. */
 export function exactTime(iso: string | null, timeZone?: string): string {
   if (!iso) return 'unknown';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
-  // dateStyle/timeStyle cannot be combined with timeZoneName: spell the parts out.
-  return new Intl.DateTimeFormat(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone,
-    timeZoneName: 'short',
-  }).format(at);
+  return formatter(timeZone).format(at);
 }
 
 /** "3 h 12 min" for a duration in milliseconds (lateness, sync durations). */

@@ -35,7 +35,11 @@ export function createHttpClient(
   };
 
   return {
-    async call<C extends RpcCall>(name: C, request: RpcRequest<C>): Promise<RpcResponse<C>> {
+    async call<C extends RpcCall>(
+      name: C,
+      request: RpcRequest<C>,
+      options: { signal?: AbortSignal } = {},
+    ): Promise<RpcResponse<C>> {
       let response: Response;
       try {
         response = await fetchImpl(`${base}/rpc/${name}`, {
@@ -43,8 +47,10 @@ export function createHttpClient(
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(request ?? null),
           credentials: 'same-origin',
+          signal: options.signal,
         });
-      } catch {
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
         throw new RpcError(
           'unavailable',
           'the Dataset Health engine cannot be reached: is `dataset-health serve --ui` running?',

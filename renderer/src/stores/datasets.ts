@@ -9,8 +9,8 @@ import type { DatasetQuery, DatasetRow, StatusCounts } from '../../../shared/rpc
 import { useRpc } from '../rpc/client';
 import { messageOf } from '../lib/errors';
 
-export const FIRST_PAGE = 200;
-export const NEXT_PAGES = 2500;
+export const FIRST_PAGE = 100;
+export const NEXT_PAGES = 1000;
 
 export const useDatasetsStore = defineStore('datasets', () => {
   const rpc = useRpc();
@@ -24,9 +24,14 @@ export const useDatasetsStore = defineStore('datasets', () => {
   const loadingMore = ref(false);
   const error = ref<string | null>(null);
   let generation = 0;
+  /** Cancels the requests of the query a newer one replaced. */
+  let superseded = new AbortController();
 
   async function load(next: DatasetQuery): Promise<void> {
     const mine = ++generation;
+    superseded.abort();
+    superseded = new AbortController();
+    const { signal } = superseded;
     // The same query again (a sync changed the data) keeps its rows on screen until the new ones arrive.
     const changed = JSON.stringify(next) !== JSON.stringify(query.value);
     query.value = next;
@@ -35,8 +40,8 @@ export const useDatasetsStore = defineStore('datasets', () => {
     error.value = null;
     try {
       const [first, countsNow] = await Promise.all([
-        rpc.call('datasets.rows', { ...next, pageToken: null, pageSize: FIRST_PAGE }),
-        rpc.call('datasets.counts', next),
+        rpc.call('datasets.rows', { ...next, pageToken: null, pageSize: FIRST_PAGE }, { signal }),
+        rpc.call('datasets.counts', next, { signal }),
       ]);
       if (mine !== generation) return;
       rows.value = first.rows;
@@ -44,14 +49,20 @@ export const useDatasetsStore = defineStore('datasets', () => {
       loading.value = false;
       let token = first.nextPageToken;
       loadingMore.value = token !== '';
-      let all = first.rows;
+      // The rest is shown at once when it has all arrived: the table re-processes its whole data on
+      // every change, so one change instead of one per page.
+      const rest: DatasetRow[][] = [];
       while (token !== '') {
-        const page = await rpc.call('datasets.rows', { ...next, pageToken: token, pageSize: NEXT_PAGES });
+        const page = await rpc.call(
+          'datasets.rows',
+          { ...next, pageToken: token, pageSize: NEXT_PAGES },
+          { signal },
+        );
         if (mine !== generation) return;
-        all = all.concat(page.rows);
-        rows.value = all;
+        rest.push(page.rows);
         token = page.nextPageToken;
       }
+      if (rest.length > 0) rows.value = first.rows.concat(...rest);
       loadingMore.value = false;
     } catch (cause) {
       if (mine !== generation) return;

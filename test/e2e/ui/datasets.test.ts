@@ -2,39 +2,15 @@
  * The datasets view in Chromium against `serve --ui` with imported data: rows, chip counts, search and
  * every filter field against a reference computed from the imported snapshot, status sort, keyboard.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { likeToMatcher } from '../../../shared/filter';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { DELIVERY_STATUSES } from '../../../shared/status';
-import { removeTempDirs } from '../../helpers/cli';
-import { killChildren } from '../../helpers/process';
-import {
-  type UiPage,
-  type UiServer,
-  UI_ORG,
-  launchChromium,
-  openUi,
-  screenshot,
-  startUiServer,
-} from '../../helpers/ui';
+import { UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
 
-let server: UiServer;
-let browser: Browser;
-let ui: UiPage;
-let records: DatasetRecord[];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startUiServer(300), launchChromium()]);
-  records = server.snapshot.datasets;
-  ui = await openUi(browser, server);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  killChildren();
-  removeTempDirs();
-});
+const suite = uiSuite(300);
+const records = (): DatasetRecord[] => suite.server.snapshot.datasets;
 
 const summary = (page: Page) => page.locator('.summary');
 
@@ -57,32 +33,32 @@ async function visibleIds(page: Page): Promise<string[]> {
 }
 
 async function gotoDatasets(page: Page, query = ''): Promise<void> {
-  await page.goto(`${server.base}/#/orgs/${UI_ORG}/datasets${query}`);
+  await page.goto(`${suite.server.base}/#/orgs/${UI_ORG}/datasets${query}`);
   await page.locator('tr[data-dataset-id]').first().waitFor();
 }
 
 describe('datasets view', () => {
   it('shows the imported datasets, worst status first, with chips that count each status', async () => {
-    const { page } = ui;
+    const { page } = suite.light;
     await page.locator('tr[data-dataset-id]').first().waitFor({ timeout: 20_000 });
     expect(page.url()).toContain(`#/orgs/${UI_ORG}/datasets`);
-    await shownTotal(page, records.length);
+    await shownTotal(page, records().length);
     for (const status of DELIVERY_STATUSES) {
-      const count = records.filter((r) => r.latestDeliveryStatus === status).length;
+      const count = records().filter((r) => r.latestDeliveryStatus === status).length;
       await expect
         .poll(() => page.locator(`[data-chip="${status}"]`).getAttribute('aria-label'))
         .toMatch(new RegExp(`: ${count} datasets$`));
     }
     const firstId = (await visibleIds(page))[0];
-    expect(records.find((r) => r.datasetId === firstId)?.latestDeliveryStatus).toBe('FAILED');
+    expect(records().find((r) => r.datasetId === firstId)?.latestDeliveryStatus).toBe('FAILED');
     await screenshot(page, 'datasets-light');
   });
 
   it('a chip narrows the table to its status, and the URL keeps it across a reload', async () => {
-    const { page } = ui;
+    const { page } = suite.light;
     await gotoDatasets(page);
     await page.locator('[data-chip="MISSING"]').click();
-    const missing = records.filter((r) => r.latestDeliveryStatus === 'MISSING');
+    const missing = records().filter((r) => r.latestDeliveryStatus === 'MISSING');
     await shownTotal(page, missing.length);
     expect(page.url()).toContain('status=MISSING');
     await page.reload();
@@ -92,11 +68,11 @@ describe('datasets view', () => {
   });
 
   it('search narrows the rows to names, ids, products and suppliers containing the text', async () => {
-    const { page } = ui;
+    const { page } = suite.light;
     await gotoDatasets(page);
-    const word = records[7]!.dataProductName!.split(' ')[0]!.toLowerCase();
+    const word = records()[7]!.dataProductName!.split(' ')[0]!.toLowerCase();
     await page.getByLabel('Search datasets').fill(word);
-    const matches = records.filter((r) =>
+    const matches = records().filter((r) =>
       [r.datasetName, r.datasetId, r.dataProductName, r.supplier.id, r.supplier.name].some((v) =>
         (v ?? '').toLowerCase().includes(word),
       ),
@@ -107,7 +83,7 @@ describe('datasets view', () => {
     for (const id of await visibleIds(page)) expect(ids.has(id)).toBe(true);
   });
 
-  const sample = () => records.find((r) => r.legacyDatasetId !== null && r.supplier.id !== null)!;
+  const sample = () => records().find((r) => r.legacyDatasetId !== null && r.supplier.id !== null)!;
   const filterCases: {
     label: string;
     field: string;
@@ -169,7 +145,7 @@ describe('datasets view', () => {
   it.each(filterCases)(
     'the $label filter narrows the rows exactly',
     async ({ label, operator, value, keep }) => {
-      const { page } = ui;
+      const { page } = suite.light;
       await gotoDatasets(page);
       await page.getByLabel('Filter field').click();
       await page.locator('.n-base-select-option', { hasText: new RegExp(`^${label}$`) }).click();
@@ -177,7 +153,7 @@ describe('datasets view', () => {
       await page.locator('.n-base-select-option', { hasText: operator }).first().click();
       await page.getByLabel('Filter value').fill(value());
       await page.getByRole('button', { name: 'Add filter' }).click();
-      const expected = records.filter(keep);
+      const expected = records().filter(keep);
       expect(expected.length).toBeGreaterThan(0);
       await shownTotal(page, expected.length);
       const ids = new Set(expected.map((r) => r.datasetId));
@@ -186,7 +162,7 @@ describe('datasets view', () => {
   );
 
   it('a filter the grammar refuses is explained and changes nothing', async () => {
-    const { page } = ui;
+    const { page } = suite.light;
     await gotoDatasets(page);
     await page.getByLabel('Filter field').click();
     await page.locator('.n-base-select-option', { hasText: /^Delivery status$/ }).click();
@@ -195,22 +171,25 @@ describe('datasets view', () => {
     await expect
       .poll(() => page.getByRole('alert').first().textContent())
       .toMatch(/'BROKEN' is not a delivery status/);
-    await shownTotal(page, records.length);
+    await shownTotal(page, records().length);
   });
 
   it('sorts by latest delivery, newest first', async () => {
-    const { page } = ui;
+    const { page } = suite.light;
     await gotoDatasets(page, '?sort=latestDeliveryTimestamp.desc');
-    const newest = [...records]
+    const newest = [...records()]
       .filter((r) => r.latestDeliveryTimestamp !== null)
       .sort((a, b) => Date.parse(b.latestDeliveryTimestamp!) - Date.parse(a.latestDeliveryTimestamp!))[0]!;
-    const firstId = (await visibleIds(page))[0];
-    const first = records.find((r) => r.datasetId === firstId)!;
-    expect(first.latestDeliveryTimestamp).toBe(newest.latestDeliveryTimestamp);
+    // Until the new order arrives, the rows on screen may still be the previous query's.
+    const firstTimestamp = async () => {
+      const firstId = (await visibleIds(page))[0];
+      return records().find((r) => r.datasetId === firstId)?.latestDeliveryTimestamp;
+    };
+    await expect.poll(firstTimestamp, { timeout: 10_000 }).toBe(newest.latestDeliveryTimestamp);
   });
 
   it('keyboard: / focuses search, j/k move, Enter opens, Esc goes back', async () => {
-    const { page } = ui;
+    const { page } = suite.light;
     await gotoDatasets(page);
     await page.keyboard.press('/');
     await expect
@@ -228,6 +207,6 @@ describe('datasets view', () => {
   });
 
   it('logged no console errors', () => {
-    expect(ui.errors).toEqual([]);
+    expect(suite.light.errors).toEqual([]);
   });
 });

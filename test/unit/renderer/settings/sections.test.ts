@@ -195,7 +195,7 @@ describe('settings: data', () => {
   it('saves the retention and shows the data folder', async () => {
     wrapper = await mountSettings(engine.client);
     const data = section(wrapper, 'data');
-    expect(data.find('[data-data-dir]').text()).toBe('/tmp/dataset-health-test');
+    expect(data.find('[data-data-dir]').text()).toBe(engine.dataDir);
     await type(input(data, 'Deliveries kept per dataset'), '250');
     await click(button('Save retention'));
     expect((await stored()).data.retentionDeliveries).toBe(250);
