@@ -5,23 +5,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { findRendererDir } from '../electron/rpc/rendererDir';
+import { launchChromium } from '../test/helpers/chromium';
 import { BUDGET } from './budgets';
 import { PROJECT_ROOT, startTsServer } from './children';
 import { type Report, ms } from './report';
 import type { BenchOrg } from './setup';
 import { summarize } from './stats';
 
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ROUNDS = 9;
 
 function ensureRendererBuilt(log: (line: string) => void): void {
@@ -109,7 +101,7 @@ export async function rendererFigures(
     ['serve', '--ui', '--port', '0', '--data-dir', org.dataDir],
     /Web UI: (http:\/\/\S+)/,
   );
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     // tsx names functions with an __name helper; the functions evaluated in the page need it too.

@@ -44,7 +44,7 @@ export interface ApiOptions {
   readThrough?: TasksReadThrough;
   logger?: FastifyBaseLogger | false;
   /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
-  extend?: (app: FastifyInstance) => Promise<void>;
+  extend?: (app: FastifyInstance, port: () => number) => Promise<void>;
 }
 
 const ALLOW = 'GET, HEAD';
@@ -146,7 +146,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   });
 
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await options.extend?.(app);
+  await options.extend?.(app, port);
   return app;
 }
 

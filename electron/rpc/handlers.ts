@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
 import { getOrg, listOrgs } from '../store/orgs';
@@ -89,8 +89,11 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     },
     'settings.get': () => idle(settingsView),
     'settings.save': async (settings) => {
+      const before = await idle(() => readSettings(store));
       await idle(() => writeSettings(store, settings));
-      await deps.reloadSync();
+      // Only what the sync uses restarts it (a restart begins with a full crawl of every source).
+      const syncUses = (s: Settings) => JSON.stringify([s.intervals, s.data]);
+      if (syncUses(before) !== syncUses(settings)) await deps.reloadSync();
       return idle(settingsView);
     },
     ...sourceHandlers(deps),

@@ -5,7 +5,11 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SESSION_COOKIE = 'dh_session';
+/**
+ * Named by port: browsers send a cookie to every port of a host, so another `serve --ui` on this machine
+ * must neither overwrite this one's session nor read it under its own name.
+ */
+export const sessionCookie = (port: number): string => `dh_session_${port}`;
 
 const secret = (): string => randomBytes(32).toString('base64url');
 

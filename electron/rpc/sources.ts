@@ -69,13 +69,31 @@ export function sourceHandlers(
     return secrets.seal(input.apiKey);
   };
 
+  /**
+   * The stored key goes only to the address it was given for: a changed base URL needs the key again,
+   * or a typo'd or hostile URL would receive it.
+   */
+  const assertKeyStaysHome = (stored: Source | undefined, baseUrl: string, apiKey: string | null): void => {
+    if (
+      stored &&
+      apiKey === null &&
+      normalizeBaseUrl(baseUrl) !== stored.baseUrl &&
+      secrets.apiKeyFor(stored)
+    ) {
+      throw new RpcError(
+        'invalid-argument',
+        `the address changed from ${stored.baseUrl}: enter the API key again, so it is only sent where you mean`,
+      );
+    }
+  };
+
   return {
     'sources.list': () => idle(() => listSources(store).map((source) => view(source, secrets))),
     'sources.save': async (input) => {
       const saved = await idle(() => {
-        if (input.id !== null && !getSource(store, input.id)) {
-          throw new RpcError('not-found', `no source '${input.id}'`);
-        }
+        const stored = input.id === null ? undefined : getSource(store, input.id);
+        if (input.id !== null && !stored) throw new RpcError('not-found', `no source '${input.id}'`);
+        assertKeyStaysHome(stored, input.baseUrl, input.apiKey);
         return saveSource(
           store,
           {
@@ -100,6 +118,7 @@ export function sourceHandlers(
     'sources.test': async (input) => {
       const baseUrl = normalizeBaseUrl(input.baseUrl);
       const stored = input.id === null ? undefined : await idle(() => getSource(store, input.id!));
+      assertKeyStaysHome(stored, baseUrl, input.apiKey);
       const apiKey = input.apiKey ?? (stored ? secrets.apiKeyFor(stored) : null);
       if (apiKey === null) return { ok: false, message: `no API key: enter one (${secrets.hint})` };
       const client = new RemoteClient({

@@ -12,13 +12,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RpcError, type RpcErrorCode } from '../../shared/rpc';
 import { type Dispatch, errorBody, toRpcError } from './dispatch';
 import type { EventHub } from './events';
-import { SESSION_COOKIE, type UiSessions } from './sessions';
+import { type UiSessions, sessionCookie } from './sessions';
 
 export interface WebUiOptions {
   rendererDir: string;
   dispatch: Dispatch;
   events: EventHub;
   sessions: UiSessions;
+  /** The port the server listens on (known once it listens). */
+  port: () => number;
 }
 
 const HTTP_STATUS: Record<RpcErrorCode, number> = {
@@ -44,7 +46,8 @@ function sendRpcError(reply: FastifyReply, error: RpcError): FastifyReply {
 
 export async function registerWebUi(app: FastifyInstance, options: WebUiOptions): Promise<void> {
   const { sessions } = options;
-  const signedIn = (request: FastifyRequest): boolean => sessions.isValid(request.cookies[SESSION_COOKIE]);
+  const signedIn = (request: FastifyRequest): boolean =>
+    sessions.isValid(request.cookies[sessionCookie(options.port())]);
   await app.register(cookie);
 
   // The token link: set the cookie and drop the token from the address bar (and history).
@@ -63,7 +66,11 @@ export async function registerWebUi(app: FastifyInstance, options: WebUiOptions)
           'This Web UI link was already used or is not valid. Restart `dataset-health serve --ui` for a new one.\n',
         );
     }
-    reply.setCookie(SESSION_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' });
+    reply.setCookie(sessionCookie(options.port()), session, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+    });
     return reply.redirect('/', 303);
   });
 

@@ -35,6 +35,7 @@ const READ_THROUGH_RETRY = { retries: 1, baseDelayMs: 500, maxRetryAfterMs: 2_00
 
 export class SyncEngine {
   private runners = new Map<string, SourceRunner>();
+  private changing: Promise<void> = Promise.resolve();
   private settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>;
   private readonly cycleListeners = new Set<Listener<CycleEvent>>();
   private readonly stateListeners = new Set<Listener<SourceState>>();
@@ -51,18 +52,27 @@ export class SyncEngine {
     for (const runner of this.runners.values()) runner.start();
   }
 
-  async stop(): Promise<void> {
-    await this.stopRunners();
+  stop(): Promise<void> {
+    return this.inTurn(() => this.stopRunners());
   }
 
   /**
    * Applies changed sources or settings: stops every runner (a commit in progress rolls back) and starts
    * them again from the stored sources, each with a full crawl.
    */
-  async reload(settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>): Promise<void> {
-    await this.stopRunners();
-    this.settings = settings;
-    this.start();
+  reload(settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>): Promise<void> {
+    return this.inTurn(async () => {
+      await this.stopRunners();
+      this.settings = settings;
+      this.start();
+    });
+  }
+
+  /** Reloads and stops run one after another: two at once would start runners neither stops. */
+  private inTurn(change: () => Promise<void>): Promise<void> {
+    const next = this.changing.then(change);
+    this.changing = next.catch(() => undefined);
+    return next;
   }
 
   states(): SourceState[] {
@@ -154,7 +164,8 @@ export class SyncEngine {
   }
 
   private async stopRunners(): Promise<void> {
-    await Promise.all([...this.runners.values()].map((runner) => runner.stop()));
-    this.runners.clear();
+    const stopping = [...this.runners.values()];
+    this.runners = new Map();
+    await Promise.all(stopping.map((runner) => runner.stop()));
   }
 }

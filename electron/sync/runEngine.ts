@@ -113,7 +113,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       readThrough: sync.readThrough,
       extend:
         rendererDir && sessions
-          ? (app) => registerWebUi(app, { rendererDir, dispatch, events, sessions })
+          ? (app, port) => registerWebUi(app, { rendererDir, dispatch, events, sessions, port })
           : undefined,
     });
   } catch (error) {

@@ -6,30 +6,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generateDemoSnapshot } from '../../electron/demo/generate';
 import type { Snapshot } from '../../shared/schemas';
 import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from './chromium';
 import { cli, removeTempDirs, tempDir } from './cli';
 import { type Spawned, killChildren, spawnCli, waitFor } from './process';
 
 export const UI_NOW = new Date('2026-11-21T04:41:00.000Z');
 export const UI_ORG = 'acme';
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots', import.meta.url));
-
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, headless: true });
-}
 
 export interface UiServer {
   /** The printed Web UI link, with its one-time token. */

@@ -8,6 +8,14 @@ import { onBeforeUnmount, onMounted } from 'vue';
 
 export type KeyMap = Partial<Record<string, (event: KeyboardEvent) => void | boolean>>;
 
+/** Open menus, pop-ups and dialogs: Esc is theirs (closing them), never the window's "back". */
+const POPUPS = '.n-base-select-menu, .n-popconfirm, .n-popover, .n-modal, .n-dialog, .n-dropdown-menu';
+
+/** naive-ui keeps a closed menu in the page, hidden: only one that is drawn counts. */
+function popupOpen(): boolean {
+  return [...document.querySelectorAll(POPUPS)].some((element) => element.getClientRects().length > 0);
+}
+
 const CONTROLS =
   'a, button, summary, [role="button"], [role="switch"], [role="link"], [role="checkbox"], [role="option"], [role="menuitem"]';
 
@@ -23,6 +31,7 @@ export function useKeyboard(keys: KeyMap): void {
       if (event.key === 'Escape') (event.target as HTMLElement).blur();
       return;
     }
+    if (event.key === 'Escape' && popupOpen()) return;
     if (event.key === 'Enter' && event.target instanceof Element && event.target.closest(CONTROLS)) return;
     const action = keys[event.key];
     if (action && action(event) !== false) event.preventDefault();

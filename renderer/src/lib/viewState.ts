@@ -5,7 +5,7 @@
  */
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
 import type { DatasetQuery } from '../../../shared/rpc';
-import { type DeliveryStatus, isDeliveryStatus } from '../../../shared/status';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/status';
 
 /** Worst first: what an on-call engineer looks at first. */
 export const DEFAULT_SORT = 'latestDeliveryStatus.asc';
@@ -21,11 +21,10 @@ const list = (value: LocationQuery[string] | undefined): string[] =>
   (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
 
 export function viewStateFromQuery(query: LocationQuery): DatasetsViewState {
-  const statuses = list(query.status)
-    .flatMap((text) => text.split(','))
-    .filter(isDeliveryStatus);
+  const listed = new Set(list(query.status).flatMap((text) => text.split(',')));
   return {
-    statuses: [...new Set(statuses)],
+    // In contract order, whatever order a link lists them in: one view state, one filter text.
+    statuses: DELIVERY_STATUSES.filter((status) => listed.has(status)),
     filters: list(query.f).filter((text) => text !== ''),
     search: list(query.q)[0] ?? '',
     sort: list(query.sort)[0] ?? DEFAULT_SORT,

@@ -23,6 +23,8 @@ export const useDatasetsStore = defineStore('datasets', () => {
   /** True while more pages of the current query are on their way. */
   const loadingMore = ref(false);
   const error = ref<string | null>(null);
+  /** The row the keyboard is on, by dataset id (the table highlights it). */
+  const highlightedId = ref<string | null>(null);
   let generation = 0;
   /** Cancels the requests of the query a newer one replaced. */
   let superseded = new AbortController();
@@ -44,11 +46,13 @@ export const useDatasetsStore = defineStore('datasets', () => {
         rpc.call('datasets.counts', next, { signal }),
       ]);
       if (mine !== generation) return;
-      rows.value = first.rows;
+      // A new query shows its first page at once; the same query again swaps in only the complete
+      // rows, so someone reading row 5,000 is not thrown back to the top by a sync.
+      if (changed) rows.value = first.rows;
       counts.value = countsNow;
       loading.value = false;
       let token = first.nextPageToken;
-      loadingMore.value = token !== '';
+      loadingMore.value = changed && token !== '';
       // The rest is shown at once when it has all arrived: the table re-processes its whole data on
       // every change, so one change instead of one per page.
       const rest: DatasetRow[][] = [];
@@ -62,7 +66,7 @@ export const useDatasetsStore = defineStore('datasets', () => {
         rest.push(page.rows);
         token = page.nextPageToken;
       }
-      if (rest.length > 0) rows.value = first.rows.concat(...rest);
+      if (!changed || rest.length > 0) rows.value = first.rows.concat(...rest);
       loadingMore.value = false;
     } catch (cause) {
       if (mine !== generation) return;
@@ -77,5 +81,5 @@ export const useDatasetsStore = defineStore('datasets', () => {
     return query.value ? load(query.value) : Promise.resolve();
   }
 
-  return { rows, counts, query, loading, loadingMore, error, load, reload };
+  return { rows, counts, query, loading, loadingMore, error, highlightedId, load, reload };
 });

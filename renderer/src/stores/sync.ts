@@ -1,14 +1,18 @@
 /**
  * Sync state for the always-visible bar and banner: the orgs in the mirror, each source's state (kept
- * current by `source.state` events), and a counter per org that moves when a cycle changed its data, so
- * open views reload only when there is something new.
+ * current by `source.state` events, and re-read every half minute in case the event stream dropped), and
+ * a counter per org that moves when a cycle changed its data, so open views reload only when there is
+ * something new.
  */
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
+import { ref } from 'vue';
 import type { OrgView } from '../../../shared/rpc';
 import type { SourceState } from '../../../shared/sync';
 import { useRpc } from '../rpc/client';
 import { messageOf } from '../lib/errors';
+
+/** How often states and org ages are re-read, whatever the events say. */
+export const REFRESH_MS = 30_000;
 
 export const useSyncStore = defineStore('sync', () => {
   const rpc = useRpc();
@@ -19,15 +23,41 @@ export const useSyncStore = defineStore('sync', () => {
   /** Per org: how many cycles changed its data since the window opened. */
   const changes = ref<Record<string, number>>({});
   let started = false;
+  /** Events and refreshes are numbered, so an older answer never overwrites newer news. */
+  let sequence = 0;
+  let answered = 0;
+  const stateSeen = new Map<string, number>();
+  /** Orgs whose cycles the events told us of since the last refresh. */
+  const heardOf = new Set<string>();
+
+  const bump = (orgId: string): void => {
+    changes.value = { ...changes.value, [orgId]: (changes.value[orgId] ?? 0) + 1 };
+  };
 
   async function refresh(): Promise<void> {
+    const asked = ++sequence;
     try {
       const [orgList, stateList] = await Promise.all([
         rpc.call('orgs.list', null),
         rpc.call('sync.states', null),
       ]);
+      // A later refresh has answered already: this one is older news.
+      if (asked < answered) return;
+      answered = asked;
+      for (const org of orgList) {
+        const before = orgs.value.find((known) => known.id === org.id);
+        // Synced again without an event reaching us (the stream dropped): the views reload anyway.
+        if (before && before.lastSyncedAt !== org.lastSyncedAt && !heardOf.has(org.id)) bump(org.id);
+      }
+      heardOf.clear();
       orgs.value = orgList;
-      states.value = stateList;
+      // A state event that arrived while this refresh was on its way is newer than its answer.
+      states.value = stateList.map(
+        (state) =>
+          states.value.find(
+            (s) => s.sourceId === state.sourceId && (stateSeen.get(s.sourceId) ?? 0) > asked,
+          ) ?? state,
+      );
       error.value = null;
     } catch (cause) {
       error.value = messageOf(cause);
@@ -37,22 +67,24 @@ export const useSyncStore = defineStore('sync', () => {
   }
 
   function upsert(state: SourceState): void {
+    stateSeen.set(state.sourceId, ++sequence);
     const others = states.value.filter((s) => s.sourceId !== state.sourceId);
     states.value = [...others, state].sort((a, b) => a.sourceId.localeCompare(b.sourceId));
   }
 
-  /** Loads once and follows the engine's events from then on. */
+  /** Loads once and follows the engine's events (and a periodic re-read) from then on. */
   function start(): Promise<void> {
     if (!started) {
       started = true;
       rpc.on('source.state', upsert);
       rpc.on('sync.cycle', (cycle) => {
         if (cycle.outcome !== 'ok') return;
-        if (cycle.counts.written > 0 || cycle.counts.removed > 0 || cycle.transitions.length > 0) {
-          changes.value = { ...changes.value, [cycle.orgId]: (changes.value[cycle.orgId] ?? 0) + 1 };
-        }
+        heardOf.add(cycle.orgId);
+        if (cycle.counts.written > 0 || cycle.counts.removed > 0 || cycle.transitions.length > 0)
+          bump(cycle.orgId);
         void refresh();
       });
+      setInterval(() => void refresh(), REFRESH_MS);
     }
     return refresh();
   }
@@ -66,7 +98,5 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  const statesOf = (orgId: string) => computed(() => states.value.filter((s) => s.orgId === orgId));
-
-  return { orgs, states, error, loaded, changes, refresh, start, syncNow, statesOf };
+  return { orgs, states, error, loaded, changes, refresh, start, syncNow };
 });

@@ -14,7 +14,10 @@ const records = (): DatasetRecord[] => suite.server.snapshot.datasets;
 
 const summary = (page: Page) => page.locator('.summary');
 
-/** Waits until the view says how many datasets match, and returns the number. */
+/**
+ * Waits until the view says how many datasets match and the table holds exactly that many rows (all its
+ * pages loaded: the count and the rows are separate queries, so this also checks the paging).
+ */
 async function shownTotal(page: Page, expected: number): Promise<void> {
   await expect
     .poll(
@@ -23,6 +26,9 @@ async function shownTotal(page: Page, expected: number): Promise<void> {
         timeout: 10_000,
       },
     )
+    .toBe(String(expected));
+  await expect
+    .poll(() => summary(page).getAttribute('data-rows'), { timeout: 10_000 })
     .toBe(String(expected));
 }
 
@@ -174,23 +180,44 @@ describe('datasets view', () => {
     await shownTotal(page, records().length);
   });
 
-  it('sorts by latest delivery, newest first', async () => {
+  const byTime = (r: DatasetRecord) => Date.parse(r.latestDeliveryTimestamp!);
+  const sortCases = [
+    {
+      sort: 'latestDeliveryTimestamp.desc',
+      first: () => [...timed()].sort((a, b) => byTime(b) - byTime(a))[0]!.latestDeliveryTimestamp,
+      of: (r: DatasetRecord | undefined) => r?.latestDeliveryTimestamp,
+    },
+    {
+      sort: 'latestDeliveryTimestamp.asc',
+      first: () => [...timed()].sort((a, b) => byTime(a) - byTime(b))[0]!.latestDeliveryTimestamp,
+      of: (r: DatasetRecord | undefined) => r?.latestDeliveryTimestamp,
+    },
+    {
+      sort: 'latestDeliveryStatus.desc',
+      first: () => 'HEALTHY',
+      of: (r: DatasetRecord | undefined) => r?.latestDeliveryStatus,
+    },
+  ];
+  const timed = () => records().filter((r) => r.latestDeliveryTimestamp !== null);
+
+  it.each(sortCases)('sorts by $sort', async ({ sort, first, of }) => {
     const { page } = suite.light;
-    await gotoDatasets(page, '?sort=latestDeliveryTimestamp.desc');
-    const newest = [...records()]
-      .filter((r) => r.latestDeliveryTimestamp !== null)
-      .sort((a, b) => Date.parse(b.latestDeliveryTimestamp!) - Date.parse(a.latestDeliveryTimestamp!))[0]!;
+    await gotoDatasets(page, `?sort=${sort}`);
     // Until the new order arrives, the rows on screen may still be the previous query's.
-    const firstTimestamp = async () => {
+    const shownFirst = async () => {
       const firstId = (await visibleIds(page))[0];
-      return records().find((r) => r.datasetId === firstId)?.latestDeliveryTimestamp;
+      return of(records().find((r) => r.datasetId === firstId));
     };
-    await expect.poll(firstTimestamp, { timeout: 10_000 }).toBe(newest.latestDeliveryTimestamp);
+    await expect.poll(shownFirst, { timeout: 10_000 }).toBe(first());
   });
 
   it('keyboard: / focuses search, j/k move, Enter opens, Esc goes back', async () => {
     const { page } = suite.light;
     await gotoDatasets(page);
+    // The default order (worst first) is on screen, not the previous test's.
+    await expect
+      .poll(() => page.locator('tr[data-dataset-id] [data-status]').first().getAttribute('data-status'))
+      .toBe('FAILED');
     await page.keyboard.press('/');
     await expect
       .poll(() => page.evaluate("document.activeElement?.closest('[data-search]') !== null"))
@@ -199,9 +226,13 @@ describe('datasets view', () => {
     await page.keyboard.press('j');
     await page.keyboard.press('j');
     await page.keyboard.press('k');
-    const first = (await visibleIds(page))[0]!;
+    // j, j, k: the second row, then back to the first.
+    const highlighted = page.locator('tr.highlighted');
+    await expect.poll(() => highlighted.count()).toBe(1);
+    const id = (await highlighted.getAttribute('data-dataset-id'))!;
+    expect(id).toBe((await visibleIds(page))[0]);
     await page.keyboard.press('Enter');
-    await page.waitForURL(new RegExp(`/datasets/${encodeURIComponent(first)}$`));
+    await page.waitForURL(new RegExp(`/datasets/${encodeURIComponent(id)}$`));
     await page.keyboard.press('Escape');
     await page.waitForURL(/\/datasets$/);
   });

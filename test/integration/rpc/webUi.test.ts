@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { type RunningEngine, runEngine } from '../../../electron/sync/runEngine';
 import { envSecretStore } from '../../../electron/sync/secrets';
+import { removeTempDirs, tempDir } from '../../helpers/cli';
 
 let engine: RunningEngine;
 let store: Store;
@@ -17,7 +18,7 @@ beforeAll(async () => {
   store = await Store.open({ dataDir: null });
   engine = await runEngine({
     store,
-    dataDir: '/tmp/dh-webui-test',
+    dataDir: tempDir('dh-webui-'),
     port: 0,
     now: () => new Date(),
     secrets: envSecretStore({}),
@@ -31,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine.stop();
   await store.close();
+  removeTempDirs();
 });
 
 const rpc = (name: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -60,7 +62,9 @@ describe('web UI transport', () => {
     expect(exchange.status).toBe(303);
     expect(exchange.headers.get('location')).toBe('/');
     const setCookie = exchange.headers.get('set-cookie')!;
-    expect(setCookie).toMatch(/^dh_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).toMatch(
+      new RegExp(`^dh_session_${engine.api.port}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict$`),
+    );
     cookie = setCookie.split(';')[0]!;
 
     const again = await fetch(engine.uiUrl!, { redirect: 'manual' });
@@ -69,8 +73,13 @@ describe('web UI transport', () => {
     // A signed-in browser reopening the link just lands on the UI.
     const reopened = await fetch(engine.uiUrl!, { redirect: 'manual', headers: { cookie } });
     expect(reopened.status).toBe(303);
-    const forged = await rpc('orgs.list', null, { cookie: 'dh_session=forged' });
+    const forged = await rpc('orgs.list', null, { cookie: `dh_session_${engine.api.port}=forged` });
     expect(forged.status).toBe(401);
+    // Another port's session (another serve --ui on this machine) is not this server's.
+    const otherPort = await rpc('orgs.list', null, {
+      cookie: cookie.replace(/^dh_session_\d+/, 'dh_session_1'),
+    });
+    expect(otherPort.status).toBe(401);
   });
 
   it('answers calls with the cookie, and checks every request against the contract', async () => {
@@ -103,6 +112,9 @@ describe('web UI transport', () => {
   it('refuses requests from another origin, even with the cookie', async () => {
     const foreign = await rpc('orgs.list', null, { cookie, origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
+    // The same machine on another port is another site's page too.
+    const samehost = await rpc('orgs.list', null, { cookie, origin: 'http://127.0.0.1:1' });
+    expect(samehost.status).toBe(403);
   });
 
   it('streams the engine events as server-sent events', async () => {

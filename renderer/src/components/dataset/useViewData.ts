@@ -35,6 +35,8 @@ export function useViewData<T>(
     if (!quiet) {
       loading.value = true;
       error.value = null;
+      // What was shown belongs to other ids: never leave it on screen under the new ones.
+      data.value = null;
     }
     try {
       const value = await load();
