@@ -271,9 +271,9 @@ describe('FilterBar', { timeout: 15_000 }, () => {
   it('shows each active filter as a tag; closing one asks for the others, in order', async () => {
     const active = ['datasetName.ilike.*fx*', 'deliveryStatus.in.(FAILED,MISSING)', 'supplierId.eq.acme'];
     const w = await filterBar(active);
-    const tags = w.get('[aria-label="Active filters"]').findAll('.n-tag');
+    const tags = w.get('[aria-label="Active filters"]').findAll('[data-filter-tag]');
     expect(tags.map((tag) => tag.get('code').text())).toEqual(active);
-    await tags[1]!.get('button[aria-label="close"]').trigger('click');
+    await tags[1]!.get(`button[aria-label="Remove filter ${tags[1]!.get('code').text()}"]`).trigger('click');
     expect(emitted(w)).toEqual([['datasetName.ilike.*fx*', 'supplierId.eq.acme']]);
   });
 
