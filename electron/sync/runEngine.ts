@@ -17,7 +17,6 @@ import { type EventHub, createEventHub } from '../rpc/events';
 import { createRpcHandlers } from '../rpc/handlers';
 import { findRendererDir } from '../rpc/rendererDir';
 import { UiSessions } from '../rpc/sessions';
-import { registerWebUi } from '../rpc/webUi';
 import type { Store } from '../store/database';
 import { readSettings } from '../store/settings';
 import { listSources } from '../store/sources';
@@ -113,7 +112,11 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       readThrough: sync.readThrough,
       extend:
         rendererDir && sessions
-          ? (app, port) => registerWebUi(app, { rendererDir, dispatch, events, sessions, port })
+          ? async (app, port) => {
+              // Loaded only for `serve --ui`: the static-file and cookie plugins add to every cold start.
+              const { registerWebUi } = await import('../rpc/webUi');
+              await registerWebUi(app, { rendererDir, dispatch, events, sessions, port });
+            }
           : undefined,
     });
   } catch (error) {
