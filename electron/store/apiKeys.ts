@@ -3,19 +3,14 @@
  * hash, scoped to one org, revocable, with created and last-used times.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyView } from '../../shared/rpc';
 import type { Store } from './database';
 import { ensureOrg } from './orgs';
 
 export const API_KEY_PATTERN = /^dhk_[A-Za-z0-9_-]{43}$/;
 
-export interface ApiKeyInfo {
-  id: string;
-  orgId: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+/** A key as lists show it (the window's contract type: the same fields, one definition). */
+export type ApiKeyInfo = ApiKeyView;
 
 export interface CreatedApiKey extends ApiKeyInfo {
   /** The secret itself: returned once, never stored. */
