@@ -219,6 +219,8 @@ export interface RpcEvents {
   /** A sync cycle finished (its transitions; whether it changed stored data). */
   'sync.cycle': CycleEvent;
   'source.state': SourceState;
+  /** The app asks the window to show a place (a notification or the tray was clicked): a route path. */
+  'app.navigate': { path: string };
 }
 
 export type RpcCall = keyof typeof RPC_CALLS;
@@ -270,4 +272,4 @@ export interface RpcErrorBody {
 }
 
 export const isRpcCall = (name: string): name is RpcCall => Object.hasOwn(RPC_CALLS, name);
-export const RPC_EVENTS: readonly RpcEvent[] = ['sync.cycle', 'source.state'];
+export const RPC_EVENTS: readonly RpcEvent[] = ['sync.cycle', 'source.state', 'app.navigate'];

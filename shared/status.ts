@@ -5,6 +5,14 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const STAGES = ['ingest', 'normalize', 'process', 'dispatch'] as const;
 export type Stage = (typeof STAGES)[number];
 
+/** A stage's name in words (the window, notifications). */
+export const STAGE_LABELS: Record<Stage, string> = {
+  ingest: 'Ingest',
+  normalize: 'Normalize',
+  process: 'Process',
+  dispatch: 'Dispatch',
+};
+
 export const TASK_STATUSES = ['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'SKIPPED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 

@@ -14,6 +14,9 @@ import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
 import { type RunningEngine, runEngine } from '../sync/runEngine';
 import { envSecretStore } from '../sync/secrets';
 import { registerRpcIpc } from './rpcIpc';
+import ElectronStore from 'electron-store';
+import type { Settings } from '../../shared/settings';
+import { openSettingsBackend, settingsFile, settingsFileOptions } from '../store/settings';
 
 let engine: RunningEngine | undefined;
 let store: Store | undefined;
@@ -51,9 +54,17 @@ async function start(): Promise<void> {
   const lock = acquireDataDirLock(dataDir, { purpose: 'app' });
   app.on('will-quit', () => lock.release());
   store = await Store.open({ dataDir });
+  const settingsStore = store;
   engine = await runEngine({
     store,
     dataDir,
+    settings: settingsFile(
+      openSettingsBackend(
+        () => new ElectronStore<Settings>(settingsFileOptions(dataDir, settingsStore)),
+        dataDir,
+        () => new Date(),
+      ),
+    ),
     now: () => new Date(),
     secrets: envSecretStore(process.env),
     demoWhenNoSources: true,

@@ -7,6 +7,8 @@ export type EventListener = <E extends RpcEvent>(name: E, payload: RpcEvents[E])
 export interface EventHub {
   /** Returns the function that unsubscribes. */
   subscribe(listener: EventListener): () => void;
+  /** Sends an event of the app's own (the shell's `app.navigate`). */
+  emit: EventListener;
 }
 
 export function createEventHub(sync: Pick<SyncEngine, 'onCycle' | 'onState'>): EventHub {
@@ -15,6 +17,7 @@ export function createEventHub(sync: Pick<SyncEngine, 'onCycle' | 'onState'>): E
   sync.onCycle((event) => emit('sync.cycle', event));
   sync.onState((state) => emit('source.state', state));
   return {
+    emit,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

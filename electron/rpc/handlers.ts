@@ -11,7 +11,7 @@ import { getOrg, listOrgs } from '../store/orgs';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys';
 import { writeFileAtomicSync } from '../store/atomicFile';
 import type { Store } from '../store/database';
-import { readSettings, writeSettings } from '../store/settings';
+import type { SettingsFile } from '../store/settings';
 import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
 import { getDataset } from '../query/dataset';
 import { exportSnapshot } from '../query/exportSnapshot';
@@ -34,13 +34,16 @@ export interface RpcDeps extends SourceDeps {
   overridden: string[];
   /** Applies stored settings and sources to the running sync (restarts its runners). */
   reloadSync(): Promise<void>;
+  settings: SettingsFile;
+  /** Snoozes or notification settings changed: the alerts redraw the tray. */
+  alertsChanged?(): void;
 }
 
 export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
   const { store, now } = deps;
   const idle = <T>(fn: () => T): Promise<T> => store.whenIdle(fn);
   const settingsView = () => ({
-    settings: readSettings(store),
+    settings: deps.settings.read(),
     defaults: DEFAULT_SETTINGS,
     runtime: deps.runtime,
     keys: { canStore: deps.secrets.seal !== undefined, hint: deps.secrets.hint },
@@ -89,8 +92,9 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     },
     'settings.get': () => idle(settingsView),
     'settings.save': async (settings) => {
-      const before = await idle(() => readSettings(store));
-      await idle(() => writeSettings(store, settings));
+      const before = deps.settings.read();
+      deps.settings.write(settings);
+      deps.alertsChanged?.();
       // Only what the sync uses restarts it (a restart begins with a full crawl of every source).
       const syncUses = (s: Settings) => JSON.stringify([s.intervals, s.data]);
       if (syncUses(before) !== syncUses(settings)) await deps.reloadSync();
@@ -105,10 +109,16 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       }),
     'keys.revoke': ({ id }) => idle(() => ({ revoked: revokeApiKey(store, id, now()) })),
     'snoozes.list': ({ orgId }) => idle(() => listSnoozes(store, orgId, now())),
-    'snoozes.set': ({ orgId, datasetId, kind }) =>
-      idle(() => setSnooze(store, orgId, datasetId, kind, now())),
-    'snoozes.clear': ({ orgId, datasetId }) =>
-      idle(() => ({ cleared: clearSnooze(store, orgId, datasetId) })),
+    'snoozes.set': async ({ orgId, datasetId, kind }) => {
+      const snooze = await idle(() => setSnooze(store, orgId, datasetId, kind, now()));
+      deps.alertsChanged?.();
+      return snooze;
+    },
+    'snoozes.clear': async ({ orgId, datasetId }) => {
+      const cleared = await idle(() => clearSnooze(store, orgId, datasetId));
+      deps.alertsChanged?.();
+      return { cleared };
+    },
     'data.export': ({ orgId }) =>
       idle(() => {
         const stamp = now().toISOString().replace(/[:.]/g, '-');

@@ -150,4 +150,13 @@ ALTER TABLE datasets ADD COLUMN remote_hash TEXT;
 CREATE INDEX sync_runs_by_source ON sync_runs (source_id, kind, outcome);
 `;
 
-export const MIGRATIONS: readonly string[] = [BASE_SCHEMA + sortIndexes(), SYNC_SCHEMA];
+/**
+ * Alerts (DESIGN.md §5): what became of each announced delivery — notified alone, in a summary, silenced
+ * by a snooze or a pause, or held until quiet hours end (those are found again through the index).
+ */
+const ALERTS_SCHEMA = `
+ALTER TABLE announced_deliveries ADD COLUMN outcome TEXT NOT NULL DEFAULT 'notified';
+CREATE INDEX announced_held ON announced_deliveries (outcome) WHERE outcome = 'held';
+`;
+
+export const MIGRATIONS: readonly string[] = [BASE_SCHEMA + sortIndexes(), SYNC_SCHEMA, ALERTS_SCHEMA];

@@ -1,43 +1,146 @@
 /**
- * The user's settings (shared/settings.ts), kept in the database's meta table as one JSON value so they
- * travel with the data folder. A stored value the schema no longer accepts is replaced by the defaults
- * rather than stopping the app; a write the schema refuses changes nothing.
+ * The user's settings (shared/settings.ts) in `<dataDir>/settings.json`, through `conf`: one JSON Schema
+ * (from the TypeBox schema) checks every write, and versioned migrations carry a file from one release
+ * to the next. The app opens the same file through electron-store (a `conf` subclass) with the same
+ * options; the headless CLI through `conf` itself.
+ *
+ * A file the schema no longer accepts (edited by hand, say) is moved aside, not lost, and the defaults
+ * used; a write the schema refuses changes nothing and names the first field it refuses.
  */
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import Conf, { type Options } from 'conf';
 import { Compile } from 'typebox/compile';
 import { DEFAULT_SETTINGS, Settings } from '../../shared/settings';
+import { APP_VERSION } from '../../shared/version';
 import type { Store } from './database';
 
 const check = Compile(Settings);
-const KEY = 'settings';
+
+export const SETTINGS_FILE_NAME = 'settings';
 
 export class SettingsError extends Error {}
 
-/** Stored settings over the defaults (sections added by later versions take their defaults). */
-export function readSettings(store: Store): Settings {
-  const text = store.value<string>('SELECT value FROM meta WHERE key = ?', [KEY]);
-  if (text === undefined) return structuredClone(DEFAULT_SETTINGS);
+/** What the engine reads and writes; `conf` and electron-store both provide it. */
+export type SettingsBackend = Pick<Conf<Settings>, 'store' | 'path'>;
+
+export interface SettingsFile {
+  readonly path: string;
+  read(): Settings;
+  write(settings: unknown): Settings;
+}
+
+/**
+ * Before 0.2.0 the settings were one JSON value in the database's meta table: the first open of the
+ * settings file takes them over (when they are still valid) and removes them from the database.
+ */
+function fromDatabase(store: Store | undefined): (conf: Conf<Settings>) => void {
+  return (conf) => {
+    if (!store) return;
+    const text = store.value<string>("SELECT value FROM meta WHERE key = 'settings'");
+    if (text === undefined) return;
+    try {
+      const stored = { ...structuredClone(DEFAULT_SETTINGS), ...(JSON.parse(text) as Partial<Settings>) };
+      if (check.Check(stored)) conf.store = stored;
+    } catch {
+      // Unreadable: the defaults stay.
+    }
+    store.transaction(() => store.run("DELETE FROM meta WHERE key = 'settings'"), { dataChange: false });
+  };
+}
+
+/** The options both `conf` (headless) and electron-store (the app) open the settings file with. */
+export function settingsFileOptions(dataDir: string, store?: Store): Options<Settings> {
+  return {
+    cwd: dataDir,
+    configName: SETTINGS_FILE_NAME,
+    schema: Settings.properties as Options<Settings>['schema'],
+    defaults: structuredClone(DEFAULT_SETTINGS),
+    projectVersion: APP_VERSION,
+    migrations: { '0.2.0': fromDatabase(store) },
+    // The data directory is the user's own (owner-only, like the database).
+    configFileMode: 0o600,
+    watch: false,
+  };
+}
+
+/**
+ * Opens the backend, moving a file it refuses aside (`settings.json.invalid-<time>`) and starting again
+ * from the defaults, so a bad hand edit never stops the app.
+ */
+export function openSettingsBackend(
+  open: () => SettingsBackend,
+  dataDir: string,
+  now: () => Date,
+  onRecovered?: (movedTo: string, error: unknown) => void,
+): SettingsBackend {
   try {
-    const stored = JSON.parse(text) as Partial<Settings>;
-    const merged = { ...structuredClone(DEFAULT_SETTINGS), ...stored };
-    return check.Check(merged) ? merged : structuredClone(DEFAULT_SETTINGS);
-  } catch {
-    return structuredClone(DEFAULT_SETTINGS);
+    return open();
+  } catch (error) {
+    const file = join(dataDir, `${SETTINGS_FILE_NAME}.json`);
+    if (!existsSync(file)) throw error;
+    const movedTo = `${file}.invalid-${now().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(file, movedTo);
+    onRecovered?.(movedTo, error);
+    return open();
   }
 }
 
-/** Checks and stores the settings; the message names the first field the schema refuses. */
-export function writeSettings(store: Store, settings: unknown): Settings {
-  if (!check.Check(settings)) {
-    const first = [...check.Errors(settings)][0];
-    throw new SettingsError(`settings${first?.instancePath ?? ''}: ${first?.message ?? 'not valid'}`);
-  }
-  store.transaction(
-    () =>
-      store.run(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-        [KEY, JSON.stringify(settings)],
-      ),
-    { dataChange: false },
+/** The headless CLI's settings file (`serve`, and commands that read settings). */
+export function openHeadlessSettings(
+  dataDir: string,
+  store: Store,
+  now: () => Date,
+  onRecovered?: (movedTo: string, error: unknown) => void,
+): SettingsFile {
+  return settingsFile(
+    openSettingsBackend(
+      () => new Conf<Settings>(settingsFileOptions(dataDir, store)),
+      dataDir,
+      now,
+      onRecovered,
+    ),
   );
-  return settings;
+}
+
+const INTERNAL_KEY = '__internal__';
+
+export function settingsFile(backend: SettingsBackend): SettingsFile {
+  return {
+    path: backend.path,
+    read() {
+      try {
+        const { [INTERNAL_KEY]: _internal, ...stored } = backend.store as Settings & {
+          [INTERNAL_KEY]?: unknown;
+        };
+        const merged = { ...structuredClone(DEFAULT_SETTINGS), ...stored };
+        return check.Check(merged) ? merged : structuredClone(DEFAULT_SETTINGS);
+      } catch {
+        // Edited into something the schema refuses while running: the defaults until it is fixed.
+        return structuredClone(DEFAULT_SETTINGS);
+      }
+    },
+    write(settings) {
+      if (!check.Check(settings)) {
+        const first = [...check.Errors(settings)][0];
+        throw new SettingsError(`settings${first?.instancePath ?? ''}: ${first?.message ?? 'not valid'}`);
+      }
+      backend.store = structuredClone(settings);
+      return settings;
+    },
+  };
+}
+
+/** Settings held in memory only (tests and tools without a data directory), checked the same way. */
+export function memorySettings(initial: Settings = DEFAULT_SETTINGS): SettingsFile {
+  let current = structuredClone(initial);
+  return settingsFile({
+    path: ':memory:',
+    get store() {
+      return structuredClone(current);
+    },
+    set store(value) {
+      current = structuredClone(value);
+    },
+  });
 }

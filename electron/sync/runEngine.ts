@@ -18,7 +18,9 @@ import { createRpcHandlers } from '../rpc/handlers';
 import { findRendererDir } from '../rpc/rendererDir';
 import { UiSessions } from '../rpc/sessions';
 import type { Store } from '../store/database';
-import { readSettings } from '../store/settings';
+import type { SettingsFile } from '../store/settings';
+import { AlertsEngine } from '../alerts/engine';
+import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
 import { SyncEngine, type SyncEngineOptions } from './engine';
 import type { SecretStore } from './secrets';
@@ -39,6 +41,12 @@ export interface EngineOptions {
   /** Serve the built renderer and the RPC over HTTP on the API's port (`serve --ui`). */
   ui?: boolean;
   version?: string;
+  /** The settings file (`conf` headless, electron-store in the app). */
+  settings: SettingsFile;
+  /** The user's time zone for quiet hours (default: the system's). */
+  timeZone?: string;
+  /** Hears every announcement from the first cycle on (notifications in the app; the log headless). */
+  announce?: (announcement: Announcement) => void;
 }
 
 export interface RunningEngine {
@@ -47,6 +55,7 @@ export interface RunningEngine {
   /** The built-in demo, when it runs. */
   demo: BuiltInDemo | undefined;
   rpc: { handlers: RpcHandlers; dispatch: Dispatch; events: EventHub };
+  alerts: AlertsEngine;
   /** With `ui`: the web UI's address with its one-time token. */
   uiUrl: string | undefined;
   stop(): Promise<void>;
@@ -69,7 +78,7 @@ function syncSettings(
 export async function runEngine(options: EngineOptions): Promise<RunningEngine> {
   const { store } = options;
   const rendererDir = options.ui ? findRendererDir() : undefined;
-  const settings = readSettings(store);
+  const settings = options.settings.read();
   const demo =
     options.demoWhenNoSources && listSources(store).length === 0
       ? await startBuiltInDemo({ now: options.now })
@@ -94,7 +103,19 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     now: options.now,
     runtime,
     overridden,
-    reloadSync: () => sync.reload(syncSettings(readSettings(store), options.intervals)),
+    reloadSync: () => sync.reload(syncSettings(options.settings.read(), options.intervals)),
+    settings: options.settings,
+    alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
+  });
+  const reportAlertsError = (error: unknown) =>
+    options.logger ? options.logger.error({ err: error }, 'alerts failed') : undefined;
+  const alerts = new AlertsEngine({
+    store,
+    sync,
+    settings: () => options.settings.read(),
+    now: options.now,
+    timeZone: options.timeZone,
+    onError: reportAlertsError,
   });
   const dispatch = createDispatch(handlers, (error) =>
     options.logger ? options.logger.error({ err: error }, 'RPC call failed') : undefined,
@@ -124,15 +145,21 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     throw error;
   }
   runtime.apiUrl = api.url;
+  // Listening before the first cycle: its failures are the first sync's summary.
+  if (options.announce) alerts.onAnnouncement(options.announce);
+  alerts.start();
   sync.start();
   return {
     api,
     sync,
     demo,
     rpc: { handlers, dispatch, events },
+    alerts,
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     async stop() {
       await sync.stop();
+      // After the sync: the last cycle's announcements are decided (and remembered) before the end.
+      await alerts.stop();
       await api.close();
       await demo?.close();
     },

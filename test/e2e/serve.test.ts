@@ -150,4 +150,37 @@ describe('serve', () => {
     const run = await cli(['keys', 'create', '--org', 'acme', '--data-dir', dataDir]);
     expect(run.code, run.stderr).toBe(0);
   });
+
+  it('--on-failed runs the command with each alert as JSON on stdin, and logs the alert', async () => {
+    const dataDir = tempDir();
+    const out = join(dataDir, 'alerts.jsonl');
+    // The built-in demo starts three simulated hours back: its first sync finds FAILED datasets.
+    const serve = spawnCli(
+      ['serve', '--demo', '--port', '0', '--data-dir', dataDir, '--on-failed', 'cat >> "$ALERTS_OUT"'],
+      {
+        ALERTS_OUT: out,
+      },
+    );
+    const [, title] = await waitFor(
+      serve.stderr,
+      /alert: (\d+ datasets? (?:is|are) FAILED) — First sync of live-demo/,
+      serve,
+    );
+    await expect
+      .poll(() => (existsSync(out) ? readFileSync(out, 'utf8') : ''), { timeout: 20_000 })
+      .toMatch(/\n$/);
+    const [first] = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      kind: 'summary',
+      cause: 'first-sync',
+      orgId: 'live-demo',
+      title,
+      target: { view: 'failed', orgId: 'live-demo' },
+    });
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+  });
 });

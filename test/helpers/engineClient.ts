@@ -3,6 +3,7 @@
  * generator, the real handlers and dispatch (schema checks included), no HTTP. Component and store
  * tests use it instead of a hand-written fake, so they exercise the same queries as the window.
  */
+import { openHeadlessSettings } from '../../electron/store/settings';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +56,7 @@ export async function engineClient(
       runtime: { apiUrl: 'http://127.0.0.1:47800', dataDir, version: '0.1.0' },
       overridden: [],
       reloadSync: async () => undefined,
+      settings: openHeadlessSettings(dataDir, store, now),
     }),
   );
   const hub = createEventHub(sync);

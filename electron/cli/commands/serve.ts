@@ -3,6 +3,7 @@
  * source, `runtime.json` for scripts, until SIGINT/SIGTERM; then stop the sync (a commit in progress
  * rolls back), persist, remove the runtime file and exit 0 (DESIGN.md §7).
  */
+import { openHeadlessSettings } from '../../store/settings';
 import { APP_VERSION } from '../../../shared/version';
 import { Command } from 'commander';
 import type { Logger } from 'pino';
@@ -17,6 +18,7 @@ import { listSources } from '../../store/sources';
 import { type RunningEngine, runEngine } from '../../sync/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
 import { envSecretStore } from '../../sync/secrets';
+import { AnnouncementHook } from '../../alerts/hook';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
 import { openDataDir } from '../openStore';
@@ -30,6 +32,7 @@ interface ServeOptions {
   rateLimit: number;
   pollSeconds?: number;
   crawlMinutes?: number;
+  onFailed?: string;
 }
 
 export function serveCommand(io: CliIo): Command {
@@ -59,6 +62,10 @@ export function serveCommand(io: CliIo): Command {
       'full crawl interval (default 15)',
       integerOption(...INTERVAL_LIMITS.crawlMinutes),
     )
+    .option(
+      '--on-failed <command>',
+      'run COMMAND (through the shell) for each alert, with the alert as JSON on stdin',
+    )
     .action((options: ServeOptions) => serve(options, io));
 }
 
@@ -67,11 +74,36 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const opened = await openDataDir(dataDir, 'serve', io);
   const { store } = opened;
   const logger = cliLogger(io);
+  const hook = options.onFailed
+    ? new AnnouncementHook(options.onFailed, {
+        env: io.env,
+        onResult: (announcement, result) => {
+          if (result.code === 0) return;
+          const why = result.timedOut
+            ? 'timed out'
+            : result.error !== null
+              ? `could not start: ${result.error}`
+              : result.signal !== null
+                ? `killed by ${result.signal}`
+                : `exited with ${result.code}`;
+          logger.warn({ command: options.onFailed, result }, `--on-failed command ${why}`);
+          io.stderr(
+            `--on-failed command ${why} (alert: ${announcement.title})${result.stderr ? `: ${result.stderr.trim().split('\n').at(-1)}` : ''}\n`,
+          );
+        },
+      })
+    : undefined;
   let engine: RunningEngine;
   try {
     engine = await runEngine({
       store,
       dataDir,
+      settings: openHeadlessSettings(
+        dataDir,
+        store,
+        () => io.now(),
+        (movedTo) => io.stderr(`The settings file was not valid: moved to ${movedTo}; using the defaults.\n`),
+      ),
       port: options.port,
       ui: options.ui === true,
       version: APP_VERSION,
@@ -86,6 +118,11 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
         crawlMs: options.crawlMinutes === undefined ? undefined : options.crawlMinutes * 60_000,
       },
       demoWhenNoSources: options.demo === true,
+      announce: (announcement) => {
+        logger.info({ alert: announcement }, `alert: ${announcement.title}`);
+        io.stderr(`alert: ${announcement.title} — ${announcement.body}\n`);
+        void hook?.run(announcement);
+      },
     });
   } catch (error) {
     await opened.close();
@@ -122,6 +159,8 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   io.stderr(`${signal}: stopping…\n`);
   try {
     await engine.stop();
+    // The last alerts' hooks finish (each within its timeout) before the process ends.
+    await hook?.idle();
   } finally {
     removeRuntimeFile(dataDir);
     await opened.close();

@@ -1,14 +1,5 @@
 /** Times as people read them: relative ("12 min ago", "in 3 h") with the exact time on hover. */
-import { formatDistanceStrict } from 'date-fns';
-
-export function relativeTime(iso: string | null, now: Date): string {
-  if (!iso) return '—';
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return '—';
-  const distance = formatDistanceStrict(at, now, { roundingMethod: 'floor' });
-  if (Math.abs(at.getTime() - now.getTime()) < 45_000) return 'just now';
-  return at.getTime() <= now.getTime() ? `${distance} ago` : `in ${distance}`;
-}
+export { relativeTime } from '../../../shared/time';
 
 /** Formatters by zone: constructing one costs far more than formatting (tables format thousands). */
 const formatters = new Map<string, Intl.DateTimeFormat>();

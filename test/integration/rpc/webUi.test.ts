@@ -3,6 +3,7 @@
  * cookie, every RPC request without it is 401, requests are checked against the contract, foreign
  * origins are refused, and engine events arrive as server-sent events.
  */
+import { openHeadlessSettings } from '../../../electron/store/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { type RunningEngine, runEngine } from '../../../electron/sync/runEngine';
@@ -16,9 +17,11 @@ let cookie: string;
 
 beforeAll(async () => {
   store = await Store.open({ dataDir: null });
+  const dataDir = tempDir('dh-webui-');
   engine = await runEngine({
     store,
-    dataDir: tempDir('dh-webui-'),
+    dataDir,
+    settings: openHeadlessSettings(dataDir, store, () => new Date()),
     port: 0,
     now: () => new Date(),
     secrets: envSecretStore({}),

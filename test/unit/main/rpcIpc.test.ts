@@ -3,6 +3,7 @@
  * `satisfies Pick<Electron.X, …>`, so they cannot drift from the real API): every contract call has a
  * handler, answers travel as { result } / { error }, other senders are refused, events reach windows.
  */
+import { memorySettings } from '../../../electron/store/settings';
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerRpcIpc } from '../../../electron/main/rpcIpc';
@@ -63,6 +64,7 @@ function wire() {
       runtime: { apiUrl: 'http://127.0.0.1:1', dataDir: '/tmp/x', version: '0.1.0' },
       overridden: [],
       reloadSync: async () => undefined,
+      settings: memorySettings(),
     }),
   );
   const unregister = registerRpcIpc({ ipcMain, dispatch, events, windows: () => [own.window] });

@@ -1,12 +1,5 @@
 /** Words for a delivery's stages and times, shared by the delivery view's parts. */
-import type { Stage } from '../../../../shared/status';
-
-export const STAGE_LABELS: Record<Stage, string> = {
-  ingest: 'Ingest',
-  normalize: 'Normalize',
-  process: 'Process',
-  dispatch: 'Dispatch',
-};
+export { STAGE_LABELS } from '../../../../shared/status';
 
 /** "11:04:36" in the user's zone: tasks of one delivery share a day, which the hover title gives. */
 export function timeOfDay(iso: string | null): string {

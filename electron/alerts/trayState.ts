@@ -1,0 +1,174 @@
+/**
+ * The tray's state (DESIGN.md §5): the worst latest status among the synced orgs' datasets that are not
+ * snoozed, their counts, the FAILED ones for the menu, and whether the data can be trusted. Stale data
+ * turns the icon grey whatever the statuses say: a green icon over data an hour old would be a lie; the
+ * tooltip still counts what the data showed.
+ */
+import { type DeliveryStatus, DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';
+import type { Settings } from '../../shared/settings';
+import { type Freshness, type SourceState, freshness } from '../../shared/sync';
+import { relativeTime } from '../../shared/time';
+import type { Store } from '../store/database';
+import { listSnoozes } from '../store/snoozes';
+import { NEWEST_FAILED_DELIVERY } from '../sync/storedState';
+import { isPaused } from './quietHours';
+import type { FailedDataset } from './types';
+
+/** Icon colours: red, amber, green, grey. */
+export type TrayLevel = 'failed' | 'warning' | 'healthy' | 'stale';
+
+/** FAILED datasets the tray menu lists by name; the rest are one "more" item. */
+export const TRAY_FAILED_LIMIT = 10;
+
+export interface TrayState {
+  level: TrayLevel;
+  /** Datasets by latest status, snoozed ones left out; `other`: any other or no status. */
+  counts: Record<DeliveryStatus, number> & { other: number };
+  snoozed: number;
+  /** The first FAILED datasets by name (at most TRAY_FAILED_LIMIT), and how many there are. */
+  failed: FailedDataset[];
+  failedTotal: number;
+  /** The least trustworthy source's freshness, and the oldest last successful sync among them. */
+  freshness: Freshness;
+  syncedAt: string | null;
+  /** When notifications are paused now: until when ("forever" until resumed). */
+  pausedUntil: string | null;
+  /** The org the "FAILED" list opens (the first source's). */
+  orgId: string | null;
+  tooltip: string;
+}
+
+const FRESHNESS_ORDER: Freshness[] = ['fresh', 'stale', 'failing'];
+
+export function computeTrayState(
+  store: Store,
+  sources: readonly SourceState[],
+  settings: Settings,
+  now: Date,
+): TrayState {
+  const orgs = [...new Set(sources.map((source) => source.orgId))];
+  const counts = { FAILED: 0, MISSING: 0, DELIVERED_LATE: 0, HEALTHY: 0, other: 0 };
+  const snoozedIds = new Set(
+    orgs.flatMap((orgId) =>
+      listSnoozes(store, orgId, now).map((snooze) => `${orgId}\u0000${snooze.datasetId}`),
+    ),
+  );
+  const marks = orgs.map(() => '?').join(',');
+  if (orgs.length > 0) {
+    for (const row of store.all(
+      `SELECT status, count(*) AS n FROM datasets WHERE org_id IN (${marks}) GROUP BY status`,
+      orgs,
+    )) {
+      const status = row.status === null ? null : String(row.status);
+      const key = status !== null && isDeliveryStatus(status) ? status : 'other';
+      counts[key] += Number(row.n);
+    }
+  }
+  let snoozed = 0;
+  for (const key of snoozedIds) {
+    const [orgId, datasetId] = key.split('\u0000');
+    const status = store.value<string | null>(
+      'SELECT status FROM datasets WHERE org_id = ? AND dataset_id = ?',
+      [orgId!, datasetId!],
+    );
+    if (status === undefined) continue;
+    snoozed += 1;
+    counts[status !== null && isDeliveryStatus(status) ? status : 'other'] -= 1;
+  }
+  const failed =
+    orgs.length === 0
+      ? []
+      : store
+          .all(
+            `SELECT d.org_id, d.dataset_id, d.name, COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_id) AS failed
+             FROM datasets d WHERE d.org_id IN (${marks}) AND d.status = 'FAILED'
+             ORDER BY d.name_key, d.dataset_id LIMIT ?`,
+            [...orgs, TRAY_FAILED_LIMIT + snoozedIds.size],
+          )
+          .filter((row) => !snoozedIds.has(`${String(row.org_id)}\u0000${String(row.dataset_id)}`))
+          .slice(0, TRAY_FAILED_LIMIT)
+          .map((row) => ({
+            orgId: String(row.org_id),
+            datasetId: String(row.dataset_id),
+            datasetName: row.name === null ? null : String(row.name),
+            deliveryId: row.failed === null ? '' : String(row.failed),
+          }));
+  const fresh =
+    sources.length === 0
+      ? 'stale'
+      : sources
+          .map((source) => freshness(source, now))
+          .reduce((worst, next) =>
+            FRESHNESS_ORDER.indexOf(next) > FRESHNESS_ORDER.indexOf(worst) ? next : worst,
+          );
+  const successes = sources.map((source) => source.lastSuccessAt);
+  const syncedAt = successes.includes(null)
+    ? null
+    : (successes as string[]).reduce((oldest, next) => (next < oldest ? next : oldest), successes[0] ?? '') ||
+      null;
+  const level: TrayLevel =
+    fresh !== 'fresh'
+      ? 'stale'
+      : counts.FAILED > 0
+        ? 'failed'
+        : counts.MISSING + counts.DELIVERED_LATE > 0
+          ? 'warning'
+          : 'healthy';
+  const pausedUntil = isPaused(settings.notifications.pausedUntil, now)
+    ? settings.notifications.pausedUntil
+    : null;
+  const state = {
+    level,
+    counts,
+    snoozed,
+    failed,
+    failedTotal: counts.FAILED,
+    freshness: fresh,
+    syncedAt,
+    pausedUntil,
+    orgId: orgs[0] ?? null,
+  };
+  return { ...state, tooltip: trayTooltip(state, sources, now) };
+}
+
+export const TOOLTIP_LIMIT = 127;
+
+const COUNT_WORDS: Record<DeliveryStatus, string> = {
+  FAILED: 'FAILED',
+  MISSING: 'MISSING',
+  DELIVERED_LATE: 'late',
+  HEALTHY: 'healthy',
+};
+
+/** "Dataset Health · 3 FAILED, 2 MISSING, 490 healthy · synced 2 minutes ago" (and what is wrong). */
+export function trayTooltip(
+  state: Omit<TrayState, 'tooltip'>,
+  sources: readonly SourceState[],
+  now: Date,
+): string {
+  if (sources.length === 0) return 'Dataset Health · no sources to sync';
+  const counts = DELIVERY_STATUSES.filter((status) => state.counts[status] > 0).map(
+    (status) => `${state.counts[status].toLocaleString('en-US')} ${COUNT_WORDS[status]}`,
+  );
+  const lines = [
+    'Dataset Health',
+    counts.length > 0 ? counts.join(', ') : 'no datasets yet',
+    state.syncedAt === null ? 'never synced' : `synced ${relativeTime(state.syncedAt, now)}`,
+  ];
+  if (state.snoozed > 0) lines.push(`${state.snoozed} snoozed`);
+  if (state.freshness === 'failing') {
+    const failing = sources.find(
+      (source) => source.lastError !== null && freshness(source, now) === 'failing',
+    );
+    lines.push(failing ? `sync failing: ${failing.lastError}` : 'sync stopped');
+  } else if (state.freshness === 'stale') lines.push('data is stale');
+  if (state.pausedUntil !== null)
+    lines.push(
+      state.pausedUntil === 'forever'
+        ? 'notifications paused'
+        : `notifications paused (resume ${relativeTime(state.pausedUntil, now)})`,
+    );
+  const text = lines.join(' · ');
+  // Windows cuts tray tooltips at 127 characters: end with an ellipsis rather than mid-word garbage.
+  return text.length <= TOOLTIP_LIMIT ? text : `${text.slice(0, TOOLTIP_LIMIT - 1)}…`;
+}

@@ -1,0 +1,106 @@
+/**
+ * The tray's state (DESIGN.md §5) over a real store: the worst status among datasets that are not
+ * snoozed, counts, the FAILED menu, and grey whenever the data cannot be trusted.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import { computeTrayState, TRAY_FAILED_LIMIT, TOOLTIP_LIMIT } from '../../../electron/alerts/trayState';
+import { Store } from '../../../electron/store/database';
+import { setSnooze } from '../../../electron/store/snoozes';
+import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
+
+let store: Store;
+afterEach(() => store?.close());
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+const fresh = sourceState({ lastSuccessAt: '2026-11-21T11:58:00.000Z' });
+
+describe('tray state', () => {
+  it('is red for FAILED, amber for MISSING or late, green otherwise, leaving snoozed datasets out', async () => {
+    store = await Store.open({ dataDir: null });
+    putDataset(store, 1, 'HEALTHY', 'd1');
+    putDataset(store, 2, 'DELIVERED_LATE', 'd2');
+    const tray = () => computeTrayState(store, [fresh], DEFAULT_SETTINGS, NOW);
+    expect(tray().level).toBe('warning');
+    putDataset(store, 3, 'FAILED', 'd3');
+    expect(tray()).toMatchObject({
+      level: 'failed',
+      counts: { FAILED: 1, MISSING: 0, DELIVERED_LATE: 1, HEALTHY: 1, other: 0 },
+      failed: [{ orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3' }],
+      failedTotal: 1,
+      freshness: 'fresh',
+      syncedAt: fresh.lastSuccessAt,
+    });
+    setSnooze(store, ORG, 'ds-3', 'healthy', NOW);
+    setSnooze(store, ORG, 'ds-2', '1h', NOW);
+    expect(tray()).toMatchObject({ level: 'healthy', snoozed: 2, failed: [], failedTotal: 0 });
+    expect(tray().tooltip).toBe('Dataset Health · 1 healthy · synced 2 minutes ago · 2 snoozed');
+    // The 1 h snooze ends: late again.
+    const later = new Date(NOW.getTime() + 3_600_001);
+    const stillFresh = sourceState({ lastSuccessAt: later.toISOString() });
+    expect(computeTrayState(store, [stillFresh], DEFAULT_SETTINGS, later).level).toBe('warning');
+  });
+
+  it('is grey when no sync succeeded for three poll intervals, or a source fails, whatever the statuses', async () => {
+    store = await Store.open({ dataDir: null });
+    putDataset(store, 1, 'FAILED', 'd1');
+    const at = (source = fresh, now = NOW) => computeTrayState(store, [source], DEFAULT_SETTINGS, now);
+    expect(at().level).toBe('failed');
+    expect(at(fresh, new Date('2026-11-21T12:01:00.000Z')).level).toBe('failed');
+    const late = at(fresh, new Date('2026-11-21T12:01:00.001Z'));
+    expect(late).toMatchObject({ level: 'stale', freshness: 'stale' });
+    expect(late.tooltip).toContain('data is stale');
+    const failing = at(sourceState({ ...fresh, phase: 'offline', lastError: 'the remote is unreachable' }));
+    expect(failing).toMatchObject({ level: 'stale', freshness: 'failing' });
+    expect(failing.tooltip).toContain('sync failing: the remote is unreachable');
+    expect(at(sourceState({ lastSuccessAt: null })).tooltip).toContain('never synced');
+    expect(computeTrayState(store, [], DEFAULT_SETTINGS, NOW)).toMatchObject({
+      level: 'stale',
+      tooltip: 'Dataset Health · no sources to sync',
+    });
+  });
+
+  it('lists the first FAILED datasets by name for the menu, counts them all, and keeps the tooltip short', async () => {
+    store = await Store.open({ dataDir: null });
+    for (let n = 10; n < 10 + TRAY_FAILED_LIMIT + 5; n++) putDataset(store, n, 'FAILED', `d${n}`);
+    const paused = {
+      ...DEFAULT_SETTINGS,
+      notifications: { ...DEFAULT_SETTINGS.notifications, pausedUntil: 'forever' },
+    };
+    const tray = computeTrayState(
+      store,
+      [sourceState({ ...fresh, phase: 'error', lastError: 'x'.repeat(300) })],
+      paused,
+      NOW,
+    );
+    expect(tray.failed).toHaveLength(TRAY_FAILED_LIMIT);
+    expect(tray.failed[0]!.datasetName).toBe('Dataset 10');
+    expect(tray.failedTotal).toBe(TRAY_FAILED_LIMIT + 5);
+    expect(tray.pausedUntil).toBe('forever');
+    expect(tray.tooltip.length).toBe(TOOLTIP_LIMIT);
+    expect(tray.tooltip.endsWith('…')).toBe(true);
+  });
+
+  it('the engine tells listeners when the state changes, after cycles and source state changes', async () => {
+    store = await Store.open({ dataDir: null });
+    const bench = alertsBench(store, { now: NOW });
+    const states: string[] = [];
+    bench.alerts.onTrayState((state) => states.push(state.level));
+    bench.sync.setState(fresh);
+    putDataset(store, 1, 'HEALTHY', 'd1');
+    await bench.cycle();
+    putDataset(store, 1, 'FAILED', 'd2');
+    await bench.cycle();
+    await bench.cycle(); // unchanged: not told again
+    expect(states).toEqual(['healthy', 'failed']);
+    expect(bench.alerts.trayState?.level).toBe('failed');
+    // A source going offline is heard through its state (gathered for a moment, then redrawn).
+    bench.alerts.start();
+    bench.sync.setState(sourceState({ ...fresh, phase: 'offline', lastError: 'down' }));
+    const settle = [...bench.timers.pending.values()].find((timer) => timer.ms === 500)!;
+    settle.fn();
+    await bench.alerts.refresh();
+    expect(states.at(-1)).toBe('stale');
+    await bench.alerts.stop();
+  });
+});
