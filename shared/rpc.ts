@@ -80,6 +80,8 @@ export interface SourceView {
   enabled: boolean;
   /** A key is available for it (sealed in the app, or from the environment headless). */
   hasKey: boolean;
+  /** The key masked ("…3f9a"): which key is stored, never the key. */
+  keyHint: string | null;
   createdAt: string;
 }
 

@@ -41,6 +41,13 @@ export const Settings = Type.Object(
       },
       { additionalProperties: false },
     ),
+    window: Type.Object(
+      {
+        /** Closing the window keeps the app running in the tray (alerts keep coming); off: closing quits. */
+        closeToTray: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
     api: Type.Object({ port: Type.Integer({ minimum: 0, maximum: 65535 }) }, { additionalProperties: false }),
     data: Type.Object(
       {
@@ -61,6 +68,7 @@ export const DEFAULT_SETTINGS: Settings = {
     quietHours: { enabled: false, start: '22:00', end: '07:00' },
     recoveryNotices: false,
   },
+  window: { closeToTray: true },
   api: { port: 47800 },
   data: { retentionDeliveries: 100 },
 };

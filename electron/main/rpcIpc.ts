@@ -3,7 +3,7 @@
  * `{ result }` or `{ error }` (an Error thrown across IPC loses its code), and every engine event sent to
  * the app's windows. Only our own windows' frames are answered.
  */
-import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { RPC_CALLS, type RpcCall, RpcError } from '../../shared/rpc';
 import { type Dispatch, errorBody, toRpcError } from '../rpc/dispatch';
 import type { EventHub } from '../rpc/events';
@@ -14,7 +14,7 @@ export interface RpcIpcOptions {
   dispatch: Dispatch;
   events: EventHub;
   /** The windows that may call and receive events. */
-  windows: () => Pick<BrowserWindow, 'webContents'>[];
+  windows: () => { webContents: Pick<WebContents, 'id' | 'send'> }[];
 }
 
 /** Registers the handlers; returns the function that removes them again. */

@@ -28,14 +28,22 @@ export interface SourceDeps {
 /** "Test connection" answers while the user waits: one try, no retries, ten seconds at most. */
 const TEST_TIMEOUT_MS = 10_000;
 
+/** The last four characters of a key, enough to tell which one is stored; short keys show nothing. */
+export function maskKey(key: string | null): string | null {
+  if (key === null) return null;
+  return key.length >= 12 ? `…${key.slice(-4)}` : '…';
+}
+
 function view(source: Source, secrets: SecretStore): SourceView {
+  const key = secrets.apiKeyFor(source);
   return {
     id: source.id,
     orgId: source.orgId,
     name: source.name,
     baseUrl: source.baseUrl,
     enabled: source.enabled,
-    hasKey: secrets.apiKeyFor(source) !== null,
+    hasKey: key !== null,
+    keyHint: maskKey(key),
     createdAt: source.createdAt,
   };
 }

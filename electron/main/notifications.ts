@@ -1,0 +1,44 @@
+/**
+ * One desktop notification per announcement of the alerts engine; clicking it opens where the
+ * announcement leads (the failed delivery's tasks, or the FAILED list for a summary) with the window
+ * brought forward. Shown notifications are held until closed: one collected early loses its click.
+ */
+import type { WindowTarget } from '../../shared/routes';
+import type { Announcement } from '../alerts/types';
+import type { ShellDeps, ShellNotification } from './types';
+
+export class NotificationPresenter {
+  private readonly shown = new Set<ShellNotification>();
+
+  constructor(
+    private readonly deps: Pick<ShellDeps, 'createNotification' | 'notificationsSupported' | 'platform'>,
+    private readonly open: (target: WindowTarget) => void,
+    private readonly icon?: string,
+  ) {}
+
+  /** Shows it; false when this system has no notifications (the tray still turns red). */
+  show(announcement: Announcement): boolean {
+    if (!this.deps.notificationsSupported()) return false;
+    const notification = this.deps.createNotification({
+      title: announcement.title,
+      body: announcement.body,
+      icon: this.deps.platform === 'darwin' ? undefined : this.icon,
+      // Linux: failures stay until seen; recoveries are news, not alarms.
+      urgency: announcement.kind === 'recovered' ? 'low' : 'critical',
+      timeoutType: announcement.kind === 'recovered' ? 'default' : 'never',
+    });
+    this.shown.add(notification);
+    notification.on('click', () => {
+      this.shown.delete(notification);
+      this.open(announcement.target);
+    });
+    notification.on('close', () => this.shown.delete(notification));
+    notification.show();
+    return true;
+  }
+
+  /** Notifications shown and not yet clicked or closed. */
+  get pending(): number {
+    return this.shown.size;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The tray (DESIGN.md §5): its icon follows the alerts engine's state (red, amber, green, grey), its
+ * tooltip gives counts and data age, and its menu lists the FAILED datasets (each opens its page),
+ * then Sync now, Pause notifications, Open and Quit.
+ */
+import { join } from 'node:path';
+import type { MenuItemConstructorOptions } from 'electron';
+import type { WindowTarget } from '../../shared/routes';
+import type { TrayState } from '../alerts/trayState';
+import { trayIconFile } from './icons/files';
+import type { ShellDeps, ShellTray } from './types';
+
+export type PauseChoice = '1h' | '8h' | 'forever';
+
+export interface TrayActions {
+  open(target?: WindowTarget): void;
+  syncNow(): void;
+  pause(choice: PauseChoice): void;
+  resume(): void;
+  quit(): void;
+}
+
+/** `&` starts a mnemonic in menu labels on Windows and Linux: a dataset's `&` must stay an `&`. */
+const label = (text: string): string => text.replace(/&/g, '&&');
+
+export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuItemConstructorOptions[] {
+  const failed: MenuItemConstructorOptions[] = state.failed.map((dataset) => ({
+    label: label(dataset.datasetName ?? dataset.datasetId),
+    toolTip: `${dataset.orgId} · ${dataset.datasetId}`,
+    click: () => actions.open({ view: 'dataset', orgId: dataset.orgId, datasetId: dataset.datasetId }),
+  }));
+  const more = state.failedTotal - state.failed.length;
+  const orgId = state.orgId;
+  if (more > 0 && orgId !== null)
+    failed.push({
+      label: `All ${state.failedTotal.toLocaleString('en-US')} FAILED datasets…`,
+      click: () => actions.open({ view: 'failed', orgId }),
+    });
+  const header =
+    state.failedTotal > 0
+      ? `${state.failedTotal.toLocaleString('en-US')} FAILED`
+      : state.level === 'stale'
+        ? 'Data is not current'
+        : 'Nothing FAILED';
+  const paused = state.pausedUntil !== null;
+  return [
+    { label: header, enabled: false },
+    ...(state.level === 'stale'
+      ? [{ label: label(state.tooltip.split(' · ').at(-1) ?? ''), enabled: false }]
+      : []),
+    ...failed,
+    { type: 'separator' },
+    { label: 'Sync now', click: () => actions.syncNow() },
+    {
+      label: paused ? 'Notifications paused' : 'Pause notifications',
+      submenu: [
+        ...(paused
+          ? [{ label: 'Resume notifications', click: () => actions.resume() }, { type: 'separator' as const }]
+          : []),
+        { label: 'For 1 hour', click: () => actions.pause('1h') },
+        { label: 'For 8 hours', click: () => actions.pause('8h') },
+        { label: 'Until resumed', click: () => actions.pause('forever') },
+      ],
+    },
+    { type: 'separator' },
+    { label: 'Open Dataset Health', click: () => actions.open() },
+    { label: 'Quit', role: 'quit', click: () => actions.quit() },
+  ];
+}
+
+export class TrayController {
+  private readonly tray: ShellTray;
+  private level: TrayState['level'] = 'stale';
+
+  constructor(
+    private readonly deps: Pick<ShellDeps, 'createTray' | 'platform' | 'files'>,
+    private readonly actions: TrayActions,
+  ) {
+    this.tray = deps.createTray(this.iconPath('stale'));
+    this.tray.setToolTip('Dataset Health · starting');
+    // Windows and Linux: a click opens the window (macOS opens the menu).
+    this.tray.on('click', () => actions.open());
+  }
+
+  /** The icon's file for a state, as this OS wants it. */
+  iconPath(level: TrayState['level']): string {
+    return join(this.deps.files.resources, 'tray', trayIconFile(level, this.deps.platform));
+  }
+
+  update(state: TrayState): void {
+    if (state.level !== this.level) {
+      this.level = state.level;
+      this.tray.setImage(this.iconPath(state.level));
+    }
+    this.tray.setToolTip(state.tooltip);
+    this.tray.setMenu(trayMenuTemplate(state, this.actions));
+  }
+
+  destroy(): void {
+    this.tray.destroy();
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * Typed fakes of the Electron modules the shell uses (electron/main/types.ts): each satisfies the same
+ * types the real modules are checked against, records what the shell did, and lets a test fire the
+ * events Electron would (a click, a second launch, a quit).
+ */
+import type {
+  BrowserWindowConstructorOptions,
+  MenuItemConstructorOptions,
+  NotificationConstructorOptions,
+} from 'electron';
+import Conf from 'conf';
+import { join } from 'node:path';
+import type {
+  PreventableEvent,
+  ShellApp,
+  ShellDeps,
+  ShellNotification,
+  ShellTray,
+  ShellWebContents,
+  ShellWindow,
+} from '../../electron/main/types';
+
+type Listener = (...args: never[]) => void;
+
+class Events {
+  readonly listeners = new Map<string, Listener[]>();
+  add(event: string, listener: Listener): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+  }
+  /** Fires the event; returns whether a listener called preventDefault. */
+  fire(event: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    const preventable: PreventableEvent = { preventDefault: () => (prevented = true) };
+    for (const listener of this.listeners.get(event) ?? [])
+      (listener as (...a: unknown[]) => void)(...(args.length > 0 ? args : [preventable]));
+    return prevented;
+  }
+  /** Fires with a preventable event first, then the other arguments. */
+  firePreventable(event: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    const preventable: PreventableEvent = { preventDefault: () => (prevented = true) };
+    for (const listener of this.listeners.get(event) ?? [])
+      (listener as (...a: unknown[]) => void)(preventable, ...args);
+    return prevented;
+  }
+}
+
+export class FakeWebContents implements ShellWebContents {
+  static next = 1;
+  readonly id = FakeWebContents.next++;
+  readonly events = new Events();
+  readonly sent: { channel: string; payload: unknown }[] = [];
+  openHandler: Parameters<ShellWebContents['setWindowOpenHandler']>[0] | undefined;
+  permissionRequest: Parameters<ShellWebContents['session']['setPermissionRequestHandler']>[0] = null;
+  permissionCheck: Parameters<ShellWebContents['session']['setPermissionCheckHandler']>[0] = null;
+  readonly session = {
+    setPermissionRequestHandler: (handler: FakeWebContents['permissionRequest']) =>
+      void (this.permissionRequest = handler),
+    setPermissionCheckHandler: (handler: FakeWebContents['permissionCheck']) =>
+      void (this.permissionCheck = handler),
+  } satisfies ShellWebContents['session'];
+  send(channel: string, ...args: unknown[]): void {
+    this.sent.push({ channel, payload: args[0] });
+  }
+  setWindowOpenHandler(handler: NonNullable<FakeWebContents['openHandler']>): void {
+    this.openHandler = handler;
+  }
+  isDestroyed(): boolean {
+    return false;
+  }
+  on(event: string, listener: Listener): this {
+    this.events.add(event, listener);
+    return this;
+  }
+}
+
+export class FakeWindow implements ShellWindow {
+  readonly webContents = new FakeWebContents();
+  readonly events = new Events();
+  visible = false;
+  minimized = false;
+  maximized = false;
+  destroyed = false;
+  focused = 0;
+  loaded: { url?: string; file?: string; hash?: string } = {};
+  bounds = { x: 100, y: 80, width: 1280, height: 800 };
+  constructor(readonly options: BrowserWindowConstructorOptions) {
+    if (options.width) this.bounds = { ...this.bounds, width: options.width, height: options.height ?? 800 };
+  }
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  focus(): void {
+    this.focused += 1;
+  }
+  restore(): void {
+    this.minimized = false;
+  }
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  isVisible(): boolean {
+    return this.visible;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  isMaximized(): boolean {
+    return this.maximized;
+  }
+  maximize(): void {
+    this.maximized = true;
+  }
+  getNormalBounds() {
+    return this.bounds;
+  }
+  async loadURL(url: string): Promise<void> {
+    this.loaded = { url };
+  }
+  async loadFile(file: string, options?: { hash?: string }): Promise<void> {
+    this.loaded = { file, hash: options?.hash };
+  }
+  on(event: string, listener: Listener): this {
+    this.events.add(event, listener);
+    return this;
+  }
+  once(event: string, listener: Listener): this {
+    this.events.add(event, listener);
+    return this;
+  }
+  /** The user closes it: returns whether the shell kept it (hid it) instead. */
+  close(): boolean {
+    const kept = this.events.fire('close');
+    if (!kept) {
+      this.destroyed = true;
+      this.events.fire('closed');
+    }
+    return kept;
+  }
+}
+
+export class FakeTray implements ShellTray {
+  readonly events = new Events();
+  image: string;
+  tooltip = '';
+  menu: MenuItemConstructorOptions[] = [];
+  destroyed = false;
+  constructor(iconPath: string) {
+    this.image = iconPath;
+  }
+  setImage(path: string): void {
+    this.image = path;
+  }
+  setToolTip(text: string): void {
+    this.tooltip = text;
+  }
+  setMenu(template: MenuItemConstructorOptions[]): void {
+    this.menu = template;
+  }
+  on(event: 'click', listener: () => void): void {
+    this.events.add(event, listener);
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+  /** Clicks the menu item with this label (in submenus too). */
+  click(label: string): void {
+    const find = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions | undefined =>
+      items
+        .flatMap((item) => [item, ...(Array.isArray(item.submenu) ? item.submenu : [])])
+        .find((i) => i.label === label);
+    const item = find(this.menu);
+    if (!item?.click)
+      throw new Error(`no menu item '${label}' in ${JSON.stringify(this.menu.map((i) => i.label))}`);
+    (item.click as () => void)();
+  }
+}
+
+export class FakeNotification implements ShellNotification {
+  readonly events = new Events();
+  shown = false;
+  closed = false;
+  constructor(readonly options: NotificationConstructorOptions) {}
+  show(): void {
+    this.shown = true;
+  }
+  close(): void {
+    this.closed = true;
+    this.events.fire('close');
+  }
+  on(event: 'click' | 'close', listener: () => void): this {
+    this.events.add(event, listener);
+    return this;
+  }
+}
+
+export class FakeApp implements ShellApp {
+  readonly events = new Events();
+  singleInstance = true;
+  quitCalls = 0;
+  /** Quit went through (nothing prevented before-quit). */
+  quitted = false;
+  exitCode: number | undefined;
+  constructor(
+    private readonly userData: string,
+    private readonly appPath: string,
+  ) {}
+  requestSingleInstanceLock(): boolean {
+    return this.singleInstance;
+  }
+  quit(): void {
+    this.quitCalls += 1;
+    if (!this.events.fire('before-quit')) this.quitted = true;
+  }
+  exit(code?: number): void {
+    this.exitCode = code ?? 0;
+  }
+  async whenReady(): Promise<void> {}
+  getPath(): string {
+    return this.userData;
+  }
+  getAppPath(): string {
+    return this.appPath;
+  }
+  on(event: string, listener: Listener): this {
+    this.events.add(event, listener);
+    return this;
+  }
+}
+
+export interface FakeElectron {
+  deps: ShellDeps;
+  app: FakeApp;
+  windows: FakeWindow[];
+  trays: FakeTray[];
+  notifications: FakeNotification[];
+  opened: string[];
+  handled: Map<string, unknown>;
+}
+
+/** A fake safeStorage: reversible, but never the plain text (as the OS keychain would). */
+const fakeSafeStorage = {
+  isEncryptionAvailable: () => true,
+  encryptString: (plain: string) => Buffer.from(`sealed:${Buffer.from(plain).toString('hex')}`),
+  decryptString: (sealed: Buffer) => {
+    const text = sealed.toString();
+    if (!text.startsWith('sealed:')) throw new Error('cannot decrypt');
+    return Buffer.from(text.slice('sealed:'.length), 'hex').toString();
+  },
+  getSelectedStorageBackend: () => 'gnome_libsecret' as const,
+} satisfies ShellDeps['safeStorage'];
+
+export function fakeElectron(options: {
+  dataDir: string;
+  root: string;
+  now: () => Date;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}): FakeElectron {
+  const app = new FakeApp(options.dataDir, options.root);
+  const fake: FakeElectron = {
+    app,
+    windows: [],
+    trays: [],
+    notifications: [],
+    opened: [],
+    handled: new Map(),
+    deps: undefined as never,
+  };
+  fake.deps = {
+    app,
+    createWindow: (windowOptions) => {
+      const window = new FakeWindow(windowOptions);
+      fake.windows.push(window);
+      return window;
+    },
+    createTray: (iconPath) => {
+      const tray = new FakeTray(iconPath);
+      fake.trays.push(tray);
+      return tray;
+    },
+    createNotification: (notificationOptions) => {
+      const notification = new FakeNotification(notificationOptions);
+      fake.notifications.push(notification);
+      return notification;
+    },
+    notificationsSupported: () => true,
+    ipcMain: {
+      handle: (channel, listener) => void fake.handled.set(channel, listener),
+      removeHandler: (channel) => void fake.handled.delete(channel),
+    },
+    shell: {
+      openExternal: async (url) => {
+        fake.opened.push(url);
+      },
+    },
+    safeStorage: fakeSafeStorage,
+    screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+    platform: options.platform ?? 'linux',
+    env: options.env ?? {},
+    now: options.now,
+    files: {
+      preload: join(options.root, 'out/preload/index.cjs'),
+      rendererPage: join(options.root, 'out/renderer/index.html'),
+      resources: join(options.root, 'resources'),
+    },
+    // electron-store is conf with Electron's defaults: headless, conf itself.
+    openStore: (storeOptions) => new Conf(storeOptions),
+  };
+  return fake;
+}
