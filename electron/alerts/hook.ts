@@ -20,6 +20,20 @@ export interface HookResult {
   stderr: string;
 }
 
+/** What went wrong with a run, in words with the last line of its stderr; null when it succeeded. */
+export function hookFailure(result: HookResult): string | null {
+  if (result.code === 0) return null;
+  const why = result.timedOut
+    ? 'timed out'
+    : result.error !== null
+      ? `could not start: ${result.error}`
+      : result.signal !== null
+        ? `killed by ${result.signal}`
+        : `exited with ${result.code}`;
+  const lastLine = result.stderr.trim().split('\n').at(-1);
+  return lastLine ? `${why}: ${lastLine}` : why;
+}
+
 export interface HookOptions {
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;

@@ -5,17 +5,15 @@
  * announce, so a crash between a sync's commit and its announcement loses nothing either.
  */
 import type { Store } from '../store/database';
-import { NEWEST_FAILED_DELIVERY } from '../sync/storedState';
+import { FAILED_DELIVERY } from '../sync/storedState';
 import type { FailedDataset, Outcome } from './types';
 
 /** The org's FAILED datasets whose failed delivery was never announced. */
 export function unannouncedFailures(store: Store, orgId: string): FailedDataset[] {
-  // A FAILED status with no FAILED event listed (a remote that sent no history) is about the latest
-  // delivery, as the sync's transitions say.
   return store
     .all(
       `SELECT f.dataset_id, f.name, f.failed FROM (
-         SELECT d.dataset_id, d.name, COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_id) AS failed, d.name_key
+         SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
          FROM datasets d WHERE d.org_id = ? AND d.status = 'FAILED') f
        WHERE f.failed IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM announced_deliveries a WHERE a.org_id = ? AND a.delivery_id = f.failed)

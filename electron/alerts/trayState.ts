@@ -10,7 +10,7 @@ import { type Freshness, type SourceState, freshness } from '../../shared/sync';
 import { relativeTime } from '../../shared/time';
 import type { Store } from '../store/database';
 import { listSnoozes } from '../store/snoozes';
-import { NEWEST_FAILED_DELIVERY } from '../sync/storedState';
+import { FAILED_DELIVERY } from '../sync/storedState';
 import { isPaused } from './quietHours';
 import type { FailedDataset } from './types';
 
@@ -30,6 +30,8 @@ export interface TrayState {
   failedTotal: number;
   /** The least trustworthy source's freshness, and the oldest last successful sync among them. */
   freshness: Freshness;
+  /** Why the data cannot be trusted now ("sync failing: …", "data is stale"), or null. */
+  distrust: string | null;
   syncedAt: string | null;
   /** When notifications are paused now: until when ("forever" until resumed). */
   pausedUntil: string | null;
@@ -80,7 +82,7 @@ export function computeTrayState(
       ? []
       : store
           .all(
-            `SELECT d.org_id, d.dataset_id, d.name, COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_id) AS failed
+            `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed
              FROM datasets d WHERE d.org_id IN (${marks}) AND d.status = 'FAILED'
              ORDER BY d.name_key, d.dataset_id LIMIT ?`,
             [...orgs, TRAY_FAILED_LIMIT + snoozedIds.size],
@@ -101,11 +103,18 @@ export function computeTrayState(
           .reduce((worst, next) =>
             FRESHNESS_ORDER.indexOf(next) > FRESHNESS_ORDER.indexOf(worst) ? next : worst,
           );
+  // The oldest source's last success is the data's age; one never synced makes it "never".
   const successes = sources.map((source) => source.lastSuccessAt);
-  const syncedAt = successes.includes(null)
-    ? null
-    : (successes as string[]).reduce((oldest, next) => (next < oldest ? next : oldest), successes[0] ?? '') ||
-      null;
+  const syncedAt = successes.includes(null) ? null : ((successes as string[]).sort()[0] ?? null);
+  const failing = sources.find((source) => freshness(source, now) === 'failing');
+  const distrust =
+    fresh === 'failing'
+      ? failing?.lastError
+        ? `sync failing: ${failing.lastError}`
+        : 'sync stopped'
+      : fresh === 'stale'
+        ? 'data is stale'
+        : null;
   const level: TrayLevel =
     fresh !== 'fresh'
       ? 'stale'
@@ -124,6 +133,7 @@ export function computeTrayState(
     failed,
     failedTotal: counts.FAILED,
     freshness: fresh,
+    distrust,
     syncedAt,
     pausedUntil,
     orgId: orgs[0] ?? null,
@@ -156,12 +166,7 @@ export function trayTooltip(
     state.syncedAt === null ? 'never synced' : `synced ${relativeTime(state.syncedAt, now)}`,
   ];
   if (state.snoozed > 0) lines.push(`${state.snoozed} snoozed`);
-  if (state.freshness === 'failing') {
-    const failing = sources.find(
-      (source) => source.lastError !== null && freshness(source, now) === 'failing',
-    );
-    lines.push(failing ? `sync failing: ${failing.lastError}` : 'sync stopped');
-  } else if (state.freshness === 'stale') lines.push('data is stale');
+  if (state.distrust !== null) lines.push(state.distrust);
   if (state.pausedUntil !== null)
     lines.push(
       state.pausedUntil === 'forever'

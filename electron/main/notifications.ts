@@ -36,9 +36,4 @@ export class NotificationPresenter {
     notification.show();
     return true;
   }
-
-  /** Notifications shown and not yet clicked or closed. */
-  get pending(): number {
-    return this.shown.size;
-  }
 }

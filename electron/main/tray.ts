@@ -45,9 +45,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
   const paused = state.pausedUntil !== null;
   return [
     { label: header, enabled: false },
-    ...(state.level === 'stale'
-      ? [{ label: label(state.tooltip.split(' · ').at(-1) ?? ''), enabled: false }]
-      : []),
+    ...(state.distrust !== null ? [{ label: label(state.distrust), enabled: false }] : []),
     ...failed,
     { type: 'separator' },
     { label: 'Sync now', click: () => actions.syncNow() },

@@ -18,7 +18,7 @@ import { listSources } from '../../store/sources';
 import { type RunningEngine, runEngine } from '../../sync/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
 import { envSecretStore } from '../../sync/secrets';
-import { AnnouncementHook } from '../../alerts/hook';
+import { AnnouncementHook, hookFailure } from '../../alerts/hook';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
 import { openDataDir } from '../openStore';
@@ -78,18 +78,10 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     ? new AnnouncementHook(options.onFailed, {
         env: io.env,
         onResult: (announcement, result) => {
-          if (result.code === 0) return;
-          const why = result.timedOut
-            ? 'timed out'
-            : result.error !== null
-              ? `could not start: ${result.error}`
-              : result.signal !== null
-                ? `killed by ${result.signal}`
-                : `exited with ${result.code}`;
-          logger.warn({ command: options.onFailed, result }, `--on-failed command ${why}`);
-          io.stderr(
-            `--on-failed command ${why} (alert: ${announcement.title})${result.stderr ? `: ${result.stderr.trim().split('\n').at(-1)}` : ''}\n`,
-          );
+          const failure = hookFailure(result);
+          if (failure === null) return;
+          logger.warn({ command: options.onFailed, result }, `--on-failed command ${failure}`);
+          io.stderr(`--on-failed command ${failure} (alert: ${announcement.title})\n`);
         },
       })
     : undefined;

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AnnouncementHook } from '../../../electron/alerts/hook';
+import { AnnouncementHook, hookFailure } from '../../../electron/alerts/hook';
 import type { Announcement } from '../../../electron/alerts/types';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 
@@ -40,6 +40,7 @@ describe('announcement hook', () => {
     });
     const result = await hook.run(announcement(1));
     expect(result).toMatchObject({ code: 3, timedOut: false, error: null });
+    expect(hookFailure(result)).toBe('exited with 3: pager is down');
     expect(heard).toEqual(['FAILED: Dataset 1: 3 pager is down']);
   });
 
@@ -48,12 +49,15 @@ describe('announcement hook', () => {
     const started = Date.now();
     const result = await hook.run(announcement(1));
     expect(result.timedOut).toBe(true);
+    expect(hookFailure(result)).toBe('timed out');
     expect(Date.now() - started).toBeLessThan(10_000);
     await hook.idle();
   });
 
   it('does not fail on a command that ignores its stdin', async () => {
     const hook = new AnnouncementHook('true');
-    expect((await hook.run(announcement(1))).code).toBe(0);
+    const result = await hook.run(announcement(1));
+    expect(result.code).toBe(0);
+    expect(hookFailure(result)).toBeNull();
   });
 });

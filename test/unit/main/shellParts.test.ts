@@ -7,6 +7,7 @@ import { iconFiles } from '../../../electron/main/icons/files';
 import { pngSize } from '../../../electron/main/icons/png';
 import { safeStorageSecretStore } from '../../../electron/main/secrets';
 import { trayMenuTemplate } from '../../../electron/main/tray';
+import { visibleState } from '../../../electron/main/window';
 import type { TrayState } from '../../../electron/alerts/trayState';
 import type { Source } from '../../../electron/store/sources';
 
@@ -31,11 +32,22 @@ const state = (overrides: Partial<TrayState> = {}): TrayState => ({
   failed: [{ orgId: 'acme', datasetId: 'ds-1', datasetName: 'Prices & Volumes', deliveryId: 'd1' }],
   failedTotal: 12,
   freshness: 'fresh',
+  distrust: null,
   syncedAt: null,
   pausedUntil: null,
   orgId: 'acme',
   tooltip: 'Dataset Health · 12 FAILED',
   ...overrides,
+});
+
+describe('window state', () => {
+  const state = { bounds: { x: 3000, y: 200, width: 1000, height: 700 }, maximized: false };
+  it('keeps a remembered place that is on a screen, and drops one whose monitor is gone', () => {
+    const laptop = [{ workArea: { x: 0, y: 0, width: 1440, height: 900 } }];
+    const docked = [...laptop, { workArea: { x: 1440, y: 0, width: 2560, height: 1440 } }];
+    expect(visibleState(state, docked)).toEqual(state);
+    expect(visibleState(state, laptop)).toEqual({ ...state, bounds: { width: 1000, height: 700 } });
+  });
 });
 
 describe('tray menu', () => {
@@ -72,7 +84,7 @@ describe('tray menu', () => {
         failed: [],
         failedTotal: 0,
         pausedUntil: 'forever',
-        tooltip: 'x · sync failing: down',
+        distrust: 'sync failing: down',
       }),
       actions,
     );

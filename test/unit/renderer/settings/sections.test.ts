@@ -191,6 +191,16 @@ describe('settings: notifications', () => {
   });
 });
 
+describe('settings: close to tray', () => {
+  it('is on by default and applies at once when switched, without the form', async () => {
+    wrapper = await mountSettings(engine.client);
+    expect(switchNamed('Close to tray').getAttribute('aria-checked')).toBe('true');
+    await click(switchNamed('Close to tray'));
+    expect((await stored()).window).toEqual({ closeToTray: false });
+    expect(switchNamed('Close to tray').getAttribute('aria-checked')).toBe('false');
+  });
+});
+
 describe('settings: data', () => {
   it('saves the retention and shows the data folder', async () => {
     wrapper = await mountSettings(engine.client);
