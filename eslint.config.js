@@ -6,7 +6,7 @@ import vue from 'eslint-plugin-vue';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const ENGINE = ['store', 'query', 'api', 'sync', 'alerts', 'demo', 'cli', 'rpc'].map(
+const ENGINE = ['store', 'query', 'api', 'sync', 'alerts', 'demo', 'cli', 'rpc', 'engine'].map(
   (part) => `electron/${part}/**/*.ts`,
 );
 

@@ -13,7 +13,7 @@ import { acquireDataDirLock } from '../store/lock';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
 import { openSettingsBackend, settingsFile, settingsFileOptions, type SettingsFile } from '../store/settings';
 import type { Settings } from '../../shared/settings';
-import { type RunningEngine, runEngine } from '../sync/runEngine';
+import { type RunningEngine, runEngine } from '../engine/runEngine';
 import { NotificationPresenter } from './notifications';
 import { registerRpcIpc } from './rpcIpc';
 import { safeStorageSecretStore } from './secrets';

@@ -11,7 +11,7 @@ import type { Announcement } from '../../electron/alerts/types';
 import { Store } from '../../electron/store/database';
 import { openHeadlessSettings } from '../../electron/store/settings';
 import { saveSource } from '../../electron/store/sources';
-import { type RunningEngine, runEngine } from '../../electron/sync/runEngine';
+import { type RunningEngine, runEngine } from '../../electron/engine/runEngine';
 import type { CycleEvent } from '../../shared/sync';
 import { removeTempDirs, tempDir } from '../helpers/cli';
 

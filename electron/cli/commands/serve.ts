@@ -15,7 +15,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
 import { INTERVAL_LIMITS } from '../../../shared/settings';
 import { RendererNotBuiltError } from '../../rpc/rendererDir';
 import { listSources } from '../../store/sources';
-import { type RunningEngine, runEngine } from '../../sync/runEngine';
+import { type RunningEngine, runEngine } from '../../engine/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
 import { envSecretStore } from '../../sync/secrets';
 import { AnnouncementHook, hookFailure } from '../../alerts/hook';

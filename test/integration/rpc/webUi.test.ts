@@ -6,7 +6,7 @@
 import { openHeadlessSettings } from '../../../electron/store/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
-import { type RunningEngine, runEngine } from '../../../electron/sync/runEngine';
+import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';
 import { envSecretStore } from '../../../electron/sync/secrets';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 

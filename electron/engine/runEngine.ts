@@ -5,6 +5,9 @@
  * window uses (over IPC in the app; over HTTP on the API's port with `ui`, for `serve --ui`). Stored
  * settings apply unless the command line gave a value. Stopping stops the sync first (a commit in
  * progress rolls back), then the API, then the demo remote.
+ *
+ * DESIGN §1: this is the engine's composition root, the one folder above api/, rpc/, sync/, alerts/ and
+ * demo/ that wires them together; both shells (`main/`, `cli/`) call it and nothing below imports it.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RpcHandlers } from '../../shared/rpc';
@@ -22,8 +25,8 @@ import type { SettingsFile } from '../store/settings';
 import { AlertsEngine } from '../alerts/engine';
 import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
-import { SyncEngine, type SyncEngineOptions } from './engine';
-import type { SecretStore } from './secrets';
+import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
+import type { SecretStore } from '../sync/secrets';
 
 export interface EngineOptions {
   store: Store;
