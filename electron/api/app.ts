@@ -74,6 +74,16 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request) => {
     checkHostAndOrigin(request.headers.host, request.headers.origin, port());
+    // Refused here, not in the not-found handler: Fastify reads and parses the body of an unrouted
+    // request before that handler runs, so an empty, broken or huge body would answer 400 instead.
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    if (!V2_PATTERNS.some((pattern) => pattern.test(request.url.split('?')[0] ?? ''))) return;
+    throw new ApiError(
+      'METHOD_NOT_ALLOWED',
+      `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
+      undefined,
+      { Allow: ALLOW },
+    );
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('Cache-Control', 'no-store');
@@ -83,26 +93,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) =>
     sendError(reply, toApiError(error, request.log)),
   );
-  // Every method but GET/HEAD on a v2 path lands here (no route has it): 405, whatever the method.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (
-      V2_PATTERNS.some((pattern) => pattern.test(path)) &&
-      request.method !== 'GET' &&
-      request.method !== 'HEAD'
-    ) {
-      return sendError(
-        reply,
-        new ApiError(
-          'METHOD_NOT_ALLOWED',
-          `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
-          undefined,
-          {
-            Allow: ALLOW,
-          },
-        ),
-      );
-    }
     return sendError(reply, new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${path}`));
   });
 

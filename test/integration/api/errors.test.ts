@@ -242,6 +242,46 @@ describe('405', () => {
       expect(response.headers.allow).toBe('GET, HEAD');
     }
   });
+
+  // The method is refused before the body is read: no body, a broken one or one over the size limit.
+  const bodies: [string, string | undefined][] = [
+    ['no body', undefined],
+    ['invalid JSON', '{"a":'],
+    ['a body over the limit', `"${'x'.repeat(2 * 1024 * 1024)}"`],
+  ];
+  const methods = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+  it.each(methods.flatMap((method) => bodies.map(([name, payload]) => [method, name, payload] as const)))(
+    '%s with Content-Type: application/json and %s → 405, not 400/413',
+    async (method, _name, payload) => {
+      for (const url of [LIST, ONE, TASKS]) {
+        const response = await fixture.app.inject({
+          method,
+          url,
+          headers: { host: HOST, authorization: `Bearer ${fixture.key}`, 'content-type': 'application/json' },
+          payload,
+        });
+        expectError(response, ['', 405, 'METHOD_NOT_ALLOWED', undefined]);
+        expect(response.headers.allow).toBe('GET, HEAD');
+      }
+    },
+  );
+
+  it('the Host/Origin guard still comes first', async () => {
+    const response = await fixture.app.inject({
+      method: 'DELETE',
+      url: LIST,
+      headers: { host: 'evil.example', 'content-type': 'application/json' },
+    });
+    expectError(response, ['', 403, 'FORBIDDEN', undefined]);
+  });
+
+  it('other paths keep parsing their bodies (an unknown path is still a 404)', async () => {
+    const headers = { host: HOST, 'content-type': 'application/json' };
+    const unknown = await fixture.app.inject({ method: 'POST', url: '/v2/unknown', headers, payload: '{}' });
+    expectError(unknown, ['', 404, 'NOT_FOUND', undefined]);
+    const broken = await fixture.app.inject({ method: 'POST', url: '/v2/unknown', headers, payload: '{' });
+    expectError(broken, ['', 400, 'INVALID_ARGUMENT', undefined]);
+  });
 });
 
 describe('429', () => {
