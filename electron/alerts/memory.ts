@@ -5,7 +5,7 @@
  * announce, so a crash between a sync's commit and its announcement loses nothing either.
  */
 import type { Store } from '../store/database';
-import { FAILED_DELIVERY } from '../sync/storedState';
+import { FAILED_DELIVERY } from '../store/failedDelivery';
 import type { FailedDataset, Outcome } from './types';
 
 /** The org's FAILED datasets whose failed delivery was never announced. */

@@ -10,7 +10,7 @@ import { type Freshness, type SourceState, freshness } from '../../shared/sync';
 import { relativeTime } from '../../shared/time';
 import type { Store } from '../store/database';
 import { listSnoozes } from '../store/snoozes';
-import { FAILED_DELIVERY } from '../sync/storedState';
+import { FAILED_DELIVERY } from '../store/failedDelivery';
 import { isPaused } from './quietHours';
 import type { FailedDataset } from './types';
 

@@ -14,10 +14,11 @@ import Fastify, {
 import type { Authenticated } from '../store/apiKeys';
 import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
+import type { TasksReadThrough } from '../query/tasks';
 import { Authenticator } from './auth';
 import { ApiError, sendError } from './errors';
 import { checkHostAndOrigin } from './guards';
-import { registerRoutes, type TasksReadThrough, V2_PATHS } from './routes';
+import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@ import { FilterError, parseFilter, printFilter } from '../../shared/filter';
 import { SortError, parseSort, printSort } from '../../shared/sort';
 import { getDataset } from '../query/dataset';
 import { listDatasets } from '../query/list';
-import { getDeliveryTasks } from '../query/tasks';
+import { type TasksReadThrough, getDeliveryTasks } from '../query/tasks';
 import type { Store } from '../store/database';
 import { getOrg } from '../store/orgs';
 import { ApiError } from './errors';
@@ -27,9 +27,6 @@ export const V2_PATHS = {
   dataset: '/v2/ops/health/datasets/:datasetId/deliveries',
   tasks: '/v2/ops/health/deliveries/:deliveryId/tasks',
 } as const;
-
-/** Reads the tasks of a delivery from the remote when the store lacks them (wired by sync). */
-export type TasksReadThrough = (orgId: string, deliveryId: string) => Promise<boolean>;
 
 export interface RouteOptions {
   store: Store;

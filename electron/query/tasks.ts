@@ -4,6 +4,12 @@ import type { Store } from '../store/database';
 import { hasDelivery } from '../store/datasetWriter';
 import { unpackTasks } from '../store/tasksBlob';
 
+/**
+ * Fetches and stores the tasks of a delivery from the org's remote when the store lacks them; false when
+ * that cannot be done now. The sync provides it; the doors that read tasks take it as an argument.
+ */
+export type TasksReadThrough = (orgId: string, deliveryId: string) => Promise<boolean>;
+
 export type TasksResult =
   { found: true; json: string } | { found: false; reason: 'unknown-delivery' | 'tasks-not-synced' };
 

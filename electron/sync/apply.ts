@@ -6,10 +6,10 @@ import type { StatusTransition } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { DatasetRecord } from '../../shared/schemas';
 import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
+import { NEWEST_FAILED_DELIVERY } from '../store/failedDelivery';
 import { ensureOrg, markOrgSynced } from '../store/orgs';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices } from './slices';
-import { NEWEST_FAILED_DELIVERY } from './storedState';
 
 export interface RecordChange {
   record: DatasetRecord;

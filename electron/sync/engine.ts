@@ -4,11 +4,11 @@
  * read-through the local API uses for deliveries whose tasks were never synced.
  */
 import type { SourceState } from '../../shared/sync';
-import type { TasksReadThrough } from '../api/routes';
 import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { type Source, listSources } from '../store/sources';
+import type { TasksReadThrough } from '../query/tasks';
 import { fetchTasks } from './remote';
 import type { CycleEvent } from '../../shared/sync';
 import { SourceRunner, type SyncDeps } from './runner';

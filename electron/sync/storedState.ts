@@ -1,5 +1,6 @@
 /** What the sync reads of the mirror before a cycle: each dataset's remote fingerprint and status. */
 import type { Store } from '../store/database';
+import { NEWEST_FAILED_DELIVERY } from '../store/failedDelivery';
 
 /** Rows per read: reading 10k datasets at once would stall the event loop for tens of milliseconds. */
 const BATCH = 1000;
@@ -34,16 +35,6 @@ export function troubledDatasets(store: Store, orgId: string): string[] {
     [orgId],
   );
 }
-
-/** SQL for the newest FAILED delivery of dataset row `d` (what a FAILED status is about). */
-export const NEWEST_FAILED_DELIVERY = `(SELECT e.delivery_id FROM events e WHERE e.dataset_pk = d.pk
-  AND e.status = 'FAILED' ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT 1)`;
-
-/**
- * SQL for the delivery a FAILED dataset row `d` is about, as the sync's transitions name it: its newest
- * FAILED event, else (a remote that sent no history) its latest delivery.
- */
-export const FAILED_DELIVERY = `COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_id)`;
 
 /** The newest FAILED delivery of each FAILED dataset whose tasks are not stored yet. */
 export function failedDeliveriesWithoutTasks(store: Store, orgId: string): string[] {

@@ -1,0 +1,15 @@
+/**
+ * Which delivery a FAILED dataset is about, as SQL over a dataset row `d` (DESIGN.md §4, §5). The sync
+ * names it in its status transitions and the alerts remember it as announced: one expression, kept here
+ * beside the schema (SQL lives in store/ and query/, DESIGN.md §1), so the two can never disagree.
+ */
+
+/** SQL for the newest FAILED delivery of dataset row `d`. */
+export const NEWEST_FAILED_DELIVERY = `(SELECT e.delivery_id FROM events e WHERE e.dataset_pk = d.pk
+  AND e.status = 'FAILED' ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT 1)`;
+
+/**
+ * SQL for the delivery a FAILED dataset row `d` is about: its newest FAILED event, else (a remote that
+ * sent no history) its latest delivery.
+ */
+export const FAILED_DELIVERY = `COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_id)`;
