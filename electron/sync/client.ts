@@ -1,8 +1,9 @@
 /**
  * The remote's three GET endpoints over HTTP (DESIGN.md §4 "Faults"): a timeout on every request,
- * retries with exponential backoff and jitter on network errors, 5xx and 429 (honouring Retry-After),
- * and errors that say what went wrong in words an on-call engineer can act on. Time, randomness, fetch
- * and sleep are injected so tests control them without waiting.
+ * retries with exponential backoff and jitter on network errors, 5xx and 429 (honouring Retry-After)
+ * within a time budget per request (about two minutes, timeouts included), and errors that say what
+ * went wrong in words an on-call engineer can act on. Time, randomness, fetch and sleep are injected so
+ * tests control them without waiting.
  */
 import pRetry from 'p-retry';
 import { SLICE_MS } from './slices';
@@ -47,9 +48,21 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Longest wait a Retry-After may ask for. */
   maxRetryAfterMs: number;
+  /**
+   * Time a request may take in all, attempts (timeouts included) and waits: no retry starts that could
+   * not reach its timeout within it (default DEFAULT_MAX_ELAPSED_MS).
+   */
+  maxElapsedMs?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 4_000, maxRetryAfterMs: 60_000 };
+/** DESIGN.md §4: a failing request gives up within about two minutes, time spent on timeouts included. */
+export const DEFAULT_MAX_ELAPSED_MS = 120_000;
+export const DEFAULT_RETRY: RetryPolicy = {
+  retries: 4,
+  baseDelayMs: 4_000,
+  maxRetryAfterMs: 60_000,
+  maxElapsedMs: DEFAULT_MAX_ELAPSED_MS,
+};
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface RemoteClientOptions {
@@ -138,19 +151,49 @@ export class RemoteClient {
   ): Promise<S> {
     const url = new URL(this.options.baseUrl + path);
     for (const [name, value] of query) url.searchParams.append(name, value);
-    return pRetry(() => this.attempt(url.toString(), signal, newSink), {
-      retries: this.retry.retries,
-      // p-retry counts and stops; the waits are ours (Retry-After, injected sleep), so its own are zero.
-      minTimeout: 0,
-      signal,
-      shouldRetry: async ({ error, retriesConsumed }) => {
-        if (!(error instanceof RemoteError) || error.kind !== 'transient') return false;
-        const delayMs = error.retryAfterMs ?? backoffMs(retriesConsumed + 1, this.retry, this.random);
-        this.options.onRetry?.({ attempt: retriesConsumed + 1, delayMs, error });
-        await this.sleep(delayMs, signal);
-        return true;
-      },
-    });
+    // Time spent: attempts as measured, plus the waits asked for (an injected sleep may take none).
+    // p-retry's maxRetryTime reads the clock only, so it would not see injected waits.
+    const budgetMs = this.retry.maxElapsedMs ?? DEFAULT_MAX_ELAPSED_MS;
+    let spentMs = 0;
+    let attempts = 0;
+    let outOfTime = false;
+    const timed = async (): Promise<S> => {
+      const started = performance.now();
+      attempts++;
+      try {
+        return await this.attempt(url.toString(), signal, newSink);
+      } finally {
+        spentMs += performance.now() - started;
+      }
+    };
+    try {
+      return await pRetry(timed, {
+        retries: this.retry.retries,
+        // p-retry counts and stops; the waits are ours (Retry-After, injected sleep), so its own are zero.
+        minTimeout: 0,
+        signal,
+        shouldRetry: async ({ error, retriesConsumed }) => {
+          if (!(error instanceof RemoteError) || error.kind !== 'transient') return false;
+          const delayMs = error.retryAfterMs ?? backoffMs(retriesConsumed + 1, this.retry, this.random);
+          if (spentMs + delayMs + this.timeoutMs > budgetMs) {
+            outOfTime = true;
+            return false;
+          }
+          this.options.onRetry?.({ attempt: retriesConsumed + 1, delayMs, error });
+          await this.sleep(delayMs, signal);
+          spentMs += delayMs;
+          return true;
+        },
+      });
+    } catch (error) {
+      if (!outOfTime || !(error instanceof RemoteError)) throw error;
+      throw new RemoteError(
+        error.kind,
+        `${error.message}; gave up after ${attempts} attempts in ${Math.round(spentMs / 1000)} s`,
+        error.status,
+        error.retryAfterMs,
+      );
+    }
   }
 
   private async attempt<S extends BodySink>(

@@ -1,9 +1,11 @@
 /** The remote client's rules: backoff, Retry-After, and which answers become which errors. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  type FetchLike,
   RemoteClient,
   RemoteError,
   backoffMs,
@@ -111,5 +113,68 @@ describe('answers and errors', () => {
       .getJson('/x', [], controller.signal)
       .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/stop/);
+  });
+});
+
+describe('a remote that accepts requests and never answers', () => {
+  /** A fetch that waits until the client's timeout aborts it, as a silent remote would. */
+  const silent =
+    (calls: string[]): FetchLike =>
+    (url, init) =>
+      new Promise((_resolve, reject) => {
+        calls.push(url);
+        init.signal.addEventListener('abort', () => reject(init.signal.reason as Error), { once: true });
+      });
+
+  afterEach(() => void vi.useRealTimers());
+
+  it('with the production defaults (30 s timeout, 4 retries), gives up within two minutes, not 3.5', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const calls: string[] = [];
+    const started = performance.now();
+    const result = new RemoteClient({
+      baseUrl: 'https://remote.example',
+      apiKey: 'k',
+      fetch: silent(calls),
+      random: () => 0.5,
+    })
+      .getJson('/x', [])
+      .catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    const error = await result;
+    const elapsed = performance.now() - started;
+    // 30 s + 4 s + 30 s + 8 s + 30 s: a fourth try (16 s + 30 s more) could not end within the budget.
+    expect(elapsed).toBe(102_000);
+    expect(calls).toHaveLength(3);
+    expect(error).toMatchObject({ kind: 'transient' });
+    expect((error as Error).message).toMatch(/did not answer within 30 s; gave up after 3 attempts in 102 s/);
+    expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+    expect(DEFAULT_RETRY).toMatchObject({ retries: 4, maxElapsedMs: 120_000 });
+  });
+
+  it('over a real connection with shortened timeouts, the budget counts timeouts and waits', async () => {
+    const seen: string[] = [];
+    server = createServer((request) => void seen.push(request.url ?? ''));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sleeps: number[] = [];
+    const started = performance.now();
+    const error = await new RemoteClient({
+      baseUrl: url,
+      apiKey: 'k',
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0.5,
+      timeoutMs: 200,
+      retry: { retries: 4, baseDelayMs: 40, maxRetryAfterMs: 60_000, maxElapsedMs: 1_000 },
+    })
+      .getJson('/x', [])
+      .catch((e: unknown) => e);
+    server.closeAllConnections();
+    // 200 + 40 + 200 + 80 + 200 ms spent; another try (160 + 200 ms) would end past 1 s.
+    expect(seen).toHaveLength(3);
+    expect(sleeps).toEqual([40, 80]);
+    expect(error).toMatchObject({ kind: 'transient' });
+    expect((error as Error).message).toMatch(/did not answer within 0\.2 s; gave up after 3 attempts/);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
