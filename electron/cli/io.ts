@@ -6,10 +6,12 @@ export interface CliIo {
   now(): Date;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM for the real CLI). */
   stopRequested(): Promise<string>;
+  /** Opens a URL in the user's default browser (`ui --open`). */
+  openUrl(url: string): Promise<void>;
 }
 
-/** A failure the user can act on: printed as one line on stderr, exit code 1. */
-export class CliError extends Error {}
+/** A failure the user can act on: printed as one line on stderr, exit code 1 (also from a running instance). */
+export { CommandError as CliError } from '../control/command';
 
 export function processIo(): CliIo {
   return {
@@ -17,6 +19,11 @@ export function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     now: () => new Date(),
+    openUrl: async (url) => {
+      // Loaded on use: only `ui --open` needs it, and every command's start would pay for it.
+      const { default: open } = await import('open');
+      await open(url);
+    },
     stopRequested: () =>
       new Promise((resolve) => {
         const stop = (signal: string): void => {

@@ -1,7 +1,7 @@
 /** Opens a data directory's store for a CLI command, holding the directory's lock while it runs. */
-import { DataDirLockedError, acquireDataDirLock } from '../store/lock';
+import { acquireDataDirLock } from '../store/lock';
 import { Store } from '../store/database';
-import { CliError, type CliIo } from './io';
+import type { CliIo } from './io';
 
 export interface OpenedStore {
   store: Store;
@@ -10,13 +10,8 @@ export interface OpenedStore {
 }
 
 export async function openDataDir(dataDir: string, purpose: string, io: CliIo): Promise<OpenedStore> {
-  let lock;
-  try {
-    lock = acquireDataDirLock(dataDir, { purpose, now: () => io.now() });
-  } catch (error) {
-    if (error instanceof DataDirLockedError) throw new CliError(error.message);
-    throw error;
-  }
+  // A held directory throws DataDirLockedError: its message names the holder (the CLI prints it).
+  const lock = acquireDataDirLock(dataDir, { purpose, now: () => io.now() });
   try {
     const store = await Store.open({
       dataDir,

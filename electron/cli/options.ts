@@ -1,7 +1,6 @@
 /** Option parsers shared by the commands: a bad value is a usage error (exit 2) naming the option. */
 import { InvalidArgumentError, Option } from 'commander';
-import { assertOrgId, OrgIdError } from '../store/orgs';
-import { CliError } from './io';
+import { REMOTE_KEY_ENV } from '../sync/secrets';
 
 export function integerOption(min: number, max: number): (value: string) => number {
   return (value) => {
@@ -32,12 +31,13 @@ export function dataDirOption(): Option {
 }
 
 /** The org a command works on, checked before anything opens the data directory. */
-export function checkOrg(org: string): string {
-  try {
-    assertOrgId(org);
-    return org;
-  } catch (error) {
-    if (error instanceof OrgIdError) throw new CliError(error.message);
-    throw error;
-  }
+export { checkOrg } from '../control/commands/org';
+
+/** The `DATASET_HEALTH_REMOTE_KEY*` variables: all a command needs of the environment for remote keys. */
+export function remoteKeyEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[0].startsWith(REMOTE_KEY_ENV) && entry[1] !== undefined,
+    ),
+  );
 }

@@ -8,6 +8,7 @@ import { serveCommand } from './commands/serve';
 import { simulateCommand } from './commands/simulate';
 import { sourcesCommand } from './commands/sources';
 import { syncCommand } from './commands/sync';
+import { uiCommand } from './commands/ui';
 import type { CliIo } from './io';
 
 export function buildProgram(io: CliIo): Command {
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo): Command {
     syncCommand(io),
     sourcesCommand(io),
     simulateCommand(io),
+    uiCommand(io),
   ]) {
     program.addCommand(command);
   }

@@ -27,6 +27,8 @@ import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
+import { registerControl } from '../control/server';
+import { newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
 
 export interface EngineOptions {
   store: Store;
@@ -50,6 +52,8 @@ export interface EngineOptions {
   timeZone?: string;
   /** Hears every announcement from the first cycle on (notifications in the app; the log headless). */
   announce?: (announcement: Announcement) => void;
+  /** Who runs the engine (`serve`, `app`), for the CLI's messages about it. */
+  purpose: string;
 }
 
 export interface RunningEngine {
@@ -106,7 +110,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     now: options.now,
     runtime,
     overridden,
-    reloadSync: () => sync.reload(syncSettings(options.settings.read(), options.intervals)),
+    reloadSync: () => reloadSync(),
     settings: options.settings,
     alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
   });
@@ -125,6 +129,9 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   );
   const events = createEventHub(sync);
   const sessions = rendererDir ? new UiSessions() : undefined;
+  const reloadSync = () => sync.reload(syncSettings(options.settings.read(), options.intervals));
+  // The CLI's commands run here while this process holds the data directory (DESIGN §3).
+  const controlSecret = newControlSecret();
   let api: ApiServer;
   try {
     api = await startApiServer({
@@ -134,20 +141,39 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       logger: options.logger,
       rateLimit: options.rateLimit,
       readThrough: sync.readThrough,
-      extend:
-        rendererDir && sessions
-          ? async (app, port) => {
-              // Loaded only for `serve --ui`: the static-file and cookie plugins add to every cold start.
-              const { registerWebUi } = await import('../rpc/webUi');
-              await registerWebUi(app, { rendererDir, dispatch, events, sessions, port });
-            }
-          : undefined,
+      extend: async (app, port) => {
+        await registerControl(app, {
+          secret: controlSecret,
+          context: () => ({
+            store,
+            now: options.now,
+            instance: {
+              purpose: options.purpose,
+              pid: process.pid,
+              sync,
+              reloadSync,
+              newWebUiLink: sessions ? () => `${api.url}/?token=${sessions.issue()}` : undefined,
+            },
+          }),
+          log: (error) => options.logger && options.logger.error({ err: error }, 'CLI command failed'),
+        });
+        if (!rendererDir || !sessions) return;
+        // Loaded only for `serve --ui`: the static-file and cookie plugins add to every cold start.
+        const { registerWebUi } = await import('../rpc/webUi');
+        await registerWebUi(app, { rendererDir, dispatch, events, sessions, port });
+      },
     });
   } catch (error) {
     await demo?.close();
     throw error;
   }
   runtime.apiUrl = api.url;
+  writeControlFile(options.dataDir, {
+    url: api.url,
+    pid: process.pid,
+    purpose: options.purpose,
+    secret: controlSecret,
+  });
   // Listening before the first cycle: its failures are the first sync's summary.
   if (options.announce) alerts.onAnnouncement(options.announce);
   alerts.start();
@@ -160,6 +186,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     alerts,
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     async stop() {
+      // First: a CLI run from now on works on the directory itself once it is released.
+      removeControlFile(options.dataDir);
       await sync.stop();
       // After the sync: the last cycle's announcements are decided (and remembered) before the end.
       await alerts.stop();

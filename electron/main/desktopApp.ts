@@ -100,6 +100,7 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
 
   const notifications = new NotificationPresenter(deps, (target) => open(target), appIcon);
   const engine = await runEngine({
+    purpose: 'app',
     store,
     dataDir,
     settings,

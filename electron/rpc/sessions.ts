@@ -1,7 +1,8 @@
 /**
  * Who may use the web UI of `serve --ui` (DESIGN.md §7): the printed URL carries a one-time token; the
  * first request with it gets a random session id in an HttpOnly, SameSite=Strict cookie, and the token
- * is spent. Reloads keep working through the cookie; a copied URL is worthless once used.
+ * is spent. Reloads keep working through the cookie; a copied URL is worthless once used. `dataset-health
+ * ui` asks the running serve for another token (`issue`), so a used or lost link never needs a restart.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -19,16 +20,29 @@ function same(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export class UiSessions {
-  private token: string | null = secret();
-  private readonly sessions = new Set<string>();
-  /** The token for the printed URL (before it is spent). */
-  readonly firstToken = this.token!;
+/** Unspent links kept at most: the oldest is dropped first (a script calling `ui` in a loop). */
+const MAX_UNSPENT = 32;
 
-  /** A new session id for the unspent token, else null. */
+export class UiSessions {
+  /** Unspent one-time tokens, oldest first. */
+  private readonly tokens: string[] = [];
+  private readonly sessions = new Set<string>();
+  /** The token for the URL `serve --ui` prints (until it is spent). */
+  readonly firstToken = this.issue();
+
+  /** A new one-time token. */
+  issue(): string {
+    const token = secret();
+    this.tokens.push(token);
+    if (this.tokens.length > MAX_UNSPENT) this.tokens.shift();
+    return token;
+  }
+
+  /** A new session id for an unspent token (which is spent), else null. */
   exchange(token: string): string | null {
-    if (this.token === null || !same(token, this.token)) return null;
-    this.token = null;
+    const index = this.tokens.findIndex((unspent) => same(token, unspent));
+    if (index < 0) return null;
+    this.tokens.splice(index, 1);
     const session = secret();
     this.sessions.add(session);
     return session;

@@ -63,7 +63,7 @@ export async function registerWebUi(app: FastifyInstance, options: WebUiOptions)
         .code(401)
         .type('text/plain; charset=utf-8')
         .send(
-          'This Web UI link was already used or is not valid. Restart `dataset-health serve --ui` for a new one.\n',
+          'This Web UI link was already used or is not valid. Run `dataset-health ui` for a new one (with the --data-dir serve was given, if any; --open opens it here).\n',
         );
     }
     reply.setCookie(sessionCookie(options.port()), session, {

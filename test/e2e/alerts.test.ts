@@ -59,6 +59,7 @@ async function start(dataDir: string, clock: { now(): number }) {
   const cycles: CycleEvent[] = [];
   const heard: { announcement: Announcement; afterCycles: number }[] = [];
   const engine = await runEngine({
+    purpose: 'serve',
     store,
     dataDir,
     port: 0,

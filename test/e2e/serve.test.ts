@@ -46,19 +46,41 @@ describe('serve', () => {
     const unauthenticated = await fetch(`${url}/v2/ops/health/datasets/deliveries`);
     expect(unauthenticated.status).toBe(401);
 
-    // A second writer is refused while serve holds the directory, naming the holder.
-    const second = await cli(['keys', 'create', '--org', 'demo', '--data-dir', dataDir]);
-    expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`in use by process ${serve.child.pid} \\(serve`));
+    // The CLI beside it, as separate processes: the running serve does the work (the control channel).
+    const keyCli = spawnCli([
+      'keys',
+      'create',
+      '--org',
+      'live-demo',
+      '--name',
+      'beside',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(await keyCli.exited, keyCli.stderr()).toBe(0);
+    expect(keyCli.stdout()).toMatch(/^dhk_[A-Za-z0-9_-]{43}\n$/);
+    expect(keyCli.stderr()).toMatch(/^Created key key_\w+ \('beside'\) for org live-demo\. Store it now/);
+    const beside = await fetch(`${url}/v2/ops/health/datasets/deliveries?pageSize=1`, {
+      headers: { Authorization: `Bearer ${keyCli.stdout().trim()}` },
+    });
+    expect(beside.status).toBe(200);
+    const syncCli = spawnCli(['sync', '--once', '--org', 'live-demo', '--data-dir', dataDir]);
+    expect(await syncCli.exited, syncCli.stderr()).toBe(0);
+    expect(syncCli.stderr()).toMatch(/Synced 500 datasets into org live-demo in [\d.]+ s/);
+    expect(existsSync(join(dataDir, 'control.json'))).toBe(true);
 
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
     expect(existsSync(join(dataDir, 'dataset-health.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
 
-    // What serve generated was persisted: the key still works from the file.
+    // What serve generated and did for the CLI was persisted: the keys are in the file.
     const list = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
-    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ orgId: 'live-demo', name: 'demo' })]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({ orgId: 'live-demo', name: 'demo' }),
+      expect.objectContaining({ orgId: 'live-demo', name: 'beside' }),
+    ]);
   });
 
   it('--rate-limit sets the per-key rate: beyond its burst a key gets 429 with Retry-After', async () => {

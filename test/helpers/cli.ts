@@ -9,6 +9,8 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** URLs the command opened in the browser (`ui --open`). */
+  opened: string[];
 }
 
 export async function cli(
@@ -18,15 +20,17 @@ export async function cli(
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
+  const opened: string[] = [];
   const io: CliIo = {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     env,
     now: () => now,
     stopRequested: () => Promise.resolve('test'),
+    openUrl: async (url) => void opened.push(url),
   };
   const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, opened };
 }
 
 const dirs: string[] = [];

@@ -1,10 +1,11 @@
-/** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
+/**
+ * `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout.
+ * With `serve` or the app running on the data directory, the running instance does the work (control/).
+ */
 import { Command } from 'commander';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
-import { CliError, type CliIo } from '../io';
-import { withDataDir } from '../openStore';
-import { printTable } from '../table';
+import { runCommand } from '../control';
+import type { CliIo } from '../io';
 import { checkOrg, dataDirOption } from '../options';
 
 export function keysCommand(io: CliIo): Command {
@@ -18,13 +19,10 @@ export function keysCommand(io: CliIo): Command {
     .addOption(dataDirOption())
     .action(async (options: { org: string; name: string; dataDir?: string }) => {
       checkOrg(options.org);
-      const created = await withDataDir(resolveDataDir(options.dataDir, io.env), 'keys create', io, (store) =>
-        createApiKey(store, options.org, options.name, io.now()),
-      );
-      io.stdout(`${created.key}\n`);
-      io.stderr(
-        `Created key ${created.id} ('${created.name}') for org ${created.orgId}. Store it now: it is not shown again.\n`,
-      );
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'keys.create', {
+        org: options.org,
+        name: options.name,
+      });
     });
 
   keys
@@ -34,21 +32,10 @@ export function keysCommand(io: CliIo): Command {
     .option('--json', 'print JSON instead of a table')
     .addOption(dataDirOption())
     .action(async (options: { org?: string; json?: boolean; dataDir?: string }) => {
-      const list = await withDataDir(resolveDataDir(options.dataDir, io.env), 'keys list', io, (store) =>
-        listApiKeys(store, options.org),
-      );
-      if (options.json) {
-        io.stdout(`${JSON.stringify(list, null, 2)}\n`);
-        return;
-      }
-      if (list.length === 0) {
-        io.stderr('No keys yet: create one with `dataset-health keys create --org <org>`.\n');
-        return;
-      }
-      printTable(io, [
-        ['ID', 'ORG', 'NAME', 'CREATED', 'LAST USED', 'REVOKED'],
-        ...list.map((k) => [k.id, k.orgId, k.name, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']),
-      ]);
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'keys.list', {
+        org: options.org,
+        json: options.json === true,
+      });
     });
 
   keys
@@ -57,11 +44,7 @@ export function keysCommand(io: CliIo): Command {
     .argument('<id>', 'key id, e.g. key_1a2b3c4d5e6f')
     .addOption(dataDirOption())
     .action(async (id: string, options: { dataDir?: string }) => {
-      const revoked = await withDataDir(resolveDataDir(options.dataDir, io.env), 'keys revoke', io, (store) =>
-        revokeApiKey(store, id, io.now()),
-      );
-      if (!revoked) throw new CliError(`no active key with id '${id}' (see \`dataset-health keys list\`)`);
-      io.stderr(`Revoked key ${id}.\n`);
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'keys.revoke', { id });
     });
 
   return keys;

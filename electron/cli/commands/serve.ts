@@ -88,6 +88,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   let engine: RunningEngine;
   try {
     engine = await runEngine({
+      purpose: 'serve',
       store,
       dataDir,
       settings: openHeadlessSettings(

@@ -14,4 +14,4 @@ export function isNotSignedIn(message: string | null | undefined): boolean {
 
 export const NOT_SIGNED_IN_TITLE = 'Not signed in';
 export const NOT_SIGNED_IN_HELP =
-  'This browser has no session with the engine. Open the Web UI link that `dataset-health serve --ui` printed in its terminal. The link works once: if it was already used, restart `dataset-health serve --ui` for a new one.';
+  'This browser has no session with the engine. Open the Web UI link that `dataset-health serve --ui` printed in its terminal. The link works once: for a new one, run `dataset-health ui` (with the --data-dir serve was given, if any).';

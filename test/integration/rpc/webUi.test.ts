@@ -19,6 +19,7 @@ beforeAll(async () => {
   store = await Store.open({ dataDir: null });
   const dataDir = tempDir('dh-webui-');
   engine = await runEngine({
+    purpose: 'serve',
     store,
     dataDir,
     settings: openHeadlessSettings(dataDir, store, () => new Date()),

@@ -1,0 +1,48 @@
+/**
+ * The commands a CLI run hands to the running instance (DESIGN.md §3, one writer): each is one function
+ * over a store and an output, run either by the CLI itself (the data directory is free) or by `serve` or
+ * the app that holds the directory, at the request of the CLI over the control channel. Same code, same
+ * words, same exit: a user cannot tell which ran it, except that it works while the app is open.
+ */
+import type { Static, TSchema } from 'typebox';
+import type { Store } from '../store/database';
+import type { SyncEngine } from '../sync/engine';
+
+/** Where a command prints: the CLI's own stdout/stderr, or the control channel's stream to it. */
+export interface CommandOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** A failure the user can act on: one line on stderr, exit code 1 (the CLI's `CliError`). */
+export class CommandError extends Error {}
+
+/** What the instance holding the data directory adds to a command's context. */
+export interface RunningInstance {
+  /** `serve` or `app`, for messages. */
+  purpose: string;
+  pid: number;
+  sync: SyncEngine;
+  /** Restarts the sync from the stored sources (after `sources add|remove`), as Settings does. */
+  reloadSync(): Promise<void>;
+  /** A fresh one-time web UI link, when the instance serves the web UI (`serve --ui`). */
+  newWebUiLink?: () => string;
+}
+
+export interface CommandContext {
+  store: Store;
+  now(): Date;
+  /** Present when the command runs inside `serve` or the app (the control channel). */
+  instance?: RunningInstance;
+}
+
+export interface ControlledCommand<S extends TSchema = TSchema, R = unknown> {
+  /** The request: checked before the command runs, on both paths. */
+  args: S;
+  run(ctx: CommandContext, args: Static<S>, out: CommandOutput): Promise<R>;
+}
+
+/** A command definition with its argument and result types inferred. */
+export function command<S extends TSchema, R>(definition: ControlledCommand<S, R>): ControlledCommand<S, R> {
+  return definition;
+}

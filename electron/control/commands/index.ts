@@ -1,0 +1,26 @@
+/** Every command the CLI may hand to a running instance, by the name the control channel carries. */
+import type { ControlledCommand } from '../command';
+import { keysCreate, keysList, keysRevoke } from './keys';
+import { exportData, importData } from './snapshot';
+import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
+import { syncOnce } from './sync';
+import { webUiLink } from './ui';
+
+export const COMMANDS = {
+  'keys.create': keysCreate,
+  'keys.list': keysList,
+  'keys.revoke': keysRevoke,
+  'sources.add': sourcesAdd,
+  'sources.list': sourcesList,
+  'sources.remove': sourcesRemove,
+  import: importData,
+  export: exportData,
+  'sync.once': syncOnce,
+  ui: webUiLink,
+} satisfies Record<string, ControlledCommand>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}

@@ -1,0 +1,49 @@
+/** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
+import Type from 'typebox';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
+import { CommandError, command } from '../command';
+import { checkOrg } from './org';
+import { printTable } from './table';
+
+export const keysCreate = command({
+  args: Type.Object({ org: Type.String(), name: Type.String() }, { additionalProperties: false }),
+  async run({ store, now }, { org, name }, out) {
+    checkOrg(org);
+    const created = await store.whenIdle(() => createApiKey(store, org, name, now()));
+    out.stdout(`${created.key}\n`);
+    out.stderr(
+      `Created key ${created.id} ('${created.name}') for org ${created.orgId}. Store it now: it is not shown again.\n`,
+    );
+  },
+});
+
+export const keysList = command({
+  args: Type.Object(
+    { org: Type.Optional(Type.String()), json: Type.Boolean() },
+    { additionalProperties: false },
+  ),
+  async run({ store }, { org, json }, out) {
+    const list = await store.whenIdle(() => listApiKeys(store, org));
+    if (json) {
+      out.stdout(`${JSON.stringify(list, null, 2)}\n`);
+      return;
+    }
+    if (list.length === 0) {
+      out.stderr('No keys yet: create one with `dataset-health keys create --org <org>`.\n');
+      return;
+    }
+    printTable(out, [
+      ['ID', 'ORG', 'NAME', 'CREATED', 'LAST USED', 'REVOKED'],
+      ...list.map((k) => [k.id, k.orgId, k.name, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']),
+    ]);
+  },
+});
+
+export const keysRevoke = command({
+  args: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+  async run({ store, now }, { id }, out) {
+    const revoked = await store.whenIdle(() => revokeApiKey(store, id, now()));
+    if (!revoked) throw new CommandError(`no active key with id '${id}' (see \`dataset-health keys list\`)`);
+    out.stderr(`Revoked key ${id}.\n`);
+  },
+});

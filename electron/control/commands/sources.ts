@@ -1,0 +1,74 @@
+/** `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (DESIGN.md §4). */
+import Type from 'typebox';
+import { SourceError, listSources, removeSource, saveSource } from '../../store/sources';
+import { envSecretStore } from '../../sync/secrets';
+import { CommandError, command } from '../command';
+import { checkOrg } from './org';
+import { printTable } from './table';
+
+export const sourcesAdd = command({
+  args: Type.Object(
+    {
+      id: Type.Optional(Type.String()),
+      org: Type.String(),
+      remote: Type.String(),
+      name: Type.Optional(Type.String()),
+      disabled: Type.Boolean(),
+      /** The CLI's `DATASET_HEALTH_REMOTE_KEY*` variables: only to say whether a key is set. */
+      keyEnv: Type.Record(Type.String(), Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  async run({ store, now, instance }, args, out) {
+    const orgId = checkOrg(args.org);
+    const source = await store.whenIdle(() => {
+      try {
+        return saveSource(
+          store,
+          { id: args.id ?? orgId, orgId, name: args.name, baseUrl: args.remote, enabled: !args.disabled },
+          now(),
+        );
+      } catch (error) {
+        if (error instanceof SourceError) throw new CommandError(error.message);
+        throw error;
+      }
+    });
+    // A running instance syncs the new source from now on, as a save in Settings does.
+    await instance?.reloadSync();
+    const secrets = envSecretStore(args.keyEnv);
+    out.stderr(
+      `Source ${source.id}: org ${source.orgId} from ${source.baseUrl}${source.enabled ? '' : ' (disabled)'}. ` +
+        `${secrets.apiKeyFor(source) ? 'A remote key is set in the environment.' : `Before \`serve\`, ${secrets.hint}.`}\n`,
+    );
+  },
+});
+
+export const sourcesList = command({
+  args: Type.Object({ json: Type.Boolean() }, { additionalProperties: false }),
+  async run({ store }, { json }, out) {
+    const list = await store.whenIdle(() => listSources(store));
+    const shown = list.map(({ apiKeySealed: _sealed, ...source }) => source);
+    if (json) {
+      out.stdout(`${JSON.stringify(shown, null, 2)}\n`);
+      return;
+    }
+    if (shown.length === 0) {
+      out.stderr('No sources yet: add one with `dataset-health sources add --org <org> --remote <url>`.\n');
+      return;
+    }
+    printTable(out, [
+      ['ID', 'ORG', 'NAME', 'REMOTE', 'ENABLED'],
+      ...shown.map((s) => [s.id, s.orgId, s.name, s.baseUrl, s.enabled ? 'yes' : 'no']),
+    ]);
+  },
+});
+
+export const sourcesRemove = command({
+  args: Type.Object({ id: Type.String() }, { additionalProperties: false }),
+  async run({ store, instance }, { id }, out) {
+    const removed = await store.whenIdle(() => removeSource(store, id));
+    if (!removed) throw new CommandError(`no source '${id}' (see \`dataset-health sources list\`)`);
+    await instance?.reloadSync();
+    out.stderr(`Removed source ${id}.\n`);
+  },
+});

@@ -1,0 +1,139 @@
+/**
+ * `sync --once --org ORG [--remote URL]`: one full sync of a remote org into the mirror, with progress
+ * lines on stderr (DESIGN.md §7). Alone, the CLI runs it with the remote key from its environment. In a
+ * running instance that already syncs the org, it is that source's "sync now": the command waits for the
+ * crawl and prints its result; for an org the instance does not sync, the instance runs the same one-off
+ * sync the CLI would. On failure the stored data is exactly as before and the exit code is 1.
+ */
+import Type from 'typebox';
+import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import type { CycleEvent } from '../../../shared/sync';
+import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
+import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/sources';
+import { SourceRunner } from '../../sync/runner';
+import { envSecretStore } from '../../sync/secrets';
+import { type CommandContext, CommandError, type CommandOutput, command } from '../command';
+import { checkOrg } from './org';
+
+/** Progress lines at most this often (a 100k crawl has a hundred pages). */
+const PROGRESS_EVERY_MS = 500;
+
+const SyncArgs = Type.Object(
+  {
+    org: Type.String(),
+    remote: Type.Optional(Type.String()),
+    /** The CLI's `DATASET_HEALTH_REMOTE_KEY*` variables: the remote key of a one-off sync. */
+    keyEnv: Type.Record(Type.String(), Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const syncOnce = command({
+  args: SyncArgs,
+  async run(ctx, args, out) {
+    const orgId = checkOrg(args.org);
+    const progress = progressPrinter(out);
+    const running = ctx.instance?.sync.states().find((state) => state.orgId === orgId);
+    const configured = await ctx.store.whenIdle(() =>
+      listSources(ctx.store).find((source) => source.orgId === orgId),
+    );
+    let result: CycleEvent;
+    if (ctx.instance && running) {
+      // The instance's own source for the org: a second runner beside it would fight over the datasets.
+      const runner = ctx.instance.sync.runner(running.sourceId);
+      const runningUrl = configured?.id === running.sourceId ? configured.baseUrl : undefined;
+      const from = runningUrl ?? `its source '${running.sourceId}'`;
+      if (args.remote !== undefined && remoteUrl(orgId, args.remote, undefined) !== runningUrl)
+        throw new CommandError(
+          `org '${orgId}' is synced from ${from} by the running ${ctx.instance.purpose} (process ${ctx.instance.pid}); ` +
+            'change its source (`dataset-health sources add`) instead of syncing it from another remote',
+        );
+      out.stderr(`Syncing org ${orgId} from ${from} (the running ${ctx.instance.purpose})…\n`);
+      const stop = ctx.instance.sync.onState((state) => {
+        if (state.sourceId === running.sourceId && state.activity) progress(state.activity);
+      });
+      try {
+        result = await (runner ? runner.syncNow() : Promise.reject(new CommandError('the sync stopped')));
+      } finally {
+        stop();
+      }
+    } else {
+      const baseUrl = remoteUrl(orgId, args.remote, configured?.baseUrl);
+      result = await oneOffSync(ctx, orgId, baseUrl, configured, args.keyEnv, out, progress);
+    }
+    if (result.outcome === 'failed') {
+      throw new CommandError(`sync failed: ${result.error ?? 'unknown error'} (stored data unchanged)`);
+    }
+    const c = result.counts;
+    const seconds = ((Date.parse(result.endedAt) - Date.parse(result.startedAt)) / 1000).toFixed(1);
+    out.stderr(
+      `Synced ${c.received} datasets into org ${orgId} in ${seconds} s: ${c.written} written, ${c.removed} removed, ` +
+        `${c.skipped} skipped (no datasetId), ${c.tasksFetched} tasks records fetched` +
+        `${c.tasksFailed ? ` (${c.tasksFailed} failed, read through later)` : ''}.\n`,
+    );
+  },
+});
+
+function remoteUrl(orgId: string, given: string | undefined, configured: string | undefined): string {
+  try {
+    return normalizeBaseUrl(given ?? configured ?? '');
+  } catch (error) {
+    if (given === undefined && configured === undefined)
+      throw new CommandError(`no source is configured for org '${orgId}': pass --remote <url>`);
+    if (error instanceof SourceError) throw new CommandError(error.message);
+    throw error;
+  }
+}
+
+async function oneOffSync(
+  ctx: CommandContext,
+  orgId: string,
+  baseUrl: string,
+  configured: Source | undefined,
+  keyEnv: Record<string, string>,
+  out: CommandOutput,
+  progress: (line: string) => void,
+): Promise<CycleEvent> {
+  const secrets = envSecretStore(keyEnv);
+  const source: Source = {
+    id: configured?.id ?? `cli-${orgId}`,
+    orgId,
+    name: configured?.name ?? orgId,
+    baseUrl,
+    enabled: true,
+    apiKeySealed: null,
+    createdAt: ctx.now().toISOString(),
+  };
+  const apiKey = secrets.apiKeyFor(source);
+  if (apiKey === null) throw new CommandError(`no remote API key: ${secrets.hint}`);
+  const runner = new SourceRunner({
+    store: ctx.store,
+    source,
+    apiKey,
+    missingKeyHint: secrets.hint,
+    now: ctx.now,
+    intervals: { pollMs: DEFAULT_SETTINGS.intervals.pollSeconds * 1000, crawlMs: Infinity },
+    deliveriesPerDataset: DEFAULT_DELIVERIES_PER_DATASET,
+    onProgress: progress,
+  });
+  out.stderr(`Syncing org ${orgId} from ${baseUrl}…\n`);
+  try {
+    return await runner.syncNow();
+  } finally {
+    await runner.stop();
+  }
+}
+
+/** Each new step is printed; repeats of one step (page after page) at most every PROGRESS_EVERY_MS. */
+function progressPrinter(out: CommandOutput): (line: string) => void {
+  let lastLine = 0;
+  let lastStep = '';
+  return (line) => {
+    const step = line.split(/\d/)[0] ?? line;
+    const at = performance.now();
+    if (step === lastStep && at - lastLine < PROGRESS_EVERY_MS) return;
+    lastLine = at;
+    lastStep = step;
+    out.stderr(`${line}\n`);
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The control channel's server side (DESIGN.md §3): `POST /control/v1/run` on the local API's port, for
+ * the CLI of the same user. The secret sits in `<dataDir>/control.json`, readable by the owner only; a
+ * request without it (or from a browser: any Origin) is refused before its body is read. The answer
+ * streams what the command prints as NDJSON lines — `{"stdout":…}`, `{"stderr":…}` — and ends with
+ * `{"exit":0,"result":…}` or `{"exit":1,"error":…}`, so the CLI prints exactly what it would alone.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Compile } from 'typebox/compile';
+import { ApiError, sendError } from '../api/errors';
+import { type CommandContext, CommandError, type CommandOutput } from './command';
+import { COMMANDS, type CommandName, isCommandName } from './commands';
+
+export const CONTROL_PATH = '/control/v1/run';
+/** The header carrying the secret of control.json. */
+export const CONTROL_HEADER = 'x-dataset-health-control';
+
+/** One line of the answer stream. */
+export type ControlLine =
+  { stdout: string } | { stderr: string } | { exit: 0; result: unknown } | { exit: 1; error: string };
+
+const checks = Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, definition]) => [name, Compile(definition.args)]),
+) as Record<CommandName, ReturnType<typeof Compile>>;
+
+export interface ControlServerOptions {
+  secret: string;
+  /** The context commands run in: the instance's store, clock and engine. */
+  context: () => CommandContext;
+  /** Unexpected failures (bugs) go to the log; the CLI gets a generic line. */
+  log?: (error: unknown) => void;
+}
+
+function sameSecret(given: string | string[] | undefined, secret: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function refuse(reply: FastifyReply, message: string, status: 'UNAUTHENTICATED' | 'INVALID_ARGUMENT') {
+  return sendError(reply, new ApiError(status, `control request refused: ${message}`));
+}
+
+export async function registerControl(app: FastifyInstance, options: ControlServerOptions): Promise<void> {
+  await app.register(async (control) => {
+    // Before the body is parsed: nothing of an unauthenticated request is read.
+    control.addHook('onRequest', async (request, reply) => {
+      if (request.headers.origin !== undefined)
+        return refuse(reply, 'the control channel is for the command line, not for pages', 'UNAUTHENTICATED');
+      if (!sameSecret(request.headers[CONTROL_HEADER], options.secret))
+        return refuse(
+          reply,
+          `missing or wrong ${CONTROL_HEADER} (the secret is in control.json of the data directory)`,
+          'UNAUTHENTICATED',
+        );
+    });
+    control.post(CONTROL_PATH, async (request, reply) => {
+      const body = request.body as { command?: unknown; args?: unknown } | null;
+      const name = body?.command;
+      if (typeof name !== 'string' || !isCommandName(name))
+        return refuse(
+          reply,
+          `unknown command ${JSON.stringify(name ?? null)} (known: ${Object.keys(COMMANDS).join(', ')})`,
+          'INVALID_ARGUMENT',
+        );
+      const args = body?.args ?? {};
+      if (!checks[name].Check(args)) {
+        const first = [...checks[name].Errors(args)][0];
+        return refuse(
+          reply,
+          `${name}: arguments${first?.instancePath ?? ''} ${first?.message ?? 'not valid'}`,
+          'INVALID_ARGUMENT',
+        );
+      }
+      reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        'Content-Type': 'application/x-ndjson; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      const send = (line: ControlLine) => response.write(`${JSON.stringify(line)}\n`);
+      const out: CommandOutput = {
+        stdout: (text) => send({ stdout: text }),
+        stderr: (text) => send({ stderr: text }),
+      };
+      const definition = COMMANDS[name] as { run: (...a: unknown[]) => Promise<unknown> };
+      try {
+        const result = await definition.run(options.context(), args, out);
+        send({ exit: 0, result: result ?? null });
+      } catch (error) {
+        if (!(error instanceof CommandError)) options.log?.(error);
+        send({
+          exit: 1,
+          error:
+            error instanceof CommandError
+              ? error.message
+              : 'internal error in the running instance: the details are in its log',
+        });
+      }
+      response.end();
+    });
+  });
+}
