@@ -4,10 +4,9 @@
  */
 import { getDataset } from '../electron/query/dataset';
 import { type ListRequest, buildListPage } from '../electron/query/list';
+import { parseSelection } from '../electron/query/selection';
 import { getDeliveryTasks } from '../electron/query/tasks';
 import type { Store } from '../electron/store/database';
-import { parseFilter, printFilter } from '../shared/filter';
-import { parseSort, printSort } from '../shared/sort';
 import { type Summary, spread, summarize, timeSync } from './stats';
 
 const ITERATIONS = 200;
@@ -23,14 +22,14 @@ export interface ListFigures {
   walkMs: number;
 }
 
-function listRequest(orgId: string, sortText: string, pageToken: string | null): ListRequest {
-  const sort = parseSort(sortText);
+function listRequest(
+  orgId: string,
+  sortText: string,
+  pageToken: string | null,
+  filters: readonly string[] = [],
+): ListRequest {
   return {
-    orgId,
-    filters: [],
-    filterTexts: [],
-    sort,
-    sortText: printSort(sort),
+    ...parseSelection({ orgId, filters, sort: sortText }),
     pageSize: PAGE_SIZE,
     pageToken,
     latestDeliveriesCount: LATEST_DELIVERIES,
@@ -87,12 +86,8 @@ export function measureFiltered(store: Store, orgId: string, field: 'deliveryId'
   );
   return summarize(
     timeSync(ITERATIONS, WARMUP, (i) => {
-      const filter = parseFilter(`${field}.eq.${values[i % values.length]!}`);
-      return buildListPage(store, {
-        ...listRequest(orgId, '', null),
-        filters: [filter],
-        filterTexts: [printFilter(filter)],
-      });
+      const filter = `${field}.eq.${values[i % values.length]!}`;
+      return buildListPage(store, listRequest(orgId, '', null, [filter]));
     }),
   );
 }

@@ -1,10 +1,9 @@
 /** The three read-only v2 endpoints (DESIGN.md §2), answering from the store through the query layer. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FilterError, parseFilter, printFilter } from '../../shared/filter';
-import { SortError, parseSort, printSort } from '../../shared/sort';
 import { getDataset } from '../query/dataset';
 import { listDatasets } from '../query/list';
-import { type TasksReadThrough, getDeliveryTasks } from '../query/tasks';
+import { parseSelection } from '../query/selection';
+import { type TasksReadThrough, readDeliveryTasks } from '../query/tasks';
 import type { Store } from '../store/database';
 import { getOrg } from '../store/orgs';
 import { ApiError } from './errors';
@@ -90,31 +89,18 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
     { schema: { querystring: ListQuery, response: RESPONSES.list, summary: 'List dataset health' } },
     async (request, reply) => {
       const query = request.query;
-      const filters = (query.filter ?? []).map((text) => {
-        try {
-          return parseFilter(text);
-        } catch (error) {
-          if (error instanceof FilterError) throw new ApiError('INVALID_ARGUMENT', error.message, 'filter');
-          throw error;
-        }
+      // Parsed once, here; a bad filter or sort is the query layer's InvalidArgument, answered as 400.
+      const selection = parseSelection({
+        orgId: orgOf(request),
+        filters: query.filter ?? [],
+        sort: query.sort ?? '',
       });
-      let sort;
-      try {
-        sort = parseSort(query.sort ?? '');
-      } catch (error) {
-        if (error instanceof SortError) throw new ApiError('INVALID_ARGUMENT', error.message, 'sort');
-        throw error;
-      }
       const requestedSize = integer(query.pageSize);
       const pageSize = requestedSize ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
       // whenIdle: a sync commit in progress is not visible until it is whole.
       return store.whenIdle(() => {
         const json = listDatasets(store, {
-          orgId: orgOf(request),
-          filters,
-          filterTexts: filters.map(printFilter),
-          sort,
-          sortText: printSort(sort),
+          ...selection,
           pageSize,
           pageToken: query.pageToken || null,
           latestDeliveriesCount: deliveriesCount(query.latestDeliveriesCount),
@@ -163,17 +149,13 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       },
     },
     async (request, reply) => {
-      const orgId = orgOf(request);
       const { deliveryId } = request.params;
-      const includeRunDetails = parseBoolean(request.query.includeRunDetails);
-      const read = () => getDeliveryTasks(store, orgId, deliveryId, includeRunDetails);
-      const first = await store.whenIdle(read);
-      const readThrough =
-        !first.found && first.reason === 'tasks-not-synced' && options.readThrough
-          ? await options.readThrough(orgId, deliveryId)
-          : false;
-      return store.whenIdle(() => {
-        const result = readThrough ? read() : first;
+      const tasksRequest = {
+        orgId: orgOf(request),
+        deliveryId,
+        includeRunDetails: parseBoolean(request.query.includeRunDetails),
+      };
+      return readDeliveryTasks(store, tasksRequest, options.readThrough, (result) => {
         if (!result.found) {
           throw new ApiError(
             'NOT_FOUND',

@@ -2,8 +2,6 @@
  * The list query (DESIGN.md §2): filters, sort and keyset paging on the sort indexes, so a page costs
  * the same at 100k datasets as at 1k. Returns the page body as JSON text built by SQLite.
  */
-import type { Filter } from '../../shared/filter';
-import type { SortKey } from '../../shared/sort';
 import type { Store } from '../store/database';
 import { sortColumn } from '../store/sortKeys';
 import { filtersSql, searchSql, selectiveIndex } from './filterSql';
@@ -16,24 +14,11 @@ import {
 } from './pageToken';
 import { pageCacheOf } from './pageCache';
 import { recordJsonSql } from './recordSql';
+import { type PageRequest, canonicalSelection } from './selection';
 
-export interface ListRequest {
-  orgId: string;
-  filters: readonly Filter[];
-  /** Canonical text of each filter (shared/filter printFilter), for token binding. */
-  filterTexts: readonly string[];
-  sort: readonly SortKey[];
-  /** Canonical text of the sort (shared/sort printSort). */
-  sortText: string;
-  pageSize: number;
-  pageToken: string | null;
+/** A page of the v2 list: whole records, each with its latest deliveries. */
+export interface ListRequest extends PageRequest {
   latestDeliveriesCount: number;
-}
-
-/** A page of any projection of the datasets: the list endpoint's records, or the window's rows. */
-export interface PageQuery extends Omit<ListRequest, 'latestDeliveriesCount'> {
-  /** The window's free-text search (filterSql searchSql); part of what page tokens are bound to. */
-  search?: string;
 }
 
 /** What each row of a page becomes: a SQL expression over `d` (JSON text) and its leading parameters. */
@@ -68,10 +53,11 @@ function opposite(position: PagePosition): PagePosition {
 
 /** The page body as JSON text; pages repeat cheaply until the data changes (pageCache.ts). */
 export function listDatasets(store: Store, request: ListRequest): string {
+  const canonical = canonicalSelection(request);
   const key = JSON.stringify([
     request.orgId,
-    [...request.filterTexts].sort(),
-    request.sortText,
+    canonical.filters,
+    canonical.sort,
     request.pageSize,
     request.pageToken,
     request.latestDeliveriesCount,
@@ -88,13 +74,11 @@ export function buildListPage(store: Store, request: ListRequest): string {
 }
 
 /** One page of the query in its sort order, each row projected, with the tokens to the pages beside it. */
-export function queryPage(store: Store, request: PageQuery, projection: Projection): Page {
-  const search = searchSql(request.search ?? '');
-  const boundTo = search.sql
-    ? [...request.filterTexts, `search:${request.search?.trim() ?? ''}`]
-    : request.filterTexts;
+export function queryPage(store: Store, request: PageRequest, projection: Projection): Page {
+  const search = searchSql(request.search);
+  const canonical = canonicalSelection(request);
   const columns = [...request.sort.map((key) => `d.${sortColumn(key)}`), 'd.name_key', 'd.dataset_id'];
-  const fingerprint = queryFingerprint(request.orgId, boundTo, request.sortText);
+  const fingerprint = queryFingerprint(request.orgId, canonical.filters, canonical.sort);
   const position = request.pageToken
     ? decodePageToken(store, fingerprint, request.pageToken, columns.length)
     : null;

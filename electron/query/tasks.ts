@@ -1,4 +1,8 @@
-/** The tasks of one delivery, grouped by stage (DESIGN.md §2 "Delivery tasks"). */
+/**
+ * The tasks of one delivery, grouped by stage (DESIGN.md §2 "Delivery tasks"), as both doors read them:
+ * the v2 tasks route and the window's `delivery.tasks` call, with the same read-through to the remote for
+ * tasks never synced.
+ */
 import { STAGES } from '../../shared/status';
 import type { Store } from '../store/database';
 import { hasDelivery } from '../store/datasetWriter';
@@ -30,4 +34,32 @@ export function getDeliveryTasks(
   if (!includeRunDetails)
     for (const stage of STAGES) for (const task of record[stage].tasks) delete task.details.runId;
   return { found: true, json: JSON.stringify(record) };
+}
+
+export interface TasksRequest {
+  orgId: string;
+  deliveryId: string;
+  includeRunDetails: boolean;
+}
+
+/**
+ * Reads the tasks of a delivery; if they were never synced, reads them through the remote once and
+ * looks again. `answer` runs in the same idle moment as the read it answers from, so what a door sends
+ * (a body and its `ETag`) belongs to one data revision.
+ */
+export async function readDeliveryTasks<T>(
+  store: Store,
+  request: TasksRequest,
+  readThrough: TasksReadThrough | undefined,
+  answer: (result: TasksResult) => T,
+): Promise<T> {
+  const read = () => getDeliveryTasks(store, request.orgId, request.deliveryId, request.includeRunDetails);
+  const first = await store.whenIdle(() => {
+    const result = read();
+    const remote = readThrough && !result.found && result.reason === 'tasks-not-synced';
+    return remote ? undefined : { answered: answer(result) };
+  });
+  if (first) return first.answered;
+  await readThrough?.(request.orgId, request.deliveryId);
+  return store.whenIdle(() => answer(read()));
 }

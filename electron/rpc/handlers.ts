@@ -16,7 +16,8 @@ import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
 import { getDataset } from '../query/dataset';
 import { exportSnapshot } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
-import { getDeliveryTasks } from '../query/tasks';
+import { parseSelection } from '../query/selection';
+import { readDeliveryTasks } from '../query/tasks';
 import type { SyncEngine } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
 import { type SourceDeps, sourceHandlers } from './sources';
@@ -55,8 +56,15 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       idle(() =>
         listOrgs(store).map(({ id, name, datasets, lastSyncedAt }) => ({ id, name, datasets, lastSyncedAt })),
       ),
-    'datasets.rows': (request) => idle(() => listRows(store, request)),
-    'datasets.counts': (request) => idle(() => statusCounts(store, request)),
+    // Parsed once, here; a bad filter or sort is the query layer's InvalidArgument (dispatch translates it).
+    'datasets.rows': async (request) => {
+      const page = { ...parseSelection(request), pageSize: request.pageSize, pageToken: request.pageToken };
+      return idle(() => listRows(store, page));
+    },
+    'datasets.counts': async (request) => {
+      const selection = parseSelection(request);
+      return idle(() => statusCounts(store, selection));
+    },
     'dataset.get': (request) =>
       idle(() => {
         const json = getDataset(store, {
@@ -67,20 +75,13 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
         });
         return json === null ? null : (JSON.parse(json) as DatasetRecord);
       }),
-    'delivery.tasks': async ({ orgId, deliveryId, includeRunDetails }) => {
-      const read = () => idle(() => getDeliveryTasks(store, orgId, deliveryId, includeRunDetails));
-      let result = await read();
-      // Tasks never synced: ask the org's remote now, as the local API does.
-      if (
-        !result.found &&
-        result.reason === 'tasks-not-synced' &&
-        (await deps.sync.readThrough(orgId, deliveryId))
-      )
-        result = await read();
-      return result.found
-        ? { tasks: JSON.parse(result.json) as TasksRecord, missing: null }
-        : { tasks: null, missing: result.reason };
-    },
+    // Tasks never synced are asked of the org's remote, as the local API does.
+    'delivery.tasks': (request) =>
+      readDeliveryTasks(store, request, deps.sync.readThrough, (result) =>
+        result.found
+          ? { tasks: JSON.parse(result.json) as TasksRecord, missing: null }
+          : { tasks: null, missing: result.reason },
+      ),
     'sync.states': async () => deps.sync.states(),
     'sync.now': async ({ sourceId }) => {
       const known = deps.sync.states().filter((state) => sourceId === null || state.sourceId === sourceId);

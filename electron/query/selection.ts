@@ -1,0 +1,61 @@
+/**
+ * Which datasets a request selects, and in what order, as both doors ask for them (DESIGN.md §2 list,
+ * §6 window): the v2 list route and the window's RPC calls parse their filter and sort texts here, once,
+ * into a typed selection that every query below takes. A bad text is an InvalidArgument naming its
+ * parameter; each door translates that, in one place, into its own error shape.
+ */
+import { FilterError, type Filter, parseFilter, printFilter } from '../../shared/filter';
+import { SortError, type SortKey, parseSort, printSort } from '../../shared/sort';
+import { InvalidArgument } from './errors';
+
+/** A selection as it arrives: filter texts (`field.op.value`), a sort text (`""`: by name), a search. */
+export interface SelectionText {
+  orgId: string;
+  filters: readonly string[];
+  sort: string;
+  /** The window's free text search; the v2 list has none. */
+  search?: string;
+}
+
+export interface Selection {
+  orgId: string;
+  filters: readonly Filter[];
+  sort: readonly SortKey[];
+  search: string;
+}
+
+/** One page of a selection. */
+export interface PageRequest extends Selection {
+  pageSize: number;
+  pageToken: string | null;
+}
+
+/** Parses the texts as the v2 API defines them; the first bad one is an InvalidArgument. */
+export function parseSelection(text: SelectionText): Selection {
+  const filters = text.filters.map((filter) => {
+    try {
+      return parseFilter(filter);
+    } catch (error) {
+      if (error instanceof FilterError) throw new InvalidArgument('filter', error.message);
+      throw error;
+    }
+  });
+  try {
+    return { orgId: text.orgId, filters, sort: parseSort(text.sort), search: text.search ?? '' };
+  } catch (error) {
+    if (error instanceof SortError) throw new InvalidArgument('sort', error.message);
+    throw error;
+  }
+}
+
+/**
+ * The selection's canonical texts, in any order the filters came: what page tokens are bound to and page
+ * caches are keyed by, so equivalent spellings of a request share them.
+ */
+export function canonicalSelection(selection: Selection): { filters: string[]; sort: string } {
+  const search = selection.search.trim();
+  return {
+    filters: [...selection.filters.map(printFilter), ...(search ? [`search:${search}`] : [])].sort(),
+    sort: printSort(selection.sort),
+  };
+}
