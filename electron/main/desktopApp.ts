@@ -11,15 +11,25 @@ import { DATA_DIR_ENV } from '../store/dataDir';
 import { Store } from '../store/database';
 import { acquireDataDirLock } from '../store/lock';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
-import { openSettingsBackend, settingsFile, settingsFileOptions, type SettingsFile } from '../store/settings';
+import {
+  SETTINGS_FILE_NAME,
+  openConfFile,
+  settingsFile,
+  settingsFileOptions,
+  settingsPath,
+  type SettingsFile,
+} from '../store/settings';
 import type { Settings } from '../../shared/settings';
-import { type RunningEngine, runEngine } from '../engine/runEngine';
+import { type EngineOptions, type RunningEngine, runEngine } from '../engine/runEngine';
+import { PortInUseError } from '../api/server';
 import { NotificationPresenter } from './notifications';
 import { registerRpcIpc } from './rpcIpc';
 import { safeStorageSecretStore } from './secrets';
 import { type PauseChoice, TrayController } from './tray';
 import type { ShellDeps, ShellWindow } from './types';
-import { DEFAULT_WINDOW_STATE, type WindowState, createMainWindow, stateOf } from './window';
+import { migrateLegacyConfig } from './legacyConfig';
+import { createMainWindow, stateOf } from './window';
+import { openWindowState } from './windowState';
 
 const PAUSE_MS: Record<Exclude<PauseChoice, 'forever'>, number> = { '1h': 3_600_000, '8h': 8 * 3_600_000 };
 /** Moves and resizes are saved once they settle. */
@@ -58,19 +68,18 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   const dataDir = deps.env[DATA_DIR_ENV] || app.getPath('userData');
   const lock = acquireDataDirLock(dataDir, { purpose: 'app' });
   const store = await Store.open({ dataDir });
+  const legacy = migrateLegacyConfig(dataDir, deps.now);
+  if (legacy)
+    deps.warn(`The settings of 0.2.0 were carried over; its config.json moved to ${legacy.movedTo}.`);
   const settings = settingsFile(
-    openSettingsBackend(
-      () => deps.openStore<Settings>(settingsFileOptions(dataDir, store)),
-      dataDir,
+    openConfFile(
+      () => deps.openStore<Settings>({ ...settingsFileOptions(dataDir, store), name: SETTINGS_FILE_NAME }),
+      settingsPath(dataDir),
       deps.now,
+      (movedTo) => deps.warn(`The settings file was not valid: moved to ${movedTo}; using the defaults.`),
     ),
   );
-  const windowStore = deps.openStore<{ window: WindowState }>({
-    cwd: dataDir,
-    configName: 'window-state',
-    defaults: { window: DEFAULT_WINDOW_STATE },
-    configFileMode: 0o600,
-  });
+  const windowState = openWindowState(deps, dataDir);
   const appIcon = deps.platform === 'darwin' ? undefined : join(deps.files.resources, 'icon.png');
 
   let quitting = false;
@@ -79,15 +88,15 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   const saveWindowState = (shown: ShellWindow) => {
     clearTimeout(saveTimer);
     saveTimer = setTimeout(() => {
-      if (!shown.isDestroyed()) windowStore.set('window', stateOf(shown));
+      if (!shown.isDestroyed()) windowState.write(stateOf(shown));
     }, SAVE_STATE_MS);
   };
   const makeWindow = (path?: string): ShellWindow => {
-    const made = createMainWindow({ deps, state: windowStore.get('window'), icon: appIcon, path });
+    const made = createMainWindow({ deps, state: windowState.read(), icon: appIcon, path });
     for (const event of ['resized', 'moved', 'maximize', 'unmaximize'] as const)
       made.on(event, () => saveWindowState(made));
     made.on('close', (event) => {
-      if (!made.isDestroyed()) windowStore.set('window', stateOf(made));
+      if (!made.isDestroyed()) windowState.write(stateOf(made));
       if (quitting || !settings.read().window.closeToTray) return;
       event.preventDefault();
       made.hide();
@@ -99,7 +108,7 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   };
 
   const notifications = new NotificationPresenter(deps, (target) => open(target), appIcon);
-  const engine = await runEngine({
+  const engineOptions: EngineOptions = {
     purpose: 'app',
     store,
     dataDir,
@@ -109,7 +118,16 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     demoWhenNoSources: true,
     version: APP_VERSION,
     announce: (announcement) => notifications.show(announcement),
-  });
+  };
+  let engine: RunningEngine;
+  try {
+    engine = await runEngine(engineOptions);
+  } catch (error) {
+    // The window and the alerts matter more than the API's usual port: scripts find it in runtime.json.
+    if (!(error instanceof PortInUseError)) throw error;
+    deps.warn(`${error.message}: the local API listens on a free port instead (see runtime.json).`);
+    engine = await runEngine({ ...engineOptions, port: 0 });
+  }
   writeRuntimeFile(dataDir, {
     apiUrl: engine.api.url,
     pid: process.pid,

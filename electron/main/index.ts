@@ -42,6 +42,7 @@ const deps: ShellDeps = {
     resources: join(app.getAppPath(), 'resources'),
   },
   openStore: (options) => new ElectronStore(options),
+  warn: (message) => console.warn(message),
 };
 
 startDesktopApp(deps).catch((error: unknown) => {

@@ -5,7 +5,7 @@
  * them against these types; tests hand in typed fakes.
  */
 import type Conf from 'conf';
-import type { Options as ConfOptions } from 'conf';
+import type { Options as ElectronStoreOptions } from 'electron-store';
 import type {
   App,
   BrowserWindow,
@@ -98,8 +98,13 @@ export interface ShellDeps {
   now(): Date;
   /** The built files: preload, renderer page, icons. */
   files: { preload: string; rendererPage: string; rendererDevUrl?: string; resources: string };
-  /** electron-store (a `conf` subclass) over the given options. */
-  openStore<T extends Record<string, unknown>>(options: ConfOptions<T>): Conf<T>;
+  /**
+   * electron-store (a `conf` subclass) over the given options: its own options type, so the file is
+   * named by `name` (`conf`'s `configName` would be ignored) and the version is the app's.
+   */
+  openStore<T extends Record<string, unknown>>(options: ElectronStoreOptions<T>): Conf<T>;
+  /** Something the user may want to know that does not stop the app (a file moved aside). */
+  warn(message: string): void;
 }
 
 export type { Rectangle };

@@ -4,6 +4,8 @@
  * Its size and position are remembered between runs.
  */
 import type { BrowserWindowConstructorOptions, WebPreferences } from 'electron';
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { Rectangle, ShellDeps, ShellWebContents, ShellWindow } from './types';
 
 export const SECURE_WEB_PREFERENCES = {
@@ -22,10 +24,19 @@ export const SECURE_WEB_PREFERENCES = {
   disableBlinkFeatures: 'Auxclick',
 } as const satisfies WebPreferences;
 
-export interface WindowState {
-  bounds: { x?: number; y?: number; width: number; height: number };
-  maximized: boolean;
-}
+/** The remembered window (`<dataDir>/window-state.json`); a file of another shape is never used. */
+export const WindowState = Type.Object({
+  bounds: Type.Object({
+    x: Type.Optional(Type.Number()),
+    y: Type.Optional(Type.Number()),
+    width: Type.Number({ minimum: 1 }),
+    height: Type.Number({ minimum: 1 }),
+  }),
+  maximized: Type.Boolean(),
+});
+export type WindowState = Static<typeof WindowState>;
+const checkWindowState = Compile(WindowState);
+export const isWindowState = (value: unknown): value is WindowState => checkWindowState.Check(value);
 
 export const DEFAULT_WINDOW_STATE: WindowState = { bounds: { width: 1280, height: 800 }, maximized: false };
 const MIN_SIZE = { width: 720, height: 480 };

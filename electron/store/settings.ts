@@ -2,7 +2,8 @@
  * The user's settings (shared/settings.ts) in `<dataDir>/settings.json`, through `conf`: one JSON Schema
  * (from the TypeBox schema) checks every write, and versioned migrations carry a file from one release
  * to the next. The app opens the same file through electron-store (a `conf` subclass) with the same
- * options; the headless CLI through `conf` itself.
+ * options and `name: 'settings'`; the headless CLI through `conf` itself with `configName: 'settings'`
+ * (electron-store ignores `configName`: its `name` is the file name).
  *
  * A file the schema no longer accepts (edited by hand, say) is moved aside, not lost, and the defaults
  * used; a write the schema refuses changes nothing and names the first field it refuses.
@@ -49,14 +50,21 @@ function fromDatabase(store: Store | undefined): (conf: Conf<Settings>) => void 
   };
 }
 
+/**
+ * What `conf` and electron-store take alike: everything but the file's name (conf's `configName`,
+ * electron-store's `name`) and the version (electron-store takes the app's own).
+ */
+export type ConfFileOptions<T extends Record<string, unknown>> = Omit<
+  Options<T>,
+  'configName' | 'projectName' | 'projectVersion' | 'projectSuffix'
+>;
+
 /** The options both `conf` (headless) and electron-store (the app) open the settings file with. */
-export function settingsFileOptions(dataDir: string, store?: Store): Options<Settings> {
+export function settingsFileOptions(dataDir: string, store?: Store): ConfFileOptions<Settings> {
   return {
     cwd: dataDir,
-    configName: SETTINGS_FILE_NAME,
     schema: Settings.properties as Options<Settings>['schema'],
     defaults: structuredClone(DEFAULT_SETTINGS),
-    projectVersion: APP_VERSION,
     migrations: { '0.2.0': fromDatabase(store) },
     // The data directory is the user's own (owner-only, like the database).
     configFileMode: 0o600,
@@ -65,19 +73,19 @@ export function settingsFileOptions(dataDir: string, store?: Store): Options<Set
 }
 
 /**
- * Opens the backend, moving a file it refuses aside (`settings.json.invalid-<time>`) and starting again
- * from the defaults, so a bad hand edit never stops the app.
+ * Opens a `conf` file (settings, the app's window state), moving a file it refuses (not JSON, or
+ * refused by its schema) aside as `<file>.invalid-<time>` and opening again from the defaults, so a bad
+ * hand edit never stops the app and nothing is lost.
  */
-export function openSettingsBackend(
-  open: () => SettingsBackend,
-  dataDir: string,
+export function openConfFile<T>(
+  open: () => T,
+  file: string,
   now: () => Date,
   onRecovered?: (movedTo: string, error: unknown) => void,
-): SettingsBackend {
+): T {
   try {
     return open();
   } catch (error) {
-    const file = join(dataDir, `${SETTINGS_FILE_NAME}.json`);
     if (!existsSync(file)) throw error;
     const movedTo = `${file}.invalid-${now().toISOString().replace(/[:.]/g, '-')}`;
     renameSync(file, movedTo);
@@ -85,6 +93,9 @@ export function openSettingsBackend(
     return open();
   }
 }
+
+/** `<dataDir>/settings.json`. */
+export const settingsPath = (dataDir: string): string => join(dataDir, `${SETTINGS_FILE_NAME}.json`);
 
 /** The headless CLI's settings file (`serve`, and commands that read settings). */
 export function openHeadlessSettings(
@@ -94,9 +105,14 @@ export function openHeadlessSettings(
   onRecovered?: (movedTo: string, error: unknown) => void,
 ): SettingsFile {
   return settingsFile(
-    openSettingsBackend(
-      () => new Conf<Settings>(settingsFileOptions(dataDir, store)),
-      dataDir,
+    openConfFile(
+      () =>
+        new Conf<Settings>({
+          ...settingsFileOptions(dataDir, store),
+          configName: SETTINGS_FILE_NAME,
+          projectVersion: APP_VERSION,
+        }),
+      settingsPath(dataDir),
       now,
       onRecovered,
     ),
@@ -104,6 +120,24 @@ export function openHeadlessSettings(
 }
 
 const INTERNAL_KEY = '__internal__';
+
+/**
+ * The settings in a stored object, section by section: each top-level section the schema accepts is
+ * kept, any other is the default (a hand edit of one section does not lose the others). `kept` names
+ * the sections taken from `stored`.
+ */
+export function validSettingsIn(stored: Record<string, unknown>): { settings: Settings; kept: string[] } {
+  let settings = structuredClone(DEFAULT_SETTINGS);
+  const kept: string[] = [];
+  for (const key of Object.keys(DEFAULT_SETTINGS)) {
+    if (!(key in stored)) continue;
+    const candidate = { ...settings, [key]: stored[key] };
+    if (!check.Check(candidate)) continue;
+    settings = structuredClone(candidate);
+    kept.push(key);
+  }
+  return { settings, kept };
+}
 
 export function settingsFile(backend: SettingsBackend): SettingsFile {
   return {

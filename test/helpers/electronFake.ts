@@ -1,14 +1,15 @@
 /**
  * Typed fakes of the Electron modules the shell uses (electron/main/types.ts): each satisfies the same
  * types the real modules are checked against, records what the shell did, and lets a test fire the
- * events Electron would (a click, a second launch, a quit).
+ * events Electron would (a click, a second launch, a quit). Libraries are the real ones: `openStore` is
+ * electron-store itself (vitest maps its `electron` import to test/helpers/fakeElectronModule.ts).
  */
 import type {
   BrowserWindowConstructorOptions,
   MenuItemConstructorOptions,
   NotificationConstructorOptions,
 } from 'electron';
-import Conf from 'conf';
+import ElectronStore from 'electron-store';
 import { join } from 'node:path';
 import type {
   PreventableEvent,
@@ -239,6 +240,7 @@ export interface FakeElectron {
   notifications: FakeNotification[];
   opened: string[];
   handled: Map<string, unknown>;
+  warnings: string[];
 }
 
 /** A fake safeStorage: reversible, but never the plain text (as the OS keychain would). */
@@ -268,6 +270,7 @@ export function fakeElectron(options: {
     notifications: [],
     opened: [],
     handled: new Map(),
+    warnings: [],
     deps: undefined as never,
   };
   fake.deps = {
@@ -307,8 +310,9 @@ export function fakeElectron(options: {
       rendererPage: join(options.root, 'out/renderer/index.html'),
       resources: join(options.root, 'resources'),
     },
-    // electron-store is conf with Electron's defaults: headless, conf itself.
-    openStore: (storeOptions) => new Conf(storeOptions),
+    // The real electron-store: in vitest its `electron` import is test/helpers/fakeElectronModule.ts.
+    openStore: (storeOptions) => new ElectronStore(storeOptions),
+    warn: (message) => void fake.warnings.push(message),
   };
   return fake;
 }

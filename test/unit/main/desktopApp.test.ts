@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { rpcEventChannel } from '../../../electron/preload/channels';
 import { type DesktopApp, startDesktopApp } from '../../../electron/main/desktopApp';
@@ -231,6 +232,25 @@ describe('desktop app lifecycle', () => {
     expect(JSON.parse(readFileSync(join(dataDir, 'window-state.json'), 'utf8'))).toMatchObject({
       window: { bounds: { width: 1280, height: 800 } },
     });
+  }, 60_000);
+
+  it('starts when the local API port is taken: on a free port, said in runtime.json and a warning', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    const dataDir = await dataDirWith((settings) => (settings.api.port = port));
+    try {
+      const { fake, desktop } = await launch(dataDir);
+      const { apiUrl } = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as {
+        apiUrl: string;
+      };
+      expect(apiUrl).toBe(desktop.engine.api.url);
+      expect(apiUrl).not.toBe(`http://127.0.0.1:${port}`);
+      expect(fake.warnings).toEqual([expect.stringContaining(`port ${port} is in use`)]);
+      await quit(fake, desktop);
+    } finally {
+      taken.close();
+    }
   }, 60_000);
 
   it('with close-to-tray off, closing the window quits', async () => {
