@@ -6,9 +6,45 @@ import vue from 'eslint-plugin-vue';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const ENGINE = ['store', 'query', 'api', 'sync', 'alerts', 'demo', 'cli', 'rpc', 'engine'].map(
-  (part) => `electron/${part}/**/*.ts`,
-);
+/**
+ * DESIGN.md §1: the engine's folders from the bottom up; a folder imports only folders of lower rows
+ * (never a sibling of its own row, so none of them can make a cycle). `engine/` is the composition
+ * root both shells call; `knowledge/` is §11's local knowledge, at the level of the parts it reads with.
+ */
+const LAYERS = [
+  ['store'],
+  ['query'],
+  ['sync', 'alerts', 'knowledge', 'demo'],
+  ['api', 'rpc', 'control'],
+  ['engine'],
+  ['cli', 'main'],
+];
+const ORDER = LAYERS.map((row) => row.join(', ')).join(' < ');
+
+/**
+ * Sideways imports allowed within a row, each one-way (the other side's ban stays, so no cycle): the
+ * control channel shares the local API's port and answers a refused request in its error shape (§2).
+ * @type {Record<string, string[]>}
+ */
+const SIDEWAYS = { control: ['api/errors'] };
+
+/**
+ * The import pattern that keeps `folder` (on row `level`) from importing upward or sideways.
+ * @param {string} folder
+ * @param {number} level
+ */
+function layerBan(folder, level) {
+  const banned = LAYERS.flatMap((row, at) =>
+    at > level ? row : at === level ? row.filter((other) => other !== folder) : [],
+  );
+  return {
+    group: [
+      ...banned.map((other) => `**/${other}/**`),
+      ...(SIDEWAYS[folder] ?? []).map((allowed) => `!**/${allowed}`),
+    ],
+    message: `electron/${folder}/ imports only the folders below it (DESIGN.md §1: ${ORDER}).`,
+  };
+}
 
 /** DESIGN.md §1: layers are folders; these rules keep them honest. */
 const electronBan = {
@@ -77,11 +113,20 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ENGINE,
-    rules: {
-      'no-restricted-imports': ['error', { paths: [electronBan], patterns: [electronPaths, shellBan] }],
-    },
-  },
+  // One block per engine folder: each repeats the shell ban, since a later block's options replace an
+  // earlier one's for the same rule. The shell (main/) may import electron; it only keeps off cli/.
+  ...LAYERS.flatMap((row, level) =>
+    row.map((folder) => ({
+      files: [`electron/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          folder === 'main'
+            ? { patterns: [layerBan(folder, level)] }
+            : { paths: [electronBan], patterns: [electronPaths, shellBan, layerBan(folder, level)] },
+        ],
+      },
+    })),
+  ),
   prettier,
 );
