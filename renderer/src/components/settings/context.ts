@@ -6,11 +6,10 @@
  * last saved settings with only that section taken from the editable copy, so half-finished edits in
  * another section are never saved by accident.
  */
-import { useMessage } from 'naive-ui';
 import { type ComputedRef, type InjectionKey, type Ref, computed, inject, provide, reactive, ref } from 'vue';
 import type { SettingsView } from '../../../../shared/rpc';
 import type { Settings } from '../../../../shared/settings';
-import { messageOf } from '../../lib/errors';
+import { useAction } from '../../composables/useAction';
 import { useRpc } from '../../rpc/client';
 import { useSyncStore } from '../../stores/sync';
 
@@ -59,7 +58,7 @@ export function useSettings(): SettingsContext {
 }
 
 export interface SectionSave {
-  saving: Ref<boolean>;
+  saving: Readonly<Ref<boolean>>;
   error: Ref<string | null>;
   /** The editable copy of the section differs from what is saved. */
   dirty: ComputedRef<boolean>;
@@ -70,12 +69,17 @@ export interface SectionSave {
 /** Save / discard for one section, with its error kept next to its controls and a toast on success. */
 export function useSectionSave(section: Section, label: string): SectionSave {
   const { view, draft, save } = useSettings();
-  const message = useMessage();
-  const saving = ref(false);
-  const error = ref<string | null>(null);
   const dirty = computed(
     () => JSON.stringify(draft[section]) !== JSON.stringify(view.value.settings[section]),
   );
+  const {
+    run,
+    pending: saving,
+    error,
+  } = useAction(() => save(section, draft[section]), {
+    then: discard,
+    toast: () => `${label} saved`,
+  });
 
   function discard(): void {
     Object.assign(draft, { [section]: plain(view.value.settings[section]) });
@@ -83,18 +87,7 @@ export function useSectionSave(section: Section, label: string): SectionSave {
   }
 
   async function submit(): Promise<void> {
-    if (saving.value) return;
-    saving.value = true;
-    error.value = null;
-    try {
-      await save(section, draft[section]);
-      discard();
-      message.success(`${label} saved`);
-    } catch (cause) {
-      error.value = messageOf(cause);
-    } finally {
-      saving.value = false;
-    }
+    await run();
   }
 
   return { saving, error, dirty, submit, discard };

@@ -4,8 +4,8 @@
  * the page does not flash while someone reads it. Only the newest load's answer is kept.
  */
 import { type Ref, type ShallowRef, type WatchSource, ref, shallowRef, watch } from 'vue';
-import { messageOf } from '../../lib/errors';
-import { useSyncStore } from '../../stores/sync';
+import { messageOf } from '../lib/errors';
+import { useSyncStore } from '../stores/sync';
 
 export interface ViewData<T> {
   data: ShallowRef<T | null>;
