@@ -1,0 +1,51 @@
+/**
+ * The settings sections, in page order: one table drives both the list to jump between them and the
+ * panels themselves, so a section is added (or renamed) in one place.
+ */
+import type { Component } from 'vue';
+import ApiSettings from './ApiSettings.vue';
+import DataSettings from './DataSettings.vue';
+import IntervalSettings from './IntervalSettings.vue';
+import NotificationSettings from './NotificationSettings.vue';
+import SourcesSettings from './SourcesSettings.vue';
+
+export interface SettingsSectionEntry {
+  /** Also `?section=` and the anchor `#settings-<id>`. */
+  id: string;
+  title: string;
+  description: string;
+  component: Component;
+}
+
+export const SECTIONS: readonly SettingsSectionEntry[] = [
+  {
+    id: 'sources',
+    title: 'Sources',
+    description: 'The remote Dataset Health orgs this app mirrors. Saving a source restarts its sync.',
+    component: SourcesSettings,
+  },
+  {
+    id: 'intervals',
+    title: 'Sync intervals',
+    description: 'How often each source is asked for changes (fast poll) and crawled completely.',
+    component: IntervalSettings,
+  },
+  {
+    id: 'notifications',
+    title: 'Notifications',
+    description: 'Desktop notifications about datasets that start failing or go missing.',
+    component: NotificationSettings,
+  },
+  {
+    id: 'api',
+    title: 'Local API',
+    description: 'The read-only v2 health API this app serves on this machine, for scripts.',
+    component: ApiSettings,
+  },
+  {
+    id: 'data',
+    title: 'Data',
+    description: 'The local mirror: how much history it keeps, where it lives.',
+    component: DataSettings,
+  },
+];
