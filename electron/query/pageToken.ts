@@ -3,7 +3,7 @@
  * the sort-key values of the row it starts after (next) or before (previous), and is bound to the org,
  * filters and sort it was issued for; anything else, altered or foreign, is refused.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/database';
 import { InvalidArgument } from './errors';
 
@@ -18,15 +18,15 @@ export interface PagePosition {
 
 const secrets = new WeakMap<Store, Buffer>();
 
-/** The signing key lives in the database, so tokens stay valid across restarts. */
+/**
+ * The signing key lives in the database, so tokens stay valid across restarts. A migration makes it
+ * when the store is opened: a read never writes (a write would renew the data revision mid-GET).
+ */
 function secret(store: Store): Buffer {
   let key = secrets.get(store);
   if (key) return key;
-  let stored = store.value<string>("SELECT value FROM meta WHERE key = 'pageTokenSecret'");
-  if (stored === undefined) {
-    stored = randomBytes(32).toString('base64');
-    store.run("INSERT INTO meta (key, value) VALUES ('pageTokenSecret', ?)", [stored]);
-  }
+  const stored = store.value<string>("SELECT value FROM meta WHERE key = 'pageTokenSecret'");
+  if (stored === undefined) throw new Error('the page-token secret is missing: the store was not migrated');
   key = Buffer.from(stored, 'base64');
   secrets.set(store, key);
   return key;

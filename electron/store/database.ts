@@ -424,7 +424,10 @@ export class Store {
     }
     if (version === MIGRATIONS.length) return;
     this.transaction(() => {
-      for (const sql of MIGRATIONS.slice(version)) this.db.exec(sql);
+      for (const migration of MIGRATIONS.slice(version)) {
+        if (typeof migration === 'string') this.db.exec(migration);
+        else migration(this.db);
+      }
       this.db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
     });
   }

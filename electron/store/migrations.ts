@@ -1,8 +1,12 @@
 /**
  * Ordered schema migrations; `PRAGMA user_version` holds how many have run. Append only: a shipped
- * migration never changes.
+ * migration never changes. A migration is SQL, or a function for what SQL cannot do well.
  */
+import { randomBytes } from 'node:crypto';
+import type { Database } from 'sql.js';
 import { SORT_INDEXES } from './sortKeys';
+
+export type Migration = string | ((db: Database) => void);
 
 const BASE_SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -159,4 +163,18 @@ ALTER TABLE announced_deliveries ADD COLUMN outcome TEXT NOT NULL DEFAULT 'notif
 CREATE INDEX announced_held ON announced_deliveries (outcome) WHERE outcome = 'held';
 `;
 
-export const MIGRATIONS: readonly string[] = [BASE_SCHEMA + sortIndexes(), SYNC_SCHEMA, ALERTS_SCHEMA];
+/**
+ * The key that signs page tokens (query/pageToken.ts), made here so that reading a page never writes.
+ * Random bytes from Node's CSPRNG, base64 as before; a database whose first GET already made one keeps it.
+ */
+const pageTokenSecret: Migration = (db) =>
+  db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('pageTokenSecret', ?)", [
+    randomBytes(32).toString('base64'),
+  ]);
+
+export const MIGRATIONS: readonly Migration[] = [
+  BASE_SCHEMA + sortIndexes(),
+  SYNC_SCHEMA,
+  ALERTS_SCHEMA,
+  pageTokenSecret,
+];

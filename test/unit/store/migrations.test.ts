@@ -37,7 +37,7 @@ describe('migrations', () => {
     dirs.push(dir);
     const SQL = await loadSqlJs();
     const old = new SQL.Database();
-    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[0] as string);
     old.run("INSERT INTO orgs (id, name, created_at) VALUES ('acme', 'acme', '2026-01-01T00:00:00.000Z')");
     old.run('PRAGMA user_version = 1');
     writeFileSync(join(dir, 'health.sqlite'), old.export());
@@ -50,6 +50,42 @@ describe('migrations', () => {
       store.column("SELECT count(*) FROM pragma_table_info('datasets') WHERE name = 'remote_hash'"),
     ).toEqual([1]);
     await store.close();
+  });
+
+  it('a new database holds its page-token secret from the start (32 random bytes)', async () => {
+    const [a, b] = await Promise.all([Store.open({ dataDir: null }), Store.open({ dataDir: null })]);
+    const secretOf = (store: Store) =>
+      store.value<string>("SELECT value FROM meta WHERE key = 'pageTokenSecret'");
+    expect(Buffer.from(secretOf(a) ?? '', 'base64')).toHaveLength(32);
+    expect(secretOf(a)).not.toBe(secretOf(b));
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it.each([
+    ['without a page-token secret gets one at open', null],
+    [
+      'keeps the one it has (tokens already handed out stay valid)',
+      'c2VjcmV0IGZyb20gYW4gZWFybGllciBHRVQgICAgICA=',
+    ],
+  ])('a database of schema 3 %s', async (_name, secret) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dh-migrations-'));
+    dirs.push(dir);
+    const SQL = await loadSqlJs();
+    const old = new SQL.Database();
+    for (const migration of MIGRATIONS.slice(0, 3)) old.exec(migration as string);
+    if (secret !== null) old.run("INSERT INTO meta (key, value) VALUES ('pageTokenSecret', ?)", [secret]);
+    old.run('PRAGMA user_version = 3');
+    writeFileSync(join(dir, 'health.sqlite'), old.export());
+    old.close();
+    const store = await Store.open({ dataDir: dir });
+    const stored = store.value<string>("SELECT value FROM meta WHERE key = 'pageTokenSecret'");
+    if (secret === null) expect(Buffer.from(stored ?? '', 'base64')).toHaveLength(32);
+    else expect(stored).toBe(secret);
+    await store.close();
+    // Saved with the migration: the next open finds the same secret.
+    const again = await Store.open({ dataDir: dir });
+    expect(again.value("SELECT value FROM meta WHERE key = 'pageTokenSecret'")).toBe(stored);
+    await again.close();
   });
 
   it('a database written by a newer version is refused and left as it was', async () => {
