@@ -81,16 +81,15 @@ export async function registerControl(app: FastifyInstance, options: ControlServ
         'Cache-Control': 'no-store',
       });
       const send = (line: ControlLine) => response.write(`${JSON.stringify(line)}\n`);
-      const out: CommandOutput = {
-        stdout: (text) => send({ stdout: text }),
-        stderr: (text) => send({ stderr: text }),
-      };
+      const out = coalesced(send);
       const definition = COMMANDS[name] as { run: (...a: unknown[]) => Promise<unknown> };
       try {
         const result = await definition.run(options.context(), args, out);
+        out.flush();
         send({ exit: 0, result: result ?? null });
       } catch (error) {
         if (!(error instanceof CommandError)) options.log?.(error);
+        out.flush();
         send({
           exit: 1,
           error:
@@ -102,4 +101,29 @@ export async function registerControl(app: FastifyInstance, options: ControlServ
       response.end();
     });
   });
+}
+
+/** Text of one stream sent once it reaches this size, or when the other stream speaks, or at the end. */
+const CHUNK = 64 * 1024;
+
+/**
+ * An export writes a snapshot in thousands of small pieces: one line each would cost more than the
+ * export. Consecutive text of one stream goes out as one line; stdout and stderr keep their order.
+ */
+function coalesced(send: (line: ControlLine) => void): CommandOutput & { flush(): void } {
+  let stream: 'stdout' | 'stderr' = 'stdout';
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    send(stream === 'stdout' ? { stdout: pending } : { stderr: pending });
+    pending = '';
+  };
+  const write = (to: 'stdout' | 'stderr', text: string) => {
+    if (to !== stream) flush();
+    stream = to;
+    pending += text;
+    // Progress lines show as they happen; bulk output goes in chunks.
+    if (to === 'stderr' || pending.length >= CHUNK) flush();
+  };
+  return { stdout: (text) => write('stdout', text), stderr: (text) => write('stderr', text), flush };
 }
