@@ -5,9 +5,7 @@
  * process is ignored (its pid no longer holds the directory's lock).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileAtomicSync } from './atomicFile';
+import { instanceFile } from './runtimeFile';
 
 export const CONTROL_FILE = 'control.json';
 
@@ -22,33 +20,13 @@ export interface ControlInfo {
 
 export const newControlSecret = (): string => randomBytes(32).toString('base64url');
 
-export function writeControlFile(dataDir: string, info: ControlInfo): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  writeFileAtomicSync(join(dataDir, CONTROL_FILE), (append) => append(`${JSON.stringify(info, null, 2)}\n`));
-}
+const controlFile = instanceFile<ControlInfo>(CONTROL_FILE, {
+  url: 'string',
+  pid: 'number',
+  purpose: 'string',
+  secret: 'string',
+});
 
-/** Removes control.json if it is this process's (an instance that failed to start leaves the live one's). */
-export function removeControlFile(dataDir: string, pid: number = process.pid): void {
-  const current = readControlFile(dataDir);
-  if (current === null || current.pid === pid) rmSync(join(dataDir, CONTROL_FILE), { force: true });
-}
-
-/** The contents of control.json, or null when it is missing or not a control file. */
-export function readControlFile(dataDir: string): ControlInfo | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(join(dataDir, CONTROL_FILE), 'utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const { url, pid, purpose, secret } = value as Record<string, unknown>;
-  if (
-    typeof url !== 'string' ||
-    typeof pid !== 'number' ||
-    typeof purpose !== 'string' ||
-    typeof secret !== 'string'
-  )
-    return null;
-  return { url, pid, purpose, secret };
-}
+export const writeControlFile = controlFile.write;
+export const removeControlFile = controlFile.remove;
+export const readControlFile = controlFile.read;

@@ -1,13 +1,61 @@
 /**
- * `<dataDir>/runtime.json` (DESIGN.md §7): while `serve` or the app runs it says where the local API
- * listens, so scripts find it when the port is not the default. Synchronous on purpose: it is tiny,
- * and shutdown paths remove it without awaiting anything.
+ * The files a running instance (`serve`, the app) keeps in its data directory while it runs, each
+ * naming the process (`pid`) and removed by it on exit (DESIGN.md §3, §7): `runtime.json` says where
+ * the local API listens, so scripts find it when the port is not the default; `control.json` (see
+ * controlFile.ts) where the CLI hands its work. Synchronous on purpose: they are tiny, and shutdown
+ * paths remove them without awaiting anything. Owner-only, written atomically.
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomicFile';
 
 export const RUNTIME_FILE = 'runtime.json';
+
+type FieldType = 'string' | 'number';
+
+/** One such file: its fields by type (anything else in it is dropped, a file missing one is no file). */
+export interface InstanceFile<T extends { pid: number }> {
+  write(dataDir: string, info: T): void;
+  /** Removes the file if it is process `pid`'s (default: this one), so a failed start never removes the live one's. */
+  remove(dataDir: string, pid?: number): void;
+  /** The contents, or null when the file is missing or not of this kind. */
+  read(dataDir: string): T | null;
+}
+
+export function instanceFile<T extends { pid: number }>(
+  name: string,
+  fields: Record<keyof T, FieldType>,
+): InstanceFile<T> {
+  const pick = (value: Record<string, unknown>): T | null => {
+    const picked: Record<string, unknown> = {};
+    for (const [field, type] of Object.entries<FieldType>(fields)) {
+      if (typeof value[field] !== type) return null;
+      picked[field] = value[field];
+    }
+    return picked as T;
+  };
+  const file = {
+    write(dataDir: string, info: T) {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      const shown = pick(info as Record<string, unknown>);
+      writeFileAtomicSync(join(dataDir, name), (append) => append(`${JSON.stringify(shown, null, 2)}\n`));
+    },
+    remove(dataDir: string, pid: number = process.pid) {
+      const current = file.read(dataDir);
+      if (current === null || current.pid === pid) rmSync(join(dataDir, name), { force: true });
+    },
+    read(dataDir: string): T | null {
+      let value: unknown;
+      try {
+        value = JSON.parse(readFileSync(join(dataDir, name), 'utf8'));
+      } catch {
+        return null;
+      }
+      return typeof value === 'object' && value !== null ? pick(value as Record<string, unknown>) : null;
+    },
+  };
+  return file;
+}
 
 export interface RuntimeInfo {
   /** e.g. `http://127.0.0.1:47800` */
@@ -17,34 +65,15 @@ export interface RuntimeInfo {
   startedAt: string;
 }
 
+const runtimeFile = instanceFile<RuntimeInfo>(RUNTIME_FILE, {
+  apiUrl: 'string',
+  pid: 'number',
+  startedAt: 'string',
+});
+
 /** Writes `runtime.json` atomically (temp file, fsync, rename), readable by the owner only. */
-export function writeRuntimeFile(dataDir: string, info: RuntimeInfo): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const { apiUrl, pid, startedAt } = info;
-  writeFileAtomicSync(join(dataDir, RUNTIME_FILE), (append) =>
-    append(`${JSON.stringify({ apiUrl, pid, startedAt }, null, 2)}\n`),
-  );
-}
-
-/**
- * Removes `runtime.json` if it describes process `pid` (default: this one), so an instance that failed
- * to start never removes the file of the one that runs. Missing file: nothing to do.
- */
-export function removeRuntimeFile(dataDir: string, pid: number = process.pid): void {
-  const current = readRuntimeFile(dataDir);
-  if (current === null || current.pid === pid) rmSync(join(dataDir, RUNTIME_FILE), { force: true });
-}
-
+export const writeRuntimeFile = runtimeFile.write;
+/** Removes `runtime.json` if it describes process `pid` (default: this one). Missing file: nothing to do. */
+export const removeRuntimeFile = runtimeFile.remove;
 /** The contents of `runtime.json`, or null when it is missing or not a runtime file. */
-export function readRuntimeFile(dataDir: string): RuntimeInfo | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(join(dataDir, RUNTIME_FILE), 'utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const { apiUrl, pid, startedAt } = value as Record<string, unknown>;
-  if (typeof apiUrl !== 'string' || typeof pid !== 'number' || typeof startedAt !== 'string') return null;
-  return { apiUrl, pid, startedAt };
-}
+export const readRuntimeFile = runtimeFile.read;
