@@ -48,6 +48,12 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** The dataset's own zone, for exact times on hover; none, or one this system does not know, is UTC. */
+export function shownZone(config: DeadlineConfig | undefined): string {
+  const zone = config?.timezone ?? '';
+  return zone !== '' && isTimeZone(zone) ? zone : 'UTC';
+}
+
 /** The config's schedule (shared/schedule.ts reads it as the engine does), checked by croner. */
 export function parseSchedule(config: DeadlineConfig): ParsedSchedule {
   const fields = scheduleFields(config);

@@ -6,6 +6,7 @@ import {
   nextDeadlines,
   parseSchedule,
   scheduleInWords,
+  shownZone,
 } from '../../../../renderer/src/lib/schedule';
 import type { DeadlineConfig } from '../../../../shared/schemas';
 
@@ -140,5 +141,18 @@ describe('lateness', () => {
     expect(lateness('2026-11-20T11:30:00.000Z', '2026-11-20T13:35:00.000Z')).toBe('2 h 5 min late');
     expect(lateness('2026-11-20T11:30:00.000Z', null)).toBe('not delivered');
     expect(lateness(null, '2026-11-20T13:35:00.000Z')).toBe('—');
+  });
+});
+
+describe('shownZone', () => {
+  it.each([
+    ['America/New_York', 'America/New_York'],
+    ['', 'UTC'],
+    ['Mars/Olympus_Mons', 'UTC'],
+  ])('the zone "%s" is shown as %s', (timezone, shown) => {
+    expect(shownZone(config({ timezone }))).toBe(shown);
+  });
+  it('is UTC while there is no config yet', () => {
+    expect(shownZone(undefined)).toBe('UTC');
   });
 });
