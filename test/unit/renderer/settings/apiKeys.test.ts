@@ -1,24 +1,13 @@
 /** Local API keys in settings against the real engine: a new key is shown once; revoking reaches the engine. */
-import type { VueWrapper } from '@vue/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
-import { button, click, confirm, input, mountSettings, section, type } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ENGINE_ORG } from '../../../helpers/engineClient';
+import { button, click, confirm, engineForEachTest, input, mountSettings, section, type } from './harness';
 
-let engine: EngineClient;
-let wrapper: VueWrapper | undefined;
-
-beforeEach(async () => {
-  engine = await engineClient({ datasets: 20 });
-});
-afterEach(async () => {
-  wrapper?.unmount();
-  wrapper = undefined;
-  await engine.close();
-});
+const engine = engineForEachTest();
 
 describe('settings: local API keys', () => {
   it('shows the API address and a curl example with a key placeholder, never a key', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const api = section(wrapper, 'api');
     expect(api.find('[data-api-url]').text()).toBe('http://127.0.0.1:47800');
     const curl = api.find('[data-curl]').text();
@@ -28,7 +17,7 @@ describe('settings: local API keys', () => {
   });
 
   it('creates a key for the org the user came from, shows it once, and lists it', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const api = section(wrapper, 'api');
     await type(input(api, 'Name of the new key'), 'nightly report');
     await click(button('Create key'));
@@ -52,7 +41,7 @@ describe('settings: local API keys', () => {
 
   it('revokes a key after confirmation: the engine records it and the list says so', async () => {
     const { info } = await engine.client.call('keys.create', { orgId: ENGINE_ORG, name: 'old script' });
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const api = section(wrapper, 'api');
     expect(api.find(`[data-key-id="${info.id}"] [data-key-status]`).text()).toBe('Active');
 

@@ -2,9 +2,11 @@
  * Mounts the settings view as the window would: naive-ui's message and dialog providers around it, the
  * app's router and a fresh pinia, the given RPC client (the real in-process engine) and a fixed clock.
  * Queries go by accessible name (aria-label or visible text), as a user would find the controls.
+ * `engineForEachTest` gives each test a fresh engine and unmounts what the test mounted.
  */
 import { type DOMWrapper, type VueWrapper, flushPromises, mount } from '@vue/test-utils';
 import { NDialogProvider, NMessageProvider } from 'naive-ui';
+import { afterEach, beforeEach } from 'vitest';
 import { createPinia } from 'pinia';
 import { defineComponent, h, ref } from 'vue';
 import { createMemoryHistory } from 'vue-router';
@@ -19,7 +21,32 @@ import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
 import { createAppRouter } from '../../../../renderer/src/router';
 import SettingsView from '../../../../renderer/src/views/SettingsView.vue';
-import { ENGINE_NOW, ENGINE_ORG } from '../../../helpers/engineClient';
+import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
+
+/** What the running test mounted, unmounted after it. */
+const mounted: VueWrapper[] = [];
+
+/**
+ * A fresh engine (20 demo datasets) for each test of the file, closed after it, with the settings the
+ * test mounted unmounted first. The object returned stands for the current test's engine.
+ */
+export function engineForEachTest(): EngineClient {
+  let current: EngineClient | undefined;
+  beforeEach(async () => {
+    current = await engineClient({ datasets: 20 });
+  });
+  afterEach(async () => {
+    for (const wrapper of mounted.splice(0)) wrapper.unmount();
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as EngineClient, {
+    get(_, key) {
+      if (!current) throw new Error('the engine exists only while a test runs');
+      return Reflect.get(current, key);
+    },
+  });
+}
 
 const Root = defineComponent({
   render: () => h(NMessageProvider, () => h(NDialogProvider, () => h(SettingsView))),
@@ -40,6 +67,7 @@ export async function mountSettings(
       provide: { [RPC_CLIENT as symbol]: client, [CLOCK as symbol]: ref(ENGINE_NOW) },
     },
   });
+  mounted.push(wrapper);
   await settle();
   return wrapper;
 }

@@ -3,23 +3,15 @@
  * picker when there are several), keys created for that org, and snapshots exported per org.
  */
 import { existsSync, rmSync } from 'node:fs';
-import type { VueWrapper } from '@vue/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
-import { button, click, input, mountSettings, section, type } from './harness';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ENGINE_ORG } from '../../../helpers/engineClient';
+import { button, click, engineForEachTest, input, mountSettings, section, type } from './harness';
 
-let engine: EngineClient;
-let wrapper: VueWrapper | undefined;
+const engine = engineForEachTest();
 /** Files the engine wrote for exports, removed after each test. */
 let exported: string[] = [];
 
-beforeEach(async () => {
-  engine = await engineClient({ datasets: 20 });
-});
-afterEach(async () => {
-  wrapper?.unmount();
-  wrapper = undefined;
-  await engine.close();
+afterEach(() => {
   for (const path of exported) rmSync(path, { force: true });
   exported = [];
 });
@@ -41,7 +33,7 @@ describe('settings: snoozed datasets', () => {
   it("lists the org's snoozes and removes one: the engine no longer has it", async () => {
     const dataset = await firstDataset();
     await engine.client.call('snoozes.set', { orgId: ENGINE_ORG, datasetId: dataset.id, kind: '1h' });
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const notifications = section(wrapper, 'notifications');
     const row = notifications.find('[data-snooze]');
     expect(row.text()).toContain(dataset.name);
@@ -66,7 +58,7 @@ describe('settings: snoozed datasets', () => {
       enabled: true,
       apiKey: null,
     });
-    wrapper = await mountSettings(engine.client, '/settings?org=beta');
+    const wrapper = await mountSettings(engine.client, '/settings?org=beta');
     const notifications = section(wrapper, 'notifications');
     expect(notifications.find('[aria-label="Organization of the snoozed datasets"]').exists()).toBe(true);
     expect(notifications.find('[data-snooze]').exists()).toBe(false);
@@ -83,7 +75,7 @@ describe('settings: snoozed datasets', () => {
 
 describe('settings: export', () => {
   it('exports a snapshot of an org and shows the file written', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const row = section(wrapper, 'data').find(`[data-export-org="${ENGINE_ORG}"]`);
     await click(button(`Export snapshot of ${ENGINE_ORG}`));
     const path = row.find('[data-export-path]').text();

@@ -2,11 +2,10 @@
  * The settings sections against the real engine: each saves the whole Settings object with only its own
  * part changed, keeps the limits, and says when the command line overrides a value.
  */
-import type { VueWrapper } from '@vue/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcError, type RpcClient } from '../../../../shared/rpc';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings';
-import { ENGINE_NOW, type EngineClient, engineClient } from '../../../helpers/engineClient';
+import { ENGINE_NOW } from '../../../helpers/engineClient';
 import {
   button,
   click,
@@ -17,19 +16,10 @@ import {
   switchNamed,
   type,
   withOverridden,
+  engineForEachTest,
 } from './harness';
 
-let engine: EngineClient;
-let wrapper: VueWrapper | undefined;
-
-beforeEach(async () => {
-  engine = await engineClient({ datasets: 20 });
-});
-afterEach(async () => {
-  wrapper?.unmount();
-  wrapper = undefined;
-  await engine.close();
-});
+const engine = engineForEachTest();
 
 const stored = async () => (await engine.client.call('settings.get', null)).settings;
 
@@ -44,7 +34,7 @@ describe('settings: loading', () => {
         return engine.client.call(name, request);
       },
     };
-    wrapper = await mountSettings(slow);
+    const wrapper = await mountSettings(slow);
     expect(wrapper.text()).toContain('Loading settings…');
     expect(wrapper.find('#settings-sources').exists()).toBe(false);
     release();
@@ -64,7 +54,7 @@ describe('settings: loading', () => {
         return engine.client.call(name, request);
       },
     };
-    wrapper = await mountSettings(flaky);
+    const wrapper = await mountSettings(flaky);
     expect(wrapper.text()).toContain('Settings could not be loaded');
     expect(wrapper.text()).toContain('the engine is restarting');
     fail = false;
@@ -75,7 +65,7 @@ describe('settings: loading', () => {
 
 describe('settings: sync intervals', () => {
   it('saves the intervals: the engine has them, and other sections keep their unsaved edits', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const intervals = section(wrapper, 'intervals');
     const data = section(wrapper, 'data');
     expect(button('Save intervals').disabled).toBe(true);
@@ -104,7 +94,7 @@ describe('settings: sync intervals', () => {
         return engine.client.call(name, request);
       },
     };
-    wrapper = await mountSettings(refusing);
+    const wrapper = await mountSettings(refusing);
     const intervals = section(wrapper, 'intervals');
     await type(input(intervals, 'Fast poll interval in seconds'), '120');
     await click(button('Save intervals'));
@@ -116,7 +106,7 @@ describe('settings: sync intervals', () => {
   });
 
   it('keeps values within the limits', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const intervals = section(wrapper, 'intervals');
     const poll = input(intervals, 'Fast poll interval in seconds');
     await type(poll, '5');
@@ -129,7 +119,7 @@ describe('settings: sync intervals', () => {
   });
 
   it('says when the command line sets an interval or the port until restart', async () => {
-    wrapper = await mountSettings(withOverridden(engine.client, ['intervals.pollSeconds', 'api.port']));
+    const wrapper = await mountSettings(withOverridden(engine.client, ['intervals.pollSeconds', 'api.port']));
     const intervals = section(wrapper, 'intervals').text();
     expect(intervals).toContain('Fast poll: Set on the command line (--poll-seconds)');
     expect(intervals).not.toContain('--crawl-minutes');
@@ -139,7 +129,7 @@ describe('settings: sync intervals', () => {
 
 describe('settings: local API port', () => {
   it('saves the port, noting it takes effect at the next start', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const api = section(wrapper, 'api');
     expect(api.text()).toContain('Takes effect at the next start');
     await type(input(api, 'API port'), '48000');
@@ -150,7 +140,7 @@ describe('settings: local API port', () => {
 
 describe('settings: notifications', () => {
   it('pauses for 1 h from the clock, then resumes; "until resumed" pauses for good', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const notifications = section(wrapper, 'notifications');
     expect(notifications.find('[data-pause-state]').text()).toBe('Notifications are on.');
 
@@ -170,7 +160,7 @@ describe('settings: notifications', () => {
   });
 
   it('saves quiet hours and recovery notices (off by default); a malformed time cannot be saved', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const notifications = section(wrapper, 'notifications');
     expect(switchNamed('Recovery notices').getAttribute('aria-checked')).toBe('false');
 
@@ -193,7 +183,7 @@ describe('settings: notifications', () => {
 
 describe('settings: close to tray', () => {
   it('is on by default and applies at once when switched, without the form', async () => {
-    wrapper = await mountSettings(engine.client);
+    await mountSettings(engine.client);
     expect(switchNamed('Close to tray').getAttribute('aria-checked')).toBe('true');
     await click(switchNamed('Close to tray'));
     expect((await stored()).window).toEqual({ closeToTray: false });
@@ -203,7 +193,7 @@ describe('settings: close to tray', () => {
 
 describe('settings: data', () => {
   it('saves the retention and shows the data folder', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const data = section(wrapper, 'data');
     expect(data.find('[data-data-dir]').text()).toBe(engine.dataDir);
     await type(input(data, 'Deliveries kept per dataset'), '250');

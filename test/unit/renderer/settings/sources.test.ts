@@ -3,23 +3,23 @@
  * explains where keys come from, the engine's validation lands at the field it is about, and adding,
  * editing, testing and removing reach the engine.
  */
-import type { DOMWrapper, VueWrapper } from '@vue/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DOMWrapper } from '@vue/test-utils';
+import { describe, expect, it } from 'vitest';
 import type { RpcRequest } from '../../../../shared/rpc';
-import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
-import { button, click, confirm, input, mountSettings, section, switchNamed, type } from './harness';
+import { ENGINE_ORG } from '../../../helpers/engineClient';
+import {
+  button,
+  click,
+  confirm,
+  input,
+  mountSettings,
+  section,
+  switchNamed,
+  type,
+  engineForEachTest,
+} from './harness';
 
-let engine: EngineClient;
-let wrapper: VueWrapper | undefined;
-
-beforeEach(async () => {
-  engine = await engineClient({ datasets: 20 });
-});
-afterEach(async () => {
-  wrapper?.unmount();
-  wrapper = undefined;
-  await engine.close();
-});
+const engine = engineForEachTest();
 
 /** The feedback under the form field the input belongs to. */
 function feedbackOf(field: DOMWrapper<HTMLInputElement>): string {
@@ -39,7 +39,7 @@ describe('settings: sources', () => {
   it('says there are no sources yet, and headless explains where keys come from with the key field disabled', async () => {
     const { keys } = await engine.client.call('settings.get', null);
     expect(keys.canStore).toBe(false);
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     expect(sources.text()).toContain('No sources yet');
 
@@ -51,7 +51,7 @@ describe('settings: sources', () => {
   });
 
   it("shows the engine's message for an invalid base URL at that field, and saves nothing", async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     await click(button('Add source'));
     await fill(sources, { name: 'Remote', orgId: 'remote', baseUrl: 'not a url' });
@@ -75,7 +75,7 @@ describe('settings: sources', () => {
       orgId: ENGINE_ORG,
       baseUrl: 'https://a.example.com',
     });
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     await click(button('Add source'));
     await fill(sources, { name: 'Second', orgId: ENGINE_ORG, baseUrl: 'https://b.example.com' });
@@ -84,7 +84,7 @@ describe('settings: sources', () => {
   });
 
   it('asks for the required fields before calling the engine', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     await click(button('Add source'));
     const before = engine.calls.length;
@@ -95,7 +95,7 @@ describe('settings: sources', () => {
   });
 
   it('adds a source: the engine stores it and the list shows it without a key', async () => {
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     await click(button('Add source'));
     await fill(sources, {
@@ -124,7 +124,7 @@ describe('settings: sources', () => {
       ...NEW_SOURCE,
       baseUrl: 'https://a.example.com',
     });
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     await click(button('Edit source Remote'));
     expect(input(sources, 'Source name').element.value).toBe('Remote');
@@ -151,7 +151,7 @@ describe('settings: sources', () => {
       ...NEW_SOURCE,
       baseUrl: 'https://a.example.com',
     });
-    wrapper = await mountSettings(engine.client);
+    const wrapper = await mountSettings(engine.client);
     const sources = section(wrapper, 'sources');
     await click(button('Remove source Remote'));
     expect(await engine.client.call('sources.list', null)).toHaveLength(1);
