@@ -206,21 +206,20 @@ describe('list', () => {
     expect((await get(app, listUrl({ pageSize: '5' }))).status).toBe(200);
   });
 
-  it('answers a 10k-dataset org filtered by status quickly', async () => {
+  // How fast is `npm run bench`'s business (the fast poll against the simulator): timings in a test
+  // fail on a loaded machine.
+  it('answers a 10k-dataset org filtered by status, and by a derived filter that matches nothing', async () => {
     const org = new SimulatedOrg({ datasets: 10_000, seed: 1 });
     const { app, clock } = simulator({ org });
     await get(app, listUrl({ filter: 'deliveryStatus.eq.FAILED' })); // computes the schedules once
     clock.advance(90_000);
-    let started = performance.now();
     const page = await get<ListPage>(app, listUrl({ filter: 'deliveryStatus.in.(FAILED,MISSING)' }));
     expect(page.body.items).toHaveLength(50);
-    expect(performance.now() - started).toBeLessThan(300);
+    expect(page.body.items.every((r) => ['FAILED', 'MISSING'].includes(r.latestDeliveryStatus!))).toBe(true);
     // A derived filter that matches nothing scans (and derives) all 10k.
     clock.advance(90_000);
-    started = performance.now();
     const none = await get<ListPage>(app, listUrl({ filter: 'deliveryId.eq.dlv-none' }));
     expect(none.body.items).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(300);
   });
 });
 
