@@ -5,8 +5,8 @@
 import type { StatusTransition } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { DatasetRecord } from '../../shared/schemas';
+import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
 import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
-import { NEWEST_FAILED_DELIVERY } from '../store/failedDelivery';
 import { ensureOrg, markOrgSynced } from '../store/orgs';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices } from './slices';
@@ -35,24 +35,6 @@ export interface ApplyResult {
   transitions: StatusTransition[];
   written: number;
   removed: number;
-}
-
-interface StoredHealth {
-  status: string | null;
-  failedDeliveryId: string | null;
-}
-
-function storedHealth(store: Store, orgId: string, datasetId: string): StoredHealth | undefined {
-  const row = store.get(
-    `SELECT d.status, ${NEWEST_FAILED_DELIVERY} AS failed
-     FROM datasets d WHERE d.org_id = ? AND d.dataset_id = ?`,
-    [orgId, datasetId],
-  );
-  if (!row) return undefined;
-  return {
-    status: row.status === null ? null : String(row.status),
-    failedDeliveryId: row.status === 'FAILED' && row.failed !== null ? String(row.failed) : null,
-  };
 }
 
 /** A transition when the latest status changed, or when a FAILED dataset failed again with a new delivery. */
@@ -114,9 +96,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
     const gone = new Set(input.gone ?? []);
     if (input.listed) {
       const listed = input.listed;
-      const stored = await slice(() =>
-        store.column<string>('SELECT dataset_id FROM datasets WHERE org_id = ?', [orgId]),
-      );
+      const stored = await slice(() => storedDatasetIds(store, orgId));
       for (const datasetId of stored) if (!listed.has(datasetId)) gone.add(datasetId);
     }
     await inSlices(

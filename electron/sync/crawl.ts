@@ -4,13 +4,13 @@
  * lists removed. A failure anywhere leaves the mirror exactly as it was.
  */
 import { EMPTY_COUNTS } from '../../shared/sync';
+import { remoteHashes } from '../store/fingerprints';
 import { hasCompletedCrawl } from '../store/syncRuns';
 import { applySync } from './apply';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, FIRST_CRAWL_DELIVERIES, LATER_DELIVERIES } from './context';
 import { withFailedTasks } from './failedTasks';
 import { walkList } from './remote';
-import { remoteHashes } from './storedState';
 
 export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const { store, orgId } = ctx;

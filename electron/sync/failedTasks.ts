@@ -7,6 +7,7 @@
 import pLimit from 'p-limit';
 import type { TasksRecord } from '../../shared/schemas';
 import type { SyncCounts } from '../../shared/sync';
+import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../query/missingTasks';
 import type { Store } from '../store/database';
 import { writeTasks } from '../store/datasetWriter';
 import type { RecordChange } from './apply';
@@ -15,7 +16,6 @@ import type { CycleContext } from './context';
 import { failedDeliveryOf } from './fingerprint';
 import { fetchTasks } from './remote';
 import { inSlices } from './slices';
-import { failedDeliveriesWithoutTasks } from './storedState';
 
 /** One retry, soon: a tasks endpoint that is down must not hold the cycle (and the polls after it) for minutes. */
 const TASKS_RETRY = { retries: 1, baseDelayMs: 1_000, maxRetryAfterMs: 5_000 };
@@ -30,11 +30,7 @@ export function deliveriesNeedingTasks(
   for (const { record } of changes) {
     const failed = failedDeliveryOf(record);
     if (failed === null || wanted.has(failed)) continue;
-    const stored = store.value<number>('SELECT 1 FROM delivery_tasks WHERE org_id = ? AND delivery_id = ?', [
-      orgId,
-      failed,
-    ]);
-    if (stored === undefined) wanted.add(failed);
+    if (!hasStoredTasks(store, orgId, failed)) wanted.add(failed);
   }
   return [...wanted];
 }

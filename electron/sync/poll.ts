@@ -6,13 +6,14 @@
  */
 import pLimit from 'p-limit';
 import { EMPTY_COUNTS } from '../../shared/sync';
+import { troubledDatasets } from '../query/storedHealth';
+import { remoteHashesOf } from '../store/fingerprints';
 import { applySync } from './apply';
 import { RemoteError } from './client';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, LATER_DELIVERIES } from './context';
 import { withFailedTasks } from './failedTasks';
 import { fetchDataset, walkList } from './remote';
-import { remoteHashesOf, troubledDatasets } from './storedState';
 
 export const TROUBLED_FILTER = 'deliveryStatus.in.(FAILED,MISSING)';
 
