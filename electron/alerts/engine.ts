@@ -17,9 +17,10 @@ import type { CycleEvent, SourceState } from '../../shared/sync';
 import { failedTasks } from '../../shared/failures';
 import type { TasksRecord } from '../../shared/schemas';
 import type { Store } from '../store/database';
+import { heldFailures, remember, unannouncedFailures } from '../store/announcements';
 import { listSnoozes } from '../store/snoozes';
+import { datasetName } from '../query/dataset';
 import { getDeliveryTasks } from '../query/tasks';
-import { heldFailures, remember, unannouncedFailures } from './memory';
 import { isPaused, isQuiet } from './quietHours';
 import { failedText, recoveredText, summaryText } from './text';
 import { type TrayState, computeTrayState } from './trayState';
@@ -257,11 +258,7 @@ export class AlertsEngine {
     const { store } = this.options;
     const datasets = recovered.map((t) => ({
       datasetId: t.datasetId,
-      datasetName:
-        store.value<string | null>('SELECT name FROM datasets WHERE org_id = ? AND dataset_id = ?', [
-          event.orgId,
-          t.datasetId,
-        ]) ?? null,
+      datasetName: datasetName(store, event.orgId, t.datasetId),
       from: t.from!,
       to: t.to!,
     }));

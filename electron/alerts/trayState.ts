@@ -8,9 +8,9 @@ import { type DeliveryStatus, DELIVERY_STATUSES, isDeliveryStatus } from '../../
 import type { Settings } from '../../shared/settings';
 import { type Freshness, type SourceState, freshness } from '../../shared/sync';
 import { relativeTime } from '../../shared/time';
+import { datasetStatus, failedDatasets, statusCounts } from '../query/trayCounts';
 import type { Store } from '../store/database';
 import { listSnoozes } from '../store/snoozes';
-import { FAILED_DELIVERY } from '../store/failedDelivery';
 import { isPaused } from './quietHours';
 import type { FailedDataset } from './types';
 
@@ -55,46 +55,19 @@ export function computeTrayState(
       listSnoozes(store, orgId, now).map((snooze) => `${orgId}\u0000${snooze.datasetId}`),
     ),
   );
-  const marks = orgs.map(() => '?').join(',');
-  if (orgs.length > 0) {
-    for (const row of store.all(
-      `SELECT status, count(*) AS n FROM datasets WHERE org_id IN (${marks}) GROUP BY status`,
-      orgs,
-    )) {
-      const status = row.status === null ? null : String(row.status);
-      const key = status !== null && isDeliveryStatus(status) ? status : 'other';
-      counts[key] += Number(row.n);
-    }
-  }
+  for (const { status, count } of statusCounts(store, orgs))
+    counts[status !== null && isDeliveryStatus(status) ? status : 'other'] += count;
   let snoozed = 0;
   for (const key of snoozedIds) {
     const [orgId, datasetId] = key.split('\u0000');
-    const status = store.value<string | null>(
-      'SELECT status FROM datasets WHERE org_id = ? AND dataset_id = ?',
-      [orgId!, datasetId!],
-    );
+    const status = datasetStatus(store, orgId!, datasetId!);
     if (status === undefined) continue;
     snoozed += 1;
     counts[status !== null && isDeliveryStatus(status) ? status : 'other'] -= 1;
   }
-  const failed =
-    orgs.length === 0
-      ? []
-      : store
-          .all(
-            `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed
-             FROM datasets d WHERE d.org_id IN (${marks}) AND d.status = 'FAILED'
-             ORDER BY d.name_key, d.dataset_id LIMIT ?`,
-            [...orgs, TRAY_FAILED_LIMIT + snoozedIds.size],
-          )
-          .filter((row) => !snoozedIds.has(`${String(row.org_id)}\u0000${String(row.dataset_id)}`))
-          .slice(0, TRAY_FAILED_LIMIT)
-          .map((row) => ({
-            orgId: String(row.org_id),
-            datasetId: String(row.dataset_id),
-            datasetName: row.name === null ? null : String(row.name),
-            deliveryId: row.failed === null ? '' : String(row.failed),
-          }));
+  const failed = failedDatasets(store, orgs, TRAY_FAILED_LIMIT + snoozedIds.size)
+    .filter((dataset) => !snoozedIds.has(`${dataset.orgId}\u0000${dataset.datasetId}`))
+    .slice(0, TRAY_FAILED_LIMIT);
   const fresh =
     sources.length === 0
       ? 'stale'

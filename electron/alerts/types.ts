@@ -4,14 +4,10 @@
  */
 import type { Stage } from '../../shared/status';
 import type { WindowTarget } from '../../shared/routes';
+import type { FailedDataset } from '../store/announcements';
 
-/** A dataset whose latest delivery FAILED, and that delivery. */
-export interface FailedDataset {
-  orgId: string;
-  datasetId: string;
-  datasetName: string | null;
-  deliveryId: string;
-}
+/** Kept by the alerts' memory (store/announcements.ts), named in every failure announcement. */
+export type { FailedDataset };
 
 /** The first failed task of the delivery (null when its tasks are not synced yet). */
 export interface FailureReason {
@@ -40,6 +36,3 @@ export type Announcement =
       orgId: string;
       datasets: { datasetId: string; datasetName: string | null; from: string; to: string }[];
     });
-
-/** What became of an announced delivery: kept so it is never announced again, and held ones released. */
-export type Outcome = 'notified' | 'summarized' | 'snoozed' | 'paused' | 'held';

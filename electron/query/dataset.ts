@@ -30,3 +30,13 @@ export function getDataset(store: Store, request: DatasetRequest): string | null
   if (json === null || !request.includeRunDetails) return json;
   return JSON.stringify(completeRunDetails(store, request.orgId, JSON.parse(json) as DatasetRecord));
 }
+
+/** The dataset's name; null when it has none or the org has no such dataset. */
+export function datasetName(store: Store, orgId: string, datasetId: string): string | null {
+  return (
+    store.value<string | null>('SELECT name FROM datasets WHERE org_id = ? AND dataset_id = ?', [
+      orgId,
+      datasetId,
+    ]) ?? null
+  );
+}

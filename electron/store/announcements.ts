@@ -4,11 +4,21 @@
  * most once, ever — across re-syncs and restarts. What is not in it yet and is FAILED is what to
  * announce, so a crash between a sync's commit and its announcement loses nothing either.
  */
-import type { Store } from '../store/database';
-import { FAILED_DELIVERY } from '../store/failedDelivery';
-import type { FailedDataset, Outcome } from './types';
+import type { Store } from './database';
+import { FAILED_DELIVERY } from './failedDelivery';
 
-/** The org's FAILED datasets whose failed delivery was never announced. */
+/** A dataset whose latest delivery FAILED, and that delivery. */
+export interface FailedDataset {
+  orgId: string;
+  datasetId: string;
+  datasetName: string | null;
+  deliveryId: string;
+}
+
+/** What became of an announced delivery: kept so it is never announced again, and held ones released. */
+export type Outcome = 'notified' | 'summarized' | 'snoozed' | 'paused' | 'held';
+
+/** The org's FAILED datasets whose failed delivery was never announced, by name. */
 export function unannouncedFailures(store: Store, orgId: string): FailedDataset[] {
   return store
     .all(
@@ -28,7 +38,10 @@ export function unannouncedFailures(store: Store, orgId: string): FailedDataset[
     }));
 }
 
-/** Records what became of these deliveries (a held one may later become notified or summarized). */
+/**
+ * Records what became of these deliveries in one transaction (a held one may later become notified or
+ * summarized). Bookkeeping the API does not serve: no new data revision.
+ */
 export function remember(
   store: Store,
   datasets: readonly FailedDataset[],

@@ -1,0 +1,49 @@
+/** What the tray reads of the synced orgs: counts by status, one dataset's status or name, FAILED ones. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { datasetName } from '../../../electron/query/dataset';
+import { datasetStatus, failedDatasets, statusCounts } from '../../../electron/query/trayCounts';
+import { Store } from '../../../electron/store/database';
+import { ORG, putDataset } from '../../helpers/alerts';
+
+let store: Store;
+beforeEach(async () => {
+  store = await Store.open({ dataDir: null });
+  putDataset(store, 1, 'HEALTHY', 'd1');
+  putDataset(store, 2, 'FAILED', 'd2');
+  putDataset(store, 3, 'FAILED', 'd3');
+  putDataset(store, 4, 'SOMETHING_NEW', 'd4');
+  putDataset(store, 5, 'FAILED', 'e5', { orgId: 'other' });
+});
+afterEach(() => store.close());
+
+const byStatus = (counts: { status: string | null; count: number }[]) =>
+  Object.fromEntries(counts.map(({ status, count }) => [String(status), count]));
+
+describe('tray counts', () => {
+  it('counts the given orgs’ datasets by stored status, and none for no orgs', () => {
+    expect(byStatus(statusCounts(store, [ORG]))).toEqual({ HEALTHY: 1, FAILED: 2, SOMETHING_NEW: 1 });
+    expect(byStatus(statusCounts(store, [ORG, 'other']))).toEqual({
+      HEALTHY: 1,
+      FAILED: 3,
+      SOMETHING_NEW: 1,
+    });
+    expect(statusCounts(store, [])).toEqual([]);
+  });
+
+  it('reads one dataset’s status and name; undefined status and null name when not stored', () => {
+    expect(datasetStatus(store, ORG, 'ds-2')).toBe('FAILED');
+    expect(datasetStatus(store, ORG, 'ds-5')).toBeUndefined();
+    expect(datasetName(store, ORG, 'ds-2')).toBe('Dataset 2');
+    expect(datasetName(store, ORG, 'ds-5')).toBeNull();
+  });
+
+  it('lists the first FAILED datasets of the orgs by name, up to the limit, with their deliveries', () => {
+    expect(failedDatasets(store, [ORG, 'other'], 10)).toEqual([
+      { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2' },
+      { orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3' },
+      { orgId: 'other', datasetId: 'ds-5', datasetName: 'Dataset 5', deliveryId: 'e5' },
+    ]);
+    expect(failedDatasets(store, [ORG], 1).map((d) => d.datasetId)).toEqual(['ds-2']);
+    expect(failedDatasets(store, [], 10)).toEqual([]);
+  });
+});
