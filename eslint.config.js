@@ -60,6 +60,28 @@ const shellBan = {
   message: 'Engine code never imports the shell or the renderer (DESIGN.md §1).',
 };
 
+/**
+ * DESIGN.md §1: SQL lives in store/ and query/; the parts above them ask those for it. Two marks of SQL
+ * written elsewhere: a call of the Store's SQL methods (or a reach for its raw `db`) on `store` or
+ * `x.store`, and a string or template that opens with an SQL statement. The shell is left out: its
+ * `store` is electron-store.
+ */
+const STORE_SQL_METHODS = '/^(all|get|run|value|column|eachRow|eachValue|db)$/';
+const SQL_TEXT = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|REPLACE|WITH|PRAGMA|CREATE|DROP|ALTER)\\s/';
+const SQL_MESSAGE = 'SQL lives in electron/store/ and electron/query/: call a function there (DESIGN.md §1).';
+const sqlBan = [
+  ...['[object.name="store"]', '[object.property.name="store"]'].map((receiver) => ({
+    selector: `MemberExpression${receiver}[property.name=${STORE_SQL_METHODS}]`,
+    message: SQL_MESSAGE,
+  })),
+  { selector: `Literal[value=${SQL_TEXT}]`, message: SQL_MESSAGE },
+  { selector: `TemplateElement[value.raw=${SQL_TEXT}]`, message: SQL_MESSAGE },
+];
+/** The engine's folders above query/ (all but the shell's main/). */
+const ABOVE_QUERY = LAYERS.slice(2)
+  .flat()
+  .filter((folder) => folder !== 'main');
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', '**/.bench-data/**'] },
   js.configs.recommended,
@@ -128,5 +150,9 @@ export default tseslint.config(
       },
     })),
   ),
+  {
+    files: ABOVE_QUERY.map((folder) => `electron/${folder}/**/*.ts`),
+    rules: { 'no-restricted-syntax': ['error', ...sqlBan] },
+  },
   prettier,
 );

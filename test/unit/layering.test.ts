@@ -1,16 +1,21 @@
 /**
  * The layering rule of DESIGN.md §1, as ESLint enforces it on each folder (a table of forbidden and
  * allowed imports): the shell and renderer apart, and the engine's folders importing only downward,
- * store < query < sync, alerts, knowledge, demo < api, rpc, control < engine < cli, main.
+ * store < query < sync, alerts, knowledge, demo < api, rpc, control < engine < cli, main. And SQL only in
+ * store/ and query/ (a table of code that writes SQL elsewhere, and code that only looks like it).
  */
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint();
 
-async function restricted(filePath: string, source: string): Promise<boolean> {
+async function restricted(
+  filePath: string,
+  source: string,
+  rule = 'no-restricted-imports',
+): Promise<boolean> {
   const [result] = await eslint.lintText(source, { filePath });
-  return result!.messages.some((m) => m.ruleId === 'no-restricted-imports');
+  return result!.messages.some((m) => m.ruleId === rule);
 }
 
 const CASES: [string, string, boolean][] = [
@@ -40,7 +45,7 @@ const CASES: [string, string, boolean][] = [
   ['electron/sync/x.ts', "import { x } from '../cli/program';", true],
   ['electron/sync/x.ts', "import type { TasksReadThrough } from '../query/tasks';", false],
   ['electron/sync/x.ts', "import type { SourceState } from '../../shared/sync';", false],
-  ['electron/alerts/x.ts', "import { x } from '../sync/storedState';", true],
+  ['electron/alerts/x.ts', "import { x } from '../sync/apply';", true],
   ['electron/alerts/x.ts', "import { x } from '../demo/catalog';", true],
   ['electron/alerts/x.ts', "import { FAILED_DELIVERY } from '../store/failedDelivery';", false],
   ['electron/alerts/x.ts', "import { getDeliveryTasks } from '../query/tasks';", false],
@@ -76,5 +81,44 @@ const CASES: [string, string, boolean][] = [
 describe('layering', () => {
   it.each(CASES)('%s: %s → restricted %s', async (file, source, expected) => {
     expect(await restricted(file, `${source}\nexport {};\n`)).toBe(expected);
+  });
+});
+
+const SQL_CASES: [string, string, boolean][] = [
+  // The Store's SQL methods, on `store` or on a `store` property, outside store/ and query/.
+  ['electron/sync/x.ts', "store.column('x', []);", true],
+  ['electron/sync/x.ts', 'ctx.store.eachRow(sql, [], visit);', true],
+  ['electron/alerts/x.ts', 'this.options.store.value<string>(sql, []);', true],
+  ['electron/alerts/x.ts', 'store.all(sql);', true],
+  ['electron/alerts/x.ts', 'store.get(sql, params);', true],
+  ['electron/alerts/x.ts', 'store.run(sql, params);', true],
+  ['electron/sync/x.ts', 'store.eachValue(sql, [], visit);', true],
+  ['electron/sync/x.ts', "store.db.exec('x');", true],
+  ['electron/rpc/x.ts', 'store.all(sql);', true],
+  ['electron/cli/x.ts', 'store.get(sql);', true],
+  // SQL text: a string or template that opens with a statement.
+  ['electron/sync/x.ts', "const sql = 'SELECT 1';", true],
+  ['electron/alerts/x.ts', 'const sql = `\n  INSERT INTO t VALUES (${1})`;', true],
+  ['electron/alerts/x.ts', 'const sql = `WITH x AS (SELECT 1) SELECT * FROM x`;', true],
+  ['electron/demo/x.ts', "const sql = 'DELETE FROM datasets';", true],
+  ['electron/api/x.ts', "const sql = 'UPDATE orgs SET name = ?';", true],
+  // Allowed: the store's own methods that run no SQL, other maps' `get`, words that are not SQL.
+  ['electron/sync/x.ts', 'await store.whenIdle(() => 1);', false],
+  ['electron/sync/x.ts', 'store.transaction(() => 1, { dataChange: false });', false],
+  ['electron/alerts/x.ts', 'await store.flush();', false],
+  ['electron/sync/x.ts', "this.stored.get('ds-1');", false],
+  ['electron/sync/x.ts', "response.headers.get('retry-after');", false],
+  ['electron/alerts/x.ts', "const text = 'Select a dataset';", false],
+  ['electron/alerts/x.ts', "const text = 'deleted: ' + name;", false],
+  // store/ and query/ are where SQL lives; the shell's `store` is electron-store.
+  ['electron/store/x.ts', "store.run('DELETE FROM snoozes');", false],
+  ['electron/query/x.ts', "store.all('SELECT 1');", false],
+  ['electron/main/x.ts', "store.get('window');", false],
+];
+
+describe('SQL only in store/ and query/', () => {
+  it.each(SQL_CASES)('%s: %s → restricted %s', async (file, source, expected) => {
+    const code = `declare const store: any, ctx: any, sql: string, params: [], visit: any, response: any, name: string;\n${source}\nexport {};\n`;
+    expect(await restricted(file, code, 'no-restricted-syntax')).toBe(expected);
   });
 });
