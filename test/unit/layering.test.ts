@@ -9,11 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint();
 
-async function restricted(
-  filePath: string,
-  source: string,
-  rule = 'no-restricted-imports',
-): Promise<boolean> {
+async function restricted(filePath: string, source: string, rule: string): Promise<boolean> {
   const [result] = await eslint.lintText(source, { filePath });
   return result!.messages.some((m) => m.ruleId === rule);
 }
@@ -78,12 +74,6 @@ const CASES: [string, string, boolean][] = [
   ['renderer/src/x.ts', "import { parseFilter } from '../../shared/filter';", false],
 ];
 
-describe('layering', () => {
-  it.each(CASES)('%s: %s → restricted %s', async (file, source, expected) => {
-    expect(await restricted(file, `${source}\nexport {};\n`)).toBe(expected);
-  });
-});
-
 const SQL_CASES: [string, string, boolean][] = [
   // The Store's SQL methods, on `store` or on a `store` property, outside store/ and query/.
   ['electron/sync/x.ts', "store.column('x', []);", true],
@@ -116,9 +106,20 @@ const SQL_CASES: [string, string, boolean][] = [
   ['electron/main/x.ts', "store.get('window');", false],
 ];
 
-describe('SQL only in store/ and query/', () => {
-  it.each(SQL_CASES)('%s: %s → restricted %s', async (file, source, expected) => {
-    const code = `declare const store: any, ctx: any, sql: string, params: [], visit: any, response: any, name: string;\n${source}\nexport {};\n`;
-    expect(await restricted(file, code, 'no-restricted-syntax')).toBe(expected);
+/** The names the SQL cases use, declared so they parse as the code they stand for. */
+const DECLARED =
+  'declare const store: any, ctx: any, sql: string, params: [], visit: any, response: any, name: string;\n';
+
+describe.each([
+  { title: 'layering', rule: 'no-restricted-imports', prelude: '', cases: CASES },
+  {
+    title: 'SQL only in store/ and query/',
+    rule: 'no-restricted-syntax',
+    prelude: DECLARED,
+    cases: SQL_CASES,
+  },
+])('$title', ({ rule, prelude, cases }) => {
+  it.each(cases)('%s: %s → restricted %s', async (file, source, expected) => {
+    expect(await restricted(file, `${prelude}${source}\nexport {};\n`, rule)).toBe(expected);
   });
 });
