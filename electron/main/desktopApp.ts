@@ -125,7 +125,9 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   } catch (error) {
     // The window and the alerts matter more than the API's usual port: scripts find it in runtime.json.
     if (!(error instanceof PortInUseError)) throw error;
-    deps.warn(`${error.message}: the local API listens on a free port instead (see runtime.json).`);
+    deps.warn(
+      `The local API's port ${settings.read().api.port} is in use: it listens on a free port instead (runtime.json names it).`,
+    );
     engine = await runEngine({ ...engineOptions, port: 0 });
   }
   writeRuntimeFile(dataDir, {

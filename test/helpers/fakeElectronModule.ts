@@ -40,6 +40,8 @@ import type {
 /** One thing the app did, as the test reads it. */
 export interface FakeRecord {
   seq: number;
+  /** Milliseconds since the process started. */
+  t: number;
   type: string;
   [key: string]: unknown;
 }
@@ -57,7 +59,7 @@ export const records: FakeRecord[] = [];
 let seq = 0;
 
 function record(type: string, data: Record<string, unknown> = {}): void {
-  const entry: FakeRecord = { seq: ++seq, type, ...data };
+  const entry: FakeRecord = { seq: ++seq, t: Math.round(performance.now()), type, ...data };
   records.push(entry);
   if (RECORD_FILE) appendFileSync(RECORD_FILE, `${JSON.stringify(entry)}\n`);
 }
@@ -520,6 +522,8 @@ const commands: Record<string, (command: FakeCommand) => unknown> = {
   'app.secondInstance': () => appEvents.call('second-instance', {}, [], process.cwd()),
   'app.quit': () => app.quit(),
   listeners: () => ({ app: appEvents.names(), window: lastWindow().events.names() }),
+  /** What keeps the process alive (for a failure's message). */
+  'process.resources': () => process.getActiveResourcesInfo(),
 };
 
 if (RECORD_FILE && process.send) {
