@@ -62,6 +62,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     loggerInstance: options.logger || undefined,
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
     return503OnClosing: true,
+    // Quitting must not wait on a script's connection, idle or not: its sockets are closed with the server.
+    forceCloseConnections: true,
     // Scripts may poll several times a second: log problems, not every request.
     logController: new LogController({ disableRequestLogging: true }),
     // A path with broken percent-encoding never reaches a route: answer it in our error shape too.

@@ -38,7 +38,9 @@ export async function runCommand<N extends CommandName>(
     const holder = readDataDirLock(dataDir);
     if (holder !== null) {
       const control = await instanceControl(dataDir, holder);
-      return (await runRemote(io, control, name, args)) as Result<N>;
+      if (control) return (await runRemote(io, control, name, args)) as Result<N>;
+      // The holder let go while we waited (it was quitting): look again.
+      continue;
     }
     if (options.instanceOnly) throw new CommandError(options.instanceOnly);
     try {
@@ -67,12 +69,17 @@ async function runHere<N extends CommandName>(
   }
 }
 
-/** The live holder's control channel; a CLI command holding the lock (or a stuck start) is an error. */
-async function instanceControl(dataDir: string, holder: DataDirLockHolder): Promise<ControlInfo> {
+/**
+ * The live holder's control channel, or null once the holder lets go (an instance quitting removes its
+ * control file first). A CLI command holding the lock, or an instance that never gets ready, is an error.
+ */
+async function instanceControl(dataDir: string, holder: DataDirLockHolder): Promise<ControlInfo | null> {
   const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? STARTING_WAIT_MS : 0);
   for (;;) {
     const control = readControlFile(dataDir);
     if (control !== null && control.pid === holder.pid) return control;
+    const now = readDataDirLock(dataDir);
+    if (now === null || now.pid !== holder.pid || now.startedAt !== holder.startedAt) return null;
     if (Date.now() >= deadline) throw new DataDirLockedError(dataDir, holder);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -7,6 +7,7 @@
 import type { Static, TSchema } from 'typebox';
 import type { Store } from '../store/database';
 import type { SyncEngine } from '../sync/engine';
+import type { SecretStore } from '../sync/secrets';
 
 /** Where a command prints: the CLI's own stdout/stderr, or the control channel's stream to it. */
 export interface CommandOutput {
@@ -23,6 +24,8 @@ export interface RunningInstance {
   purpose: string;
   pid: number;
   sync: SyncEngine;
+  /** Where the instance takes remote keys from (its environment headless, the keychain in the app). */
+  secrets: SecretStore;
   /** Restarts the sync from the stored sources (after `sources add|remove`), as Settings does. */
   reloadSync(): Promise<void>;
   /** A fresh one-time web UI link, when the instance serves the web UI (`serve --ui`). */

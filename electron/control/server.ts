@@ -39,7 +39,11 @@ function sameSecret(given: string | string[] | undefined, secret: string): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function refuse(reply: FastifyReply, message: string, status: 'UNAUTHENTICATED' | 'INVALID_ARGUMENT') {
+function refuse(
+  reply: FastifyReply,
+  message: string,
+  status: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'INVALID_ARGUMENT',
+) {
   return sendError(reply, new ApiError(status, `control request refused: ${message}`));
 }
 
@@ -48,7 +52,7 @@ export async function registerControl(app: FastifyInstance, options: ControlServ
     // Before the body is parsed: nothing of an unauthenticated request is read.
     control.addHook('onRequest', async (request, reply) => {
       if (request.headers.origin !== undefined)
-        return refuse(reply, 'the control channel is for the command line, not for pages', 'UNAUTHENTICATED');
+        return refuse(reply, 'the control channel is for the command line, not for pages', 'FORBIDDEN');
       if (!sameSecret(request.headers[CONTROL_HEADER], options.secret))
         return refuse(
           reply,

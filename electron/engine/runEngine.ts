@@ -151,6 +151,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
               purpose: options.purpose,
               pid: process.pid,
               sync,
+              secrets: options.secrets,
               reloadSync,
               newWebUiLink: sessions ? () => `${api.url}/?token=${sessions.issue()}` : undefined,
             },

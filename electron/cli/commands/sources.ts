@@ -37,7 +37,7 @@ export function sourcesCommand(io: CliIo): Command {
         remote: options.remote,
         name: options.name,
         disabled: options.disabled === true,
-        keyEnv: remoteKeyEnv(io.env),
+        keyVariables: Object.keys(remoteKeyEnv(io.env)),
       });
     });
 

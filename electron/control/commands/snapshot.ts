@@ -4,6 +4,7 @@
  * and writes the same files the user named.
  */
 import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import Type from 'typebox';
 import { exportSnapshot } from '../../query/exportSnapshot';
 import { writeFileAtomicSync } from '../../store/atomicFile';
@@ -25,6 +26,7 @@ export const importData = command({
   ),
   async run({ store, now }, args, out) {
     checkOrg(args.org);
+    absolute(args.path);
     let text: string;
     try {
       text = readFileSync(args.path, 'utf8');
@@ -67,6 +69,7 @@ export const exportData = command({
   ),
   async run({ store }, { org, path }, out) {
     checkOrg(org);
+    if (path !== '-') absolute(path);
     await store.whenIdle(() => {
       if (!getOrg(store, org)) throw new CommandError(`no org '${org}' in this data directory`);
       if (path === '-') {
@@ -81,3 +84,8 @@ export const exportData = command({
     });
   },
 });
+
+/** The instance's working directory is not the user's: only paths the CLI resolved are taken. */
+function absolute(path: string): void {
+  if (!isAbsolute(path)) throw new CommandError(`'${path}' is not an absolute path`);
+}

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { SourceError, listSources, removeSource, saveSource } from '../../store/sources';
 import { envSecretStore } from '../../sync/secrets';
-import { CommandError, command } from '../command';
+import { CommandError, type RunningInstance, command } from '../command';
 import { checkOrg } from './org';
 import { printTable } from './table';
 
@@ -14,8 +14,8 @@ export const sourcesAdd = command({
       remote: Type.String(),
       name: Type.Optional(Type.String()),
       disabled: Type.Boolean(),
-      /** The CLI's `DATASET_HEALTH_REMOTE_KEY*` variables: only to say whether a key is set. */
-      keyEnv: Type.Record(Type.String(), Type.String()),
+      /** The CLI's `DATASET_HEALTH_REMOTE_KEY*` variables that are set (names only): to say whether a key is set. */
+      keyVariables: Type.Array(Type.String()),
     },
     { additionalProperties: false },
   ),
@@ -33,12 +33,22 @@ export const sourcesAdd = command({
         throw error;
       }
     });
-    // A running instance syncs the new source from now on, as a save in Settings does.
-    await instance?.reloadSync();
-    const secrets = envSecretStore(args.keyEnv);
+    const described = `Source ${source.id}: org ${source.orgId} from ${source.baseUrl}${source.enabled ? '' : ' (disabled)'}.`;
+    if (!instance) {
+      const secrets = envSecretStore(Object.fromEntries(args.keyVariables.map((name) => [name, 'set'])));
+      out.stderr(
+        `${described} ${secrets.apiKeyFor(source) ? 'A remote key is set in the environment.' : `Before \`serve\`, ${secrets.hint}.`}\n`,
+      );
+      return;
+    }
+    // A running instance syncs the new source from now on, as a save in Settings does, with its own key.
+    await restartSync(instance, described);
     out.stderr(
-      `Source ${source.id}: org ${source.orgId} from ${source.baseUrl}${source.enabled ? '' : ' (disabled)'}. ` +
-        `${secrets.apiKeyFor(source) ? 'A remote key is set in the environment.' : `Before \`serve\`, ${secrets.hint}.`}\n`,
+      `${described} ${
+        instance.secrets.apiKeyFor(source)
+          ? `The running ${instance.purpose} has a remote key for it and syncs it now.`
+          : `The running ${instance.purpose} has no remote key for it: ${instance.secrets.hint}${instance.purpose === 'serve' ? ' for serve, and restart it' : ''}.`
+      }\n`,
     );
   },
 });
@@ -68,7 +78,18 @@ export const sourcesRemove = command({
   async run({ store, instance }, { id }, out) {
     const removed = await store.whenIdle(() => removeSource(store, id));
     if (!removed) throw new CommandError(`no source '${id}' (see \`dataset-health sources list\`)`);
-    await instance?.reloadSync();
+    if (instance) await restartSync(instance, `Removed source ${id}.`);
     out.stderr(`Removed source ${id}.\n`);
   },
 });
+
+/** The change is stored either way: a sync that cannot restart is said plainly, not as an internal error. */
+async function restartSync(instance: RunningInstance, done: string): Promise<void> {
+  try {
+    await instance.reloadSync();
+  } catch (error) {
+    throw new CommandError(
+      `${done} But the running ${instance.purpose} could not restart its sync: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

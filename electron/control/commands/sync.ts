@@ -37,10 +37,12 @@ export const syncOnce = command({
     const configured = await ctx.store.whenIdle(() =>
       listSources(ctx.store).find((source) => source.orgId === orgId),
     );
+    // The instance's own runner for the org, when it can sync (it has a key; else it is stopped and the
+    // CLI's key does what it would alone).
+    const runner = running && ctx.instance?.sync.runner(running.sourceId);
     let result: CycleEvent;
-    if (ctx.instance && running) {
-      // The instance's own source for the org: a second runner beside it would fight over the datasets.
-      const runner = ctx.instance.sync.runner(running.sourceId);
+    if (ctx.instance && running && runner?.client) {
+      // A second runner beside it would fight over the datasets.
       const runningUrl = configured?.id === running.sourceId ? configured.baseUrl : undefined;
       const from = runningUrl ?? `its source '${running.sourceId}'`;
       if (args.remote !== undefined && remoteUrl(orgId, args.remote, undefined) !== runningUrl)
@@ -53,7 +55,7 @@ export const syncOnce = command({
         if (state.sourceId === running.sourceId && state.activity) progress(state.activity);
       });
       try {
-        result = await (runner ? runner.syncNow() : Promise.reject(new CommandError('the sync stopped')));
+        result = await runner.syncNow();
       } finally {
         stop();
       }

@@ -34,7 +34,10 @@ const running = new Set<Instance>();
 const simulators = new Set<RemoteSimulator>();
 
 /** `serve` as its command runs it: the lock, the store on disk, the engine (control channel included). */
-async function startInstance(dataDir: string, options: { ui?: boolean } = {}): Promise<Instance> {
+async function startInstance(
+  dataDir: string,
+  options: { ui?: boolean; remoteKeys?: NodeJS.ProcessEnv } = {},
+): Promise<Instance> {
   const lock = acquireDataDirLock(dataDir, { purpose: 'serve', now: () => NOW });
   const store = await Store.open({ dataDir });
   const engine = await runEngine({
@@ -44,7 +47,7 @@ async function startInstance(dataDir: string, options: { ui?: boolean } = {}): P
     settings: memorySettings(),
     port: 0,
     now: () => NOW,
-    secrets: envSecretStore({ [REMOTE_KEY_ENV]: SIM_KEY }),
+    secrets: envSecretStore(options.remoteKeys ?? { [REMOTE_KEY_ENV]: SIM_KEY }),
     logger: false,
     demoWhenNoSources: false,
     ui: options.ui === true,
@@ -183,8 +186,9 @@ describe('a command while serve holds the data directory', () => {
       },
     );
     expect(added.code, added.stderr).toBe(0);
+    // The instance syncs with its own key (its environment), not the CLI's: the message says so.
     expect(added.stderr).toBe(
-      `Source acme: org acme from ${remote.url}. A remote key is set in the environment.\n`,
+      `Source acme: org acme from ${remote.url}. The running serve has a remote key for it and syncs it now.\n`,
     );
     expect(instance.engine.sync.states().map((s) => s.sourceId)).toEqual(['acme']);
     const listed = await cli(['sources', 'list', '--data-dir', dataDir]);
@@ -342,11 +346,20 @@ describe('refused and malformed control requests change nothing', () => {
       /missing or wrong/,
     ],
     [
-      'a page (Origin)',
-      { secret: true, origin: 'http://127.0.0.1' },
+      'a page of the web UI (its own origin)',
+      { secret: true, origin: 'same' },
       JSON.stringify({ command: 'keys.create', args: { org: 'acme', name: 'x' } }),
       403,
-      /origin/,
+      /not for pages/,
+    ],
+    // Refused before the body is read: neither a broken nor a huge body gets an answer about itself.
+    ['no secret, a broken body', {}, '{"command": ', 401, /missing or wrong/],
+    [
+      'no secret, a 3 MB body',
+      {},
+      JSON.stringify({ command: 'x'.repeat(3_000_000) }),
+      401,
+      /missing or wrong/,
     ],
     ['malformed JSON', { secret: true }, '{"command": "keys.create", "args": {', 400, /JSON|body/i],
     [
@@ -383,7 +396,7 @@ describe('refused and malformed control requests change nothing', () => {
     const control = readControlFile(dataDir)!;
     const headers: Record<string, string> = {};
     if ('secret' in who) headers[CONTROL_HEADER] = who.secret === true ? control.secret : who.secret;
-    if ('origin' in who) headers.origin = who.origin;
+    if ('origin' in who) headers.origin = control.url;
     const before = listApiKeys(instance.store).length;
     const answer = await post(control.url, body, headers);
     expect(answer.status).toBe(status);
@@ -407,5 +420,44 @@ describe('refused and malformed control requests change nothing', () => {
     expect(run.stderr).toMatch(
       /^dataset-health: the running serve \(process \d+\) refused the command: control request refused: missing or wrong/,
     );
+  });
+});
+
+describe("keys: the instance's own, and the CLI's where the instance has none", () => {
+  it("sources add says when the running serve has no key; sync --once then uses the CLI's key, as alone", async () => {
+    const dataDir = tempDir();
+    const remote = await simulator();
+    await startInstance(dataDir, { remoteKeys: {} });
+    const added = await cli(
+      ['sources', 'add', '--org', 'acme', '--remote', remote.url, '--data-dir', dataDir],
+      {
+        [REMOTE_KEY_ENV]: SIM_KEY,
+      },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toBe(
+      `Source acme: org acme from ${remote.url}. The running serve has no remote key for it: ` +
+        `set ${REMOTE_KEY_ENV} (or ${REMOTE_KEY_ENV}_<SOURCE ID>) for serve, and restart it.\n`,
+    );
+    const synced = await cli(['sync', '--once', '--org', 'acme', '--data-dir', dataDir], {
+      [REMOTE_KEY_ENV]: SIM_KEY,
+    });
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stderr).toMatch(new RegExp(`^Syncing org acme from ${remote.url}…\\n`));
+    expect(synced.stderr).toMatch(/Synced 30 datasets into org acme/);
+  });
+});
+
+describe('an instance quitting while a command waits for it', () => {
+  it('runs the command alone once the holder lets go (no wait for the full start timeout)', async () => {
+    const dataDir = tempDir();
+    // Held by a "serve" with no control channel: what a CLI sees while serve quits (control.json goes first).
+    const lock = acquireDataDirLock(dataDir, { purpose: 'serve', now: () => NOW });
+    const started = Date.now();
+    const run = cli(['keys', 'list', '--json', '--data-dir', dataDir]);
+    setTimeout(() => lock.release(), 300);
+    const done = await run;
+    expect(done).toMatchObject({ code: 0, stdout: '[]\n' });
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
