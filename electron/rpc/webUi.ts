@@ -31,6 +31,11 @@ const HTTP_STATUS: Record<RpcErrorCode, number> = {
   internal: 500,
 };
 
+const EVENT_STREAM_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+};
+
 /** Comments keep idle proxies and browsers from closing the stream. */
 const HEARTBEAT_MS = 25_000;
 
@@ -98,13 +103,12 @@ export async function registerWebUi(app: FastifyInstance, options: WebUiOptions)
   const streams = new Set<ServerResponse>();
   app.get('/rpc/events', (request, reply) => {
     if (!signedIn(request)) return sendRpcError(reply, NOT_SIGNED_IN);
+    // HEAD (Fastify answers it with this handler) gets the stream's headers and ends at once: it has
+    // no body to stream, and a hijacked HEAD would never end.
+    if (request.method === 'HEAD') return reply.code(200).headers(EVENT_STREAM_HEADERS).send();
     reply.hijack();
     const response = reply.raw;
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-    });
+    response.writeHead(200, { ...EVENT_STREAM_HEADERS, Connection: 'keep-alive' });
     response.write(': connected\n\n');
     const unsubscribe = options.events.subscribe((name, payload) =>
       response.write(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`),

@@ -121,6 +121,22 @@ describe('web UI transport', () => {
     expect(samehost.status).toBe(403);
   });
 
+  it("answers HEAD /rpc/events at once: the stream's headers, no body (401 without the cookie)", async () => {
+    const head = await fetch(`${base}/rpc/events`, {
+      method: 'HEAD',
+      headers: { cookie },
+      signal: AbortSignal.timeout(2000),
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await head.text()).toBe('');
+    const anonymous = await fetch(`${base}/rpc/events`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(2000),
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('streams the engine events as server-sent events', async () => {
     const controller = new AbortController();
     const response = await fetch(`${base}/rpc/events`, { headers: { cookie }, signal: controller.signal });
