@@ -75,6 +75,20 @@ export function quoteForMessage(text: string): string {
   return `'${shown}${cut ? '…' : ''}'`;
 }
 
+/** C0 controls and DEL: SQLite's GLOB stops at a NUL, so such values could never match as written. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Why `text` (a filter value or search text) is refused, or null when it is allowed: control characters
+ * (U+0000–U+001F, U+007F) are refused, whatever the operator, so none of them silently matches otherwise.
+ */
+export function controlCharacterProblem(text: string): string | null {
+  const index = text.search(CONTROL_CHARACTER);
+  if (index === -1) return null;
+  return `contains the control character ${quoteForMessage(text[index]!)} at position ${index + 1} (control characters U+0000–U+001F and U+007F are not allowed)`;
+}
+
 function notAStatus(value: string): string {
   return `${quoteForMessage(value)} is not a delivery status (allowed: ${DELIVERY_STATUSES.join(', ')})`;
 }
@@ -102,6 +116,9 @@ export function parseFilter(text: string): Filter {
       `operator ${quoteForMessage(op)} is not allowed for ${field} (allowed: ${allowed.join(', ')})`,
     );
   }
+
+  const control = controlCharacterProblem(value);
+  if (control !== null) return fail(`the value ${control}`);
 
   if (op === 'in') {
     const values = parseList(value, fail);

@@ -4,7 +4,13 @@
  * into a typed selection that every query below takes. A bad text is an InvalidArgument naming its
  * parameter; each door translates that, in one place, into its own error shape.
  */
-import { FilterError, type Filter, parseFilter, printFilter } from '../../shared/filter';
+import {
+  FilterError,
+  type Filter,
+  controlCharacterProblem,
+  parseFilter,
+  printFilter,
+} from '../../shared/filter';
 import { SortError, type SortKey, parseSort, printSort } from '../../shared/sort';
 import { InvalidArgument } from './errors';
 
@@ -30,8 +36,48 @@ export interface PageRequest extends Selection {
   pageToken: string | null;
 }
 
+/**
+ * Bounds on one request's filters, far above what a person or a script asks for: they keep every query
+ * under SQLite's 32,766 bound variables (each `in` item is one; all other filters and the search take a
+ * few dozen) and cheap to refuse.
+ */
+export const SELECTION_LIMITS = { filters: 50, inItems: 5000, filterCharacters: 65_536 } as const;
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+function checkSize(filters: readonly string[]): void {
+  const { filters: maxFilters, filterCharacters } = SELECTION_LIMITS;
+  if (filters.length > maxFilters) {
+    throw new InvalidArgument(
+      'filter',
+      `filter: at most ${maxFilters} filters are allowed (${count(filters.length)} given)`,
+    );
+  }
+  const characters = filters.reduce((sum, filter) => sum + filter.length, 0);
+  if (characters > filterCharacters) {
+    throw new InvalidArgument(
+      'filter',
+      `filter: the filters may hold at most ${count(filterCharacters)} characters in all (${count(characters)} given)`,
+    );
+  }
+}
+
+function checkItems(filters: readonly Filter[]): void {
+  const items = filters.reduce((sum, filter) => sum + (filter.op === 'in' ? filter.values.length : 0), 0);
+  if (items > SELECTION_LIMITS.inItems) {
+    throw new InvalidArgument(
+      'filter',
+      `filter: the 'in' lists may hold at most ${count(SELECTION_LIMITS.inItems)} items in all (${count(items)} given)`,
+    );
+  }
+}
+
 /** Parses the texts as the v2 API defines them; the first bad one is an InvalidArgument. */
 export function parseSelection(text: SelectionText): Selection {
+  checkSize(text.filters);
+  const search = text.search ?? '';
+  const control = controlCharacterProblem(search);
+  if (control !== null) throw new InvalidArgument('search', `search: the text ${control}`);
   const filters = text.filters.map((filter) => {
     try {
       return parseFilter(filter);
@@ -40,8 +86,9 @@ export function parseSelection(text: SelectionText): Selection {
       throw error;
     }
   });
+  checkItems(filters);
   try {
-    return { orgId: text.orgId, filters, sort: parseSort(text.sort), search: text.search ?? '' };
+    return { orgId: text.orgId, filters, sort: parseSort(text.sort), search };
   } catch (error) {
     if (error instanceof SortError) throw new InvalidArgument('sort', error.message);
     throw error;
