@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
-import { getOrg, listOrgs } from '../store/orgs';
-import { createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys';
+import { UnknownOrgError, getOrg, listOrgs } from '../store/orgs';
+import { KeyNameError, createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys';
 import { writeFileAtomicSync } from '../store/atomicFile';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/settings';
@@ -105,8 +105,15 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'keys.list': () => idle(() => listApiKeys(store)),
     'keys.create': ({ orgId, name }) =>
       idle(() => {
-        const { key, ...info } = createApiKey(store, orgId, name, now());
-        return { key, info };
+        try {
+          // The window offers only existing orgs: an unknown one is a stale list or a hand-made call.
+          const { key, ...info } = createApiKey(store, orgId, name, now(), { newOrg: false });
+          return { key, info };
+        } catch (error) {
+          if (error instanceof KeyNameError) throw new RpcError('invalid-argument', error.message);
+          if (error instanceof UnknownOrgError) throw new RpcError('not-found', error.message);
+          throw error;
+        }
       }),
     'keys.revoke': ({ id }) => idle(() => ({ revoked: revokeApiKey(store, id, now()) })),
     'snoozes.list': ({ orgId }) => idle(() => listSnoozes(store, orgId, now())),

@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyView } from '../../shared/rpc';
 import type { Store } from './database';
-import { ensureOrg } from './orgs';
+import { ensureOrg, requireOrg } from './orgs';
 
 export const API_KEY_PATTERN = /^dhk_[A-Za-z0-9_-]{43}$/;
 
@@ -17,14 +17,50 @@ export interface CreatedApiKey extends ApiKeyInfo {
   key: string;
 }
 
+/** Longest key name, in characters (code points). */
+export const KEY_NAME_MAX = 128;
+
+/** A key name that cannot be stored (empty, too long, a control character). */
+export class KeyNameError extends Error {}
+
+// \p{Cc} is exactly C0, DEL and C1 (U+0000–U+001F, U+007F–U+009F): they break the `keys list`
+// table and can drive a terminal.
+const CONTROL = /\p{Cc}/u;
+
+const codePoint = (char: string): string =>
+  `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Throws KeyNameError unless the name can be stored and printed as it is. */
+export function checkKeyName(name: string): void {
+  if (name.length === 0) throw new KeyNameError('key names may not be empty');
+  const length = [...name].length;
+  if (length > KEY_NAME_MAX)
+    throw new KeyNameError(`key names are at most ${KEY_NAME_MAX} characters (this one has ${length})`);
+  const control = CONTROL.exec(name);
+  if (control)
+    throw new KeyNameError(`key names may not contain control characters (${codePoint(control[0])})`);
+}
+
 const hashKey = (key: string): Buffer => createHash('sha256').update(key).digest();
 
-export function createApiKey(store: Store, orgId: string, name: string, now: Date): CreatedApiKey {
+/**
+ * Creates a key for the org. With `newOrg: false` (the CLI and the window) an org that is not in the store
+ * is refused with UnknownOrgError; the default creates it (the built-in demo's key, before its first sync).
+ */
+export function createApiKey(
+  store: Store,
+  orgId: string,
+  name: string,
+  now: Date,
+  { newOrg = true }: { newOrg?: boolean } = {},
+): CreatedApiKey {
+  checkKeyName(name);
   const key = `dhk_${randomBytes(32).toString('base64url')}`;
   const id = `key_${randomBytes(6).toString('hex')}`;
   const createdAt = now.toISOString();
   store.transaction(() => {
-    ensureOrg(store, orgId, now);
+    if (newOrg) ensureOrg(store, orgId, now);
+    else requireOrg(store, orgId);
     store.run('INSERT INTO api_keys (id, org_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?)', [
       id,
       orgId,

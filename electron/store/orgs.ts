@@ -12,6 +12,19 @@ const ORG_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export class OrgIdError extends Error {}
 
+/** The org is well formed but not in this data directory (a typo, a wrong case): nothing was created. */
+export class UnknownOrgError extends OrgIdError {
+  constructor(
+    readonly orgId: string,
+    readonly known: string[],
+    readonly suggestion: string | null,
+  ) {
+    const orgs = known.length === 0 ? 'none yet' : `orgs: ${known.join(', ')}`;
+    const hint = suggestion === null ? '.' : `; did you mean '${suggestion}'?`;
+    super(`no org '${orgId}' in this data directory (${orgs})${hint}`);
+  }
+}
+
 export function assertOrgId(id: string): void {
   if (!ORG_ID.test(id)) {
     throw new OrgIdError(
@@ -28,6 +41,40 @@ export function ensureOrg(store: Store, id: string, now: Date, name = id): void 
     name,
     now.toISOString(),
   ]);
+}
+
+/** Edit distance, for "did you mean": org ids are short (64 characters at most). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * Throws UnknownOrgError unless the org exists, suggesting the nearest existing id (same letters in
+ * another case, else at most two edits away). Looked up in SQL and arrays only, never as an object key,
+ * so ids like `constructor` or `__proto__` are ordinary unknown orgs.
+ */
+export function requireOrg(store: Store, id: string): void {
+  assertOrgId(id);
+  if (store.get('SELECT 1 AS found FROM orgs WHERE id = ?', [id])) return;
+  const known = store.all('SELECT id FROM orgs ORDER BY id').map((row) => String(row.id));
+  const sameLetters = known.find((org) => org.toLowerCase() === id.toLowerCase());
+  const near = known
+    .map((org) => ({ org, edits: distance(org.toLowerCase(), id.toLowerCase()) }))
+    .filter(({ edits }) => edits <= 2)
+    .sort((a, b) => a.edits - b.edits)[0];
+  throw new UnknownOrgError(id, known, sameLetters ?? near?.org ?? null);
 }
 
 export function getOrg(store: Store, id: string): Org | undefined {

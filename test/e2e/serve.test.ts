@@ -169,7 +169,7 @@ describe('serve', () => {
     killed.child.kill('SIGKILL');
     await killed.exited;
     expect(existsSync(join(dataDir, 'dataset-health.lock'))).toBe(true);
-    const run = await cli(['keys', 'create', '--org', 'acme', '--data-dir', dataDir]);
+    const run = await cli(['keys', 'create', '--org', 'acme', '--new-org', '--data-dir', dataDir]);
     expect(run.code, run.stderr).toBe(0);
   });
 

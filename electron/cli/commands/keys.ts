@@ -4,6 +4,7 @@
  */
 import { Command } from 'commander';
 import { resolveDataDir } from '../../store/dataDir';
+import { checkName } from '../../control/commands/keys';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { checkOrg, dataDirOption } from '../options';
@@ -15,13 +16,16 @@ export function keysCommand(io: CliIo): Command {
     .command('create')
     .description('create a key for one org; prints the key alone on stdout (it is shown only once)')
     .requiredOption('--org <org>', 'the org whose data the key may read')
-    .option('--name <name>', 'a name to recognise the key by', 'cli')
+    .option('--name <name>', 'a name to recognise the key by (no control characters, at most 128)', 'cli')
+    .option('--new-org', 'create the org when it is not in the data directory yet (else refused)')
     .addOption(dataDirOption())
-    .action(async (options: { org: string; name: string; dataDir?: string }) => {
+    .action(async (options: { org: string; name: string; newOrg?: boolean; dataDir?: string }) => {
       checkOrg(options.org);
+      checkName(options.name);
       await runCommand(io, resolveDataDir(options.dataDir, io.env), 'keys.create', {
         org: options.org,
         name: options.name,
+        newOrg: options.newOrg === true,
       });
     });
 

@@ -1,21 +1,44 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import Type from 'typebox';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
+import { KeyNameError, checkKeyName, createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
+import { UnknownOrgError } from '../../store/orgs';
 import { CommandError, command } from '../command';
 import { checkOrg } from './org';
 import { printTable } from './table';
 
 export const keysCreate = command({
-  args: Type.Object({ org: Type.String(), name: Type.String() }, { additionalProperties: false }),
-  async run({ store, now }, { org, name }, out) {
+  args: Type.Object(
+    { org: Type.String(), name: Type.String(), newOrg: Type.Optional(Type.Boolean()) },
+    { additionalProperties: false },
+  ),
+  async run({ store, now }, { org, name, newOrg = false }, out) {
     checkOrg(org);
-    const created = await store.whenIdle(() => createApiKey(store, org, name, now()));
+    checkName(name);
+    const created = await store.whenIdle(() => {
+      try {
+        return createApiKey(store, org, name, now(), { newOrg });
+      } catch (error) {
+        if (error instanceof UnknownOrgError)
+          throw new CommandError(`${error.message} Pass --new-org to create it.`);
+        throw error;
+      }
+    });
     out.stdout(`${created.key}\n`);
     out.stderr(
       `Created key ${created.id} ('${created.name}') for org ${created.orgId}. Store it now: it is not shown again.\n`,
     );
   },
 });
+
+/** The key name, checked before anything touches the store (on both paths). */
+export function checkName(name: string): void {
+  try {
+    checkKeyName(name);
+  } catch (error) {
+    if (error instanceof KeyNameError) throw new CommandError(error.message);
+    throw error;
+  }
+}
 
 export const keysList = command({
   args: Type.Object(

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { buildApi } from '../../../electron/api/app';
 import { Store } from '../../../electron/store/database';
+import { ensureOrg } from '../../../electron/store/orgs';
 import { DatasetRecord, Snapshot } from '../../../shared/schemas';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
@@ -74,7 +75,9 @@ describe('usage', () => {
 describe('keys', () => {
   it('create prints only the key on stdout; list shows it without the secret; revoke stops it', async () => {
     const dataDir = tempDir();
-    const created = await cli(['keys', 'create', '--org', 'acme', '--name', 'ci', '--data-dir', dataDir]);
+    const created = await cli([
+      ...['keys', 'create', '--org', 'acme', '--new-org', '--name', 'ci', '--data-dir', dataDir],
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^dhk_[A-Za-z0-9_-]{43}\n$/);
     const key = created.stdout.trim();
@@ -96,10 +99,67 @@ describe('keys', () => {
 
   it('the data dir comes from DATASET_HEALTH_DATA_DIR when --data-dir is absent', async () => {
     const dataDir = tempDir();
-    const created = await cli(['keys', 'create', '--org', 'acme'], { DATASET_HEALTH_DATA_DIR: dataDir });
+    const created = await cli(['keys', 'create', '--org', 'acme', '--new-org'], {
+      DATASET_HEALTH_DATA_DIR: dataDir,
+    });
     expect(created.code).toBe(0);
     const list = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
     expect(JSON.parse(list.stdout)).toHaveLength(1);
+  });
+
+  it('an org not in the data directory is refused, naming the orgs there, unless --new-org', async () => {
+    const dataDir = tempDir();
+    for (const org of ['demo', 'live-demo'])
+      expect((await cli(['keys', 'create', '--org', org, '--new-org', '--data-dir', dataDir])).code).toBe(0);
+    const typo = await cli(['keys', 'create', '--org', 'Demo', '--data-dir', dataDir]);
+    expect(typo).toMatchObject({ code: 1, stdout: '' });
+    expect(typo.stderr).toBe(
+      "dataset-health: no org 'Demo' in this data directory (orgs: demo, live-demo); did you mean 'demo'? Pass --new-org to create it.\n",
+    );
+    const proto = await cli(['keys', 'create', '--org', 'constructor', '--data-dir', dataDir]);
+    expect(proto.stderr).toMatch(
+      /^dataset-health: no org 'constructor' in this data directory \(orgs: demo, live-demo\)\. Pass --new-org/,
+    );
+    expect((await cli(['keys', 'create', '--org', 'demo', '--data-dir', dataDir])).code).toBe(0);
+    const list = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
+    expect((JSON.parse(list.stdout) as { orgId: string }[]).map((key) => key.orgId)).toEqual([
+      'demo',
+      'demo',
+      'live-demo',
+    ]);
+  });
+
+  it('a name with a control character is refused; stored ones are listed escaped', async () => {
+    const dataDir = tempDir();
+    const run = await cli([
+      'keys',
+      'create',
+      '--org',
+      'acme',
+      '--new-org',
+      '--name',
+      'a\nb',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toBe('dataset-health: key names may not contain control characters (U+000A)\n');
+    // Stored before names were checked: printed escaped, one line per key.
+    const store = await Store.open({ dataDir });
+    ensureOrg(store, 'acme', new Date());
+    store.run(
+      "INSERT INTO api_keys (id, org_id, name, hash, created_at) VALUES ('key_old', 'acme', ?, 'x', '2026-01-01')",
+      ['ci\r\nkey_fake  acme\u001b[2J\u009b'],
+    );
+    await store.close();
+    const table = await cli(['keys', 'list', '--data-dir', dataDir]);
+    expect(table.stdout.split('\n')).toHaveLength(3);
+    expect(table.stdout).toContain('ci\\r\\nkey_fake  acme\\u001b[2J\\u009b');
+    expect(table.stdout.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+    const json = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
+    expect((JSON.parse(json.stdout) as { name: string }[])[0]!.name).toBe(
+      'ci\r\nkey_fake  acme\u001b[2J\u009b',
+    );
   });
 
   it('an invalid org id is a one-line failure', async () => {

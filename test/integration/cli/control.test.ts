@@ -104,7 +104,9 @@ const shape = (text: string) =>
 describe('a command while serve holds the data directory', () => {
   it('keys create|list|revoke run in the instance, print as alone, and the key works on its API at once', async () => {
     const dataDir = tempDir();
-    const alone = await cli(['keys', 'create', '--org', 'acme', '--name', 'first', '--data-dir', dataDir]);
+    const alone = await cli([
+      ...['keys', 'create', '--org', 'acme', '--new-org', '--name', 'first', '--data-dir', dataDir],
+    ]);
     expect(alone.code).toBe(0);
     const instance = await startInstance(dataDir);
 
@@ -299,7 +301,7 @@ describe('the control file and a dead instance', () => {
     );
     writeRuntimeFile(dataDir, { apiUrl: 'http://127.0.0.1:1', pid: dead, startedAt: NOW.toISOString() });
     writeControlFile(dataDir, { url: 'http://127.0.0.1:1', pid: dead, purpose: 'app', secret: 'x' });
-    const created = await cli(['keys', 'create', '--org', 'acme', '--data-dir', dataDir]);
+    const created = await cli(['keys', 'create', '--org', 'acme', '--new-org', '--data-dir', dataDir]);
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toMatch(/^dhk_/);
     // The stale lock was taken over and released again.
