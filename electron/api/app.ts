@@ -16,7 +16,8 @@ import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
 import type { TasksReadThrough } from '../query/tasks';
 import { Authenticator } from './auth';
-import { ApiError, sendError } from './errors';
+import type { Socket } from 'node:net';
+import { ApiError, methodNotAllowed, parserRefusal, rawErrorResponse, sendError } from './errors';
 import { checkHostAndOrigin } from './guards';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
@@ -72,7 +73,18 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
         reply.header('Cache-Control', 'no-store'),
         new ApiError('INVALID_ARGUMENT', `the request path is not valid: ${error.message}`),
       ),
+    // What Node's parser refuses (headers over 16 KB, NUL or non-ASCII in the request line, a method
+    // it does not know) is answered in our error shape too, then the connection is closed.
+    clientErrorHandler: (error, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const { status, error: refusal } = parserRefusal(error);
+      refuseSocket(socket, rawErrorResponse(refusal, status));
+    },
   });
+  // Node hands CONNECT to this event and closes the socket unanswered when nobody listens.
+  app.server.on('connect', (_request, socket: Socket) =>
+    refuseSocket(socket, rawErrorResponse(methodNotAllowed('CONNECT'))),
+  );
   const authenticator = new Authenticator(options.store, now);
 
   app.addHook('onRequest', async (request) => {
@@ -143,6 +155,15 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await options.extend?.(app, port);
   return app;
+}
+
+/** Answers on a socket no request owns, and closes it once the answer is out. */
+function refuseSocket(socket: Socket, response: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(response, () => socket.destroy());
 }
 
 function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger): ApiError {

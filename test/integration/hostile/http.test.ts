@@ -1,0 +1,210 @@
+/**
+ * Hostile HTTP requests against `serve --ui`'s one port (issue #15 item 6), as a security regression
+ * table: each row is the raw bytes a client sends, and the answer it must get — status, body shape
+ * (DESIGN.md §2 `{status, code, message}` for the v2 API and anything refused before a route, the RPC's
+ * `{error: {code, message}}` under /rpc/), and the message. Raw sockets, not inject(): Node's own HTTP
+ * parser answers several of these before Fastify sees a request.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiServer, startApiServer } from '../../../electron/api/server';
+import { createDispatch } from '../../../electron/rpc/dispatch';
+import type { EventHub } from '../../../electron/rpc/events';
+import { UiSessions, sessionCookie } from '../../../electron/rpc/sessions';
+import { registerWebUi } from '../../../electron/rpc/webUi';
+import { Store } from '../../../electron/store/database';
+import type { RpcHandlers } from '../../../shared/rpc';
+import { ErrorBody } from '../../../shared/schemas';
+
+let store: Store;
+let server: ApiServer;
+let rendererDir: string;
+let cookie: string;
+
+beforeAll(async () => {
+  store = await Store.open({ dataDir: null });
+  rendererDir = mkdtempSync(join(tmpdir(), 'dh-hostile-'));
+  writeFileSync(join(rendererDir, 'index.html'), '<div id="app"></div>');
+  const sessions = new UiSessions();
+  // Only the transport is under test: every call that reaches a handler answers the same.
+  const handlers = new Proxy({}, { get: () => async () => ({ ok: true }) }) as RpcHandlers;
+  const events: EventHub = { subscribe: () => () => undefined, emit: () => undefined };
+  server = await startApiServer({
+    store,
+    port: 0,
+    logger: false,
+    extend: (app, port) =>
+      registerWebUi(app, { rendererDir, dispatch: createDispatch(handlers), events, sessions, port }),
+  });
+  cookie = `${sessionCookie(server.port)}=${sessions.exchange(sessions.firstToken)}`;
+});
+
+afterAll(async () => {
+  await server.close();
+  await store.close();
+  rmSync(rendererDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends raw bytes and reads the whole answer; a server that does not answer within 2 s fails the row. */
+function send(request: Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(
+        new Error(`no complete answer within 2 s; got ${JSON.stringify(Buffer.concat(chunks).toString())}`),
+      );
+    }, 2000);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', ...rest] = text.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
+      resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n') });
+    });
+    socket.write(request);
+  });
+}
+
+/** A request as bytes; `Connection: close` so the server ends the socket after its answer. */
+function raw(
+  method: string,
+  path: string | Buffer,
+  headers: Record<string, string> = {},
+  body?: string,
+): Buffer {
+  const all = {
+    Host: `127.0.0.1:${server.port}`,
+    Connection: 'close',
+    ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }),
+    ...headers,
+  };
+  const head = Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return Buffer.concat([
+    Buffer.from(`${method} `),
+    Buffer.from(path),
+    Buffer.from(` HTTP/1.1\r\n${head}\r\n${body ?? ''}`),
+  ]);
+}
+
+const LIST = '/v2/ops/health/datasets/deliveries';
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
+interface Row {
+  name: string;
+  request: () => Buffer;
+  status: number;
+  /** The v2 error code, or the RPC error code prefixed `rpc:`. */
+  code: string;
+  message: RegExp;
+  headers?: Record<string, string>;
+}
+
+const ROWS: Row[] = [
+  // Refused by Node's HTTP parser, before any route (answered in the v2 shape, then closed).
+  {
+    name: 'headers over 16 KB',
+    request: () => raw('GET', LIST, { 'X-Padding': 'a'.repeat(17 * 1024) }),
+    status: 431,
+    code: 'INVALID_ARGUMENT',
+    message: /^the request headers are over the 16 KB limit$/,
+  },
+  {
+    name: 'a raw NUL in the request line',
+    request: () => raw('GET', Buffer.from('/v2/\0x', 'latin1')),
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /^not a valid HTTP\/1\.1 request: .*printable ASCII/,
+  },
+  {
+    name: 'raw non-ASCII bytes in the request line',
+    request: () => raw('GET', Buffer.from('/v2/ops/health/datasets/é/deliveries', 'utf8')),
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /^not a valid HTTP\/1\.1 request: .*printable ASCII/,
+  },
+  {
+    name: 'an unknown method (FOO)',
+    request: () => raw('FOO', LIST),
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    message: /^the method is not allowed: the API answers GET and HEAD/,
+    headers: { allow: 'GET, HEAD' },
+  },
+  {
+    name: 'not HTTP at all',
+    request: () => Buffer.from('hello\r\n\r\n'),
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    message: /is not allowed/,
+  },
+  {
+    name: 'CONNECT (Node closed the socket unanswered)',
+    request: () => raw('CONNECT', '127.0.0.1:22'),
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    message: /^CONNECT is not allowed/,
+    headers: { allow: 'GET, HEAD' },
+  },
+  // Known to Node, refused by the API.
+  {
+    name: 'QUERY on a v2 path',
+    request: () => raw('QUERY', LIST, JSON_TYPE, '{}'),
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    message: /^QUERY is not allowed here/,
+    headers: { allow: 'GET, HEAD' },
+  },
+  {
+    name: 'QUERY without Content-Type elsewhere',
+    request: () => raw('QUERY', '/rpc/orgs.list', {}, ''),
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /QUERY.*Content-Type/,
+  },
+];
+
+describe.each(ROWS)('$name', (row) => {
+  it(`→ ${row.status} ${row.code}`, async () => {
+    const answer = await send(row.request());
+    expect(answer.status).toBe(row.status);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers).toMatchObject(row.headers ?? {});
+    const body = JSON.parse(answer.body) as unknown;
+    if (row.code.startsWith('rpc:')) {
+      expect(body).toEqual({
+        error: { code: row.code.slice(4), message: expect.stringMatching(row.message) },
+      });
+    } else {
+      expect(Value.Check(ErrorBody, body)).toBe(true);
+      expect(body).toMatchObject({ status: row.status, code: row.code });
+      expect((body as ErrorBody).message).toMatch(row.message);
+    }
+  });
+});
+
+it('the cookie of these rows is a real session', async () => {
+  const answer = await send(raw('POST', '/rpc/orgs.list', { ...JSON_TYPE, Cookie: cookie }, 'null'));
+  expect(answer.status).toBe(200);
+});
