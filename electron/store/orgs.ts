@@ -25,10 +25,31 @@ export class UnknownOrgError extends OrgIdError {
   }
 }
 
+const ESCAPES = new Map([
+  ['\n', '\\n'],
+  ['\r', '\\r'],
+  ['\t', '\\t'],
+]);
+
+/**
+ * Text as one printable line: control characters (\p{Cc}: C0, DEL, C1) escaped as `\n` or `\u001b`, so
+ * stored or typed text can neither break a table or a one-line error nor drive the terminal.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /\p{Cc}/gu,
+    (char) => ESCAPES.get(char) ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** An input echoed in a message: printable, and cut after 80 characters. */
+const echo = (text: string): string =>
+  printable(text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : text);
+
 export function assertOrgId(id: string): void {
   if (!ORG_ID.test(id)) {
     throw new OrgIdError(
-      `'${id}' is not a valid org id (1–64 characters: letters, digits, '.', '_', '-'; starting with a letter or digit)`,
+      `'${echo(id)}' is not a valid org id (1–64 characters: letters, digits, '.', '_', '-'; starting with a letter or digit)`,
     );
   }
 }

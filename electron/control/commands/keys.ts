@@ -1,7 +1,7 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import Type from 'typebox';
 import { KeyNameError, checkKeyName, createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
-import { UnknownOrgError } from '../../store/orgs';
+import { UnknownOrgError, printable } from '../../store/orgs';
 import { CommandError, command } from '../command';
 import { checkOrg } from './org';
 import { printTable } from './table';
@@ -66,7 +66,8 @@ export const keysRevoke = command({
   args: Type.Object({ id: Type.String() }, { additionalProperties: false }),
   async run({ store, now }, { id }, out) {
     const revoked = await store.whenIdle(() => revokeApiKey(store, id, now()));
-    if (!revoked) throw new CommandError(`no active key with id '${id}' (see \`dataset-health keys list\`)`);
+    if (!revoked)
+      throw new CommandError(`no active key with id '${printable(id)}' (see \`dataset-health keys list\`)`);
     out.stderr(`Revoked key ${id}.\n`);
   },
 });
