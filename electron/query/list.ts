@@ -45,8 +45,8 @@ function comparison(position: PagePosition): Comparison {
 /** The rows a position does not cover, seen from its cursor: the way back from an emptied page. */
 function opposite(position: PagePosition): PagePosition {
   return {
+    ...position,
     direction: position.direction === 'next' ? 'previous' : 'next',
-    cursor: position.cursor,
     inclusive: !position.inclusive,
   };
 }
@@ -79,8 +79,15 @@ export function queryPage(store: Store, request: PageRequest, projection: Projec
   const canonical = canonicalSelection(request);
   const columns = [...request.sort.map((key) => `d.${sortColumn(key)}`), 'd.name_key', 'd.dataset_id'];
   const fingerprint = queryFingerprint(request.orgId, canonical.filters, canonical.sort);
+  const cursorOfRow = (pk: number): Cursor | undefined => {
+    const row = store.get(`SELECT ${columns.join(', ')} FROM datasets d WHERE d.pk = ? AND d.org_id = ?`, [
+      pk,
+      request.orgId,
+    ]);
+    return row ? columns.map((c) => row[c.slice(2)] as string | number) : undefined;
+  };
   const position = request.pageToken
-    ? decodePageToken(store, fingerprint, request.pageToken, columns.length)
+    ? decodePageToken(store, fingerprint, request.pageToken, columns.length, cursorOfRow)
     : null;
   const filters = filtersSql(request.filters);
   const where = { sql: filters.sql + search.sql, params: [...filters.params, ...search.params] };
@@ -93,7 +100,7 @@ export function queryPage(store: Store, request: PageRequest, projection: Projec
   const order = columns.map((c) => `${c} ${backwards ? 'DESC' : 'ASC'}`).join(', ');
 
   const rows = store.all(
-    `SELECT ${columns.join(', ')}, ${projection.select} AS record ${from}${keyset} ORDER BY ${order} LIMIT ?`,
+    `SELECT ${columns.join(', ')}, d.pk AS row_pk, ${projection.select} AS record ${from}${keyset} ORDER BY ${order} LIMIT ?`,
     [...projection.params, request.orgId, ...where.params, ...(position?.cursor ?? []), request.pageSize + 1],
   );
   const more = rows.length > request.pageSize;
@@ -115,8 +122,13 @@ export function queryPage(store: Store, request: PageRequest, projection: Projec
   let next: PagePosition | null = null;
   let previous: PagePosition | null = null;
   if (first && last) {
-    next = { direction: 'next', cursor: cursorOf(last), inclusive: false };
-    previous = { direction: 'previous', cursor: cursorOf(first), inclusive: false };
+    next = { direction: 'next', cursor: cursorOf(last), inclusive: false, row: Number(last.row_pk) };
+    previous = {
+      direction: 'previous',
+      cursor: cursorOf(first),
+      inclusive: false,
+      row: Number(first.row_pk),
+    };
     // The extra row answers for the direction of travel; an index probe answers for the other.
     if (!(backwards ? anyRow(next) : more)) next = null;
     if (!(backwards ? more : position !== null && anyRow(previous))) previous = null;

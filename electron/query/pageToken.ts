@@ -1,7 +1,9 @@
 /**
  * Keyset page tokens (DESIGN.md §2): an opaque, signed position in one query's order. A token names
  * the sort-key values of the row it starts after (next) or before (previous), and is bound to the org,
- * filters and sort it was issued for; anything else, altered or foreign, is refused.
+ * filters and sort it was issued for; anything else, altered or foreign, is refused. A position whose
+ * values are long (names and ids may run to kilobytes) is carried compactly instead, as the row's key and
+ * a digest of its values, so a token's length never depends on what is stored (issue 15).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/database';
@@ -14,7 +16,18 @@ export interface PagePosition {
   cursor: Cursor;
   /** Whether the row at the cursor itself belongs to the page (used after an emptied page). */
   inclusive: boolean;
+  /** The row the cursor was read from: lets a token carry the row instead of long values. */
+  row?: number;
 }
+
+/** Reads a row's cursor (in the query's columns, within the token's org); undefined when it is gone. */
+export type CursorOfRow = (row: number) => Cursor | undefined;
+
+/**
+ * Tokens up to this length carry the cursor's values; longer ones carry the row's key. Far below what
+ * either door accepts (2,000 characters in the v2 schema, 4,096 over RPC), whatever is stored.
+ */
+export const INLINE_TOKEN_LENGTH = 512;
 
 const secrets = new WeakMap<Store, Buffer>();
 
@@ -42,25 +55,47 @@ function sign(store: Store, payload: string): string {
   return createHmac('sha256', secret(store)).update(payload).digest('base64url').slice(0, 32);
 }
 
-export function encodePageToken(store: Store, fingerprint: string, position: PagePosition): string {
-  const payload = Buffer.from(
-    JSON.stringify({
-      q: fingerprint,
-      d: position.direction === 'next' ? 'n' : 'p',
-      k: position.cursor,
-      ...(position.inclusive ? { i: 1 } : {}),
-    }),
-  ).toString('base64url');
+function cursorDigest(cursor: Cursor): string {
+  return createHash('sha256').update(JSON.stringify(cursor)).digest('base64url').slice(0, 22);
+}
+
+function signed(store: Store, fields: object): string {
+  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
   return `${payload}.${sign(store, payload)}`;
 }
 
+export function encodePageToken(store: Store, fingerprint: string, position: PagePosition): string {
+  const common = {
+    q: fingerprint,
+    d: position.direction === 'next' ? 'n' : 'p',
+    ...(position.inclusive ? { i: 1 } : {}),
+  };
+  const inline = signed(store, { ...common, k: position.cursor });
+  if (inline.length <= INLINE_TOKEN_LENGTH || position.row === undefined) return inline;
+  return signed(store, { ...common, r: position.row, h: cursorDigest(position.cursor) });
+}
+
 const INVALID = 'pageToken is not a token this server issued (it may be altered or truncated)';
+const MOVED =
+  'pageToken starts at a dataset that has since changed or been removed: start again from the first page';
+
+/** The cursor a compact token names: its row's values now, if they are still the ones it was issued at. */
+function cursorOfCompact(decoded: { r?: unknown; h?: unknown }, resolve: CursorOfRow | undefined): Cursor {
+  if (typeof decoded.r !== 'number' || typeof decoded.h !== 'string' || !resolve) {
+    throw new InvalidArgument('pageToken', INVALID);
+  }
+  const cursor = resolve(decoded.r);
+  if (cursor === undefined || cursorDigest(cursor) !== decoded.h)
+    throw new InvalidArgument('pageToken', MOVED);
+  return cursor;
+}
 
 export function decodePageToken(
   store: Store,
   fingerprint: string,
   token: string,
   cursorLength: number,
+  resolve?: CursorOfRow,
 ): PagePosition {
   const [payload, signature, ...rest] = token.split('.');
   if (!payload || !signature || rest.length > 0) throw new InvalidArgument('pageToken', INVALID);
@@ -72,8 +107,10 @@ export function decodePageToken(
   const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
     q: string;
     d: string;
-    k: Cursor;
+    k?: Cursor;
     i?: number;
+    r?: unknown;
+    h?: unknown;
   };
   if (decoded.q !== fingerprint) {
     throw new InvalidArgument(
@@ -81,14 +118,16 @@ export function decodePageToken(
       'pageToken belongs to another query: replay it with the same filters and sort it was issued for',
     );
   }
-  if (!Array.isArray(decoded.k) || decoded.k.length !== cursorLength)
+  const cursor = decoded.k === undefined ? cursorOfCompact(decoded, resolve) : decoded.k;
+  if (!Array.isArray(cursor) || cursor.length !== cursorLength)
     throw new InvalidArgument('pageToken', INVALID);
-  if (!decoded.k.every((v) => typeof v === 'string' || typeof v === 'number')) {
+  if (!cursor.every((v) => typeof v === 'string' || typeof v === 'number')) {
     throw new InvalidArgument('pageToken', INVALID);
   }
   return {
     direction: decoded.d === 'p' ? 'previous' : 'next',
-    cursor: decoded.k,
+    cursor,
     inclusive: decoded.i === 1,
+    ...(typeof decoded.r === 'number' ? { row: decoded.r } : {}),
   };
 }

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { FILTER_FIELDS, type Filter, printFilter } from '../../../shared/filter';
 import { ErrorBody } from '../../../shared/schemas';
-import { type ApiFixture, apiFixture, walk } from '../../helpers/api';
+import type { RowsPage } from '../../../shared/rpc';
+import { parseSort } from '../../../shared/sort';
+import { createApiKey } from '../../../electron/store/apiKeys';
+import { writeDataset } from '../../../electron/store/datasetWriter';
+import { ensureOrg } from '../../../electron/store/orgs';
+import { HOST, NOW, type ApiFixture, apiFixture, walk } from '../../helpers/api';
+import { type EngineClient, engineClient } from '../../helpers/engineClient';
+import { fixtureRecords } from '../../helpers/fixtures';
 import { expectedIds } from '../../helpers/reference';
 
 let fixture: ApiFixture;
@@ -149,4 +156,109 @@ describe('paging invariants', () => {
       { numRuns: 120, seed: 3 },
     );
   });
+});
+
+/**
+ * Issue 15 item 5: page tokens stay valid for anything a dataset can hold. Ids and names up to 1,024
+ * characters of any Unicode (astral characters, quotes, the filter grammar's and GLOB's specials) are
+ * written straight to the store, below any import limit, and walked through both doors in every sort.
+ */
+describe('paging over long and unusual ids and names', () => {
+  const unusual = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom('"', "'", ',', '.', '(', ')', '*', '%', '_', '\\', '?', '[', ' ', 'a', 'Z'),
+    },
+    { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
+    { weight: 1, arbitrary: fc.constantFrom('🙂', '𝔸', '\u{10FFFF}', '\uFFFF', 'é', 'İ') },
+  );
+  /** Mostly short, sometimes up to 1,024 UTF-16 code units (a long run of one character, then more). */
+  const text = fc
+    .oneof(
+      fc.string({ unit: unusual, minLength: 1, maxLength: 8 }),
+      fc
+        .tuple(unusual, fc.integer({ min: 100, max: 1000 }), fc.string({ unit: unusual, maxLength: 4 }))
+        .map(([ch, n, tail]) => `${ch.repeat(Math.ceil(n / ch.length))}${tail}`),
+    )
+    .map((t) => t.slice(0, 1024).replace(/[\uD800-\uDBFF]$/, 'x'));
+  const datasets = fc.uniqueArray(fc.tuple(text, fc.option(text, { nil: null })), {
+    minLength: 1,
+    maxLength: 14,
+    selector: ([id]) => id,
+  });
+  const SORTS = [
+    '',
+    'latestDeliveryStatus.asc',
+    'latestDeliveryStatus.desc',
+    'latestDeliveryTimestamp.asc',
+    'latestDeliveryTimestamp.desc',
+  ];
+
+  let api: ApiFixture;
+  let engine: EngineClient;
+  beforeAll(async () => {
+    api = await apiFixture({}, 1);
+    engine = await engineClient({ datasets: 1 });
+  });
+  afterAll(async () => {
+    await api.close();
+    await engine.close();
+  });
+
+  let run = 0;
+  it('walking next to the end and previous back visits each dataset once each way, no token refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(datasets, fc.integer({ min: 1, max: 4 }), async (pairs, size) => {
+        // A fresh org per run, in both stores: runs do not see each other's datasets.
+        const orgId = `paging-${run++}`;
+        const base = fixtureRecords(pairs.length, run, 'p');
+        const records = pairs.map(([datasetId, datasetName], i) => ({ ...base[i]!, datasetId, datasetName }));
+        for (const store of [api.store, engine.store]) {
+          ensureOrg(store, orgId, NOW);
+          store.transaction(() => {
+            for (const record of records) {
+              writeDataset(store, orgId, record, { events: 'replace', deliveriesPerDataset: 100 });
+            }
+          });
+        }
+        const key = createApiKey(api.store, orgId, 'paging', NOW).key;
+        const door = {
+          ...api,
+          get: async (url: string) => {
+            const response = await api.app.inject({
+              method: 'GET',
+              url,
+              headers: { host: HOST, authorization: `Bearer ${key}` },
+            });
+            // No token is refused: a 400 here fails with its message, not as a short walk.
+            expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+            return response;
+          },
+        };
+        for (const sort of SORTS) {
+          const expected = expectedIds(records, [], parseSort(sort));
+          const { forward, backward } = await walk(door, sort ? `sort=${sort}` : '', size);
+          expect(forward).toEqual(expected);
+          expect(backward).toEqual(expected);
+
+          const seen: string[] = [];
+          let pageToken: string | null = null;
+          do {
+            const page: RowsPage = await engine.client.call('datasets.rows', {
+              orgId,
+              filters: [],
+              search: '',
+              sort,
+              pageSize: size,
+              pageToken,
+            });
+            seen.push(...page.rows.map((row) => row.datasetId));
+            pageToken = page.nextPageToken || null;
+          } while (pageToken !== null && seen.length <= records.length);
+          expect(seen).toEqual(expected);
+        }
+      }),
+      { numRuns: 25, seed: 15 },
+    );
+  }, 120_000);
 });

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcError } from '../../../shared/rpc';
 import type { Store } from '../../../electron/store/database';
-import { type ApiFixture, apiFixture } from '../../helpers/api';
+import { createApiKey } from '../../../electron/store/apiKeys';
+import { writeDataset } from '../../../electron/store/datasetWriter';
+import { ensureOrg } from '../../../electron/store/orgs';
+import { HOST, NOW, type ApiFixture, apiFixture, walk } from '../../helpers/api';
+import { fixtureRecords } from '../../helpers/fixtures';
 import { ENGINE_ORG, type EngineClient, engineClient } from '../../helpers/engineClient';
 
 let api: ApiFixture;
@@ -184,5 +188,84 @@ describe('hostile selections through the RPC', () => {
       expect((error as RpcError).message).toMatch(row.message!);
     }
     expect(storedData(engine.store)).toBe(before);
+  });
+});
+
+/**
+ * Item 5: a 10,000-character datasetId once made a 13,480-character token the server refused, and paging
+ * stopped at row 60 of 65. Long values are written below any import limit, in an org of their own.
+ */
+describe('page tokens over long stored values', () => {
+  const ORG = 'long-values';
+  let key: string;
+  const write = (record: ReturnType<typeof fixtureRecords>[number]) =>
+    writeDataset(api.store, ORG, record, { events: 'replace', deliveriesPerDataset: 100 });
+  const records = fixtureRecords(65, 5, 'lv').map((record, i) => ({
+    ...record,
+    datasetId: i === 60 ? 'L'.repeat(10_000) : record.datasetId,
+    datasetName: i === 61 ? `"${'🙂'.repeat(511)}` : record.datasetName,
+  }));
+  const get = async (url: string) =>
+    api.app.inject({ method: 'GET', url, headers: { host: HOST, authorization: `Bearer ${key}` } });
+  beforeAll(() => {
+    ensureOrg(api.store, ORG, NOW);
+    api.store.transaction(() => records.forEach(write));
+    key = createApiKey(api.store, ORG, 'long', NOW).key;
+  });
+
+  it.each([
+    '',
+    'latestDeliveryStatus',
+    'latestDeliveryStatus.desc',
+    'latestDeliveryTimestamp',
+    'latestDeliveryTimestamp.desc',
+  ])('sort=%s: every page answers, all 65 datasets each way', async (sort) => {
+    const before = storedData(api.store);
+    const door = {
+      ...api,
+      get: async (url: string) => {
+        const response = await get(url);
+        expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+        const page = response.json() as { nextPageToken: string; previousPageToken: string };
+        expect(page.nextPageToken.length).toBeLessThanOrEqual(512);
+        expect(page.previousPageToken.length).toBeLessThanOrEqual(512);
+        return response;
+      },
+    };
+    const { forward, backward } = await walk(door, sort ? `sort=${sort}` : '', 1);
+    expect(new Set(forward).size).toBe(65);
+    expect(backward).toEqual(forward);
+    expect(storedData(api.store)).toBe(before);
+  });
+
+  it('a token that starts at a long-valued dataset since renamed is a 400 saying to start again', async () => {
+    // Walk one dataset a page to the long one; a token from its page starts at it.
+    const base = '/v2/ops/health/datasets/deliveries?pageSize=1&latestDeliveriesCount=0';
+    let token = '';
+    for (let page = 0; page < 65; page++) {
+      const body = (await get(`${base}&pageToken=${token}`)).json() as {
+        items: { datasetId: string }[];
+        nextPageToken: string;
+        previousPageToken: string;
+      };
+      if (body.items[0]!.datasetId === records[60]!.datasetId) {
+        token = body.nextPageToken || body.previousPageToken;
+        break;
+      }
+      token = body.nextPageToken;
+    }
+    expect(token.length).toBeGreaterThan(0);
+    write({ ...records[60]!, datasetName: 'renamed' });
+    const before = storedData(api.store);
+    const response = await get(`${base}&pageToken=${token}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      status: 400,
+      code: 'INVALID_ARGUMENT',
+      field: 'pageToken',
+      message:
+        'pageToken starts at a dataset that has since changed or been removed: start again from the first page',
+    });
+    expect(storedData(api.store)).toBe(before);
   });
 });
