@@ -252,6 +252,7 @@ export const RPC_ERROR_CODES = [
   'invalid-argument',
   'not-found',
   'unauthenticated',
+  'too-large',
   'unavailable',
   'internal',
 ] as const;

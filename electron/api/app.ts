@@ -17,7 +17,7 @@ import { InvalidArgument } from '../query/errors';
 import type { TasksReadThrough } from '../query/tasks';
 import { Authenticator } from './auth';
 import type { Socket } from 'node:net';
-import { ApiError, methodNotAllowed, parserRefusal, rawErrorResponse, sendError } from './errors';
+import { ApiError, methodNotAllowed, parserRefusal, quote, rawErrorResponse, sendError } from './errors';
 import { checkHostAndOrigin } from './guards';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
@@ -110,7 +110,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   );
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    return sendError(reply, new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${path}`));
+    return sendError(reply, new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${quote(path)}`));
   });
 
   await app.register(swagger, {
@@ -173,6 +173,14 @@ function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger): Api
     const first = error.validation[0];
     const field = first?.instancePath.split('/')[1] ?? first?.params?.missingProperty;
     const name = typeof field === 'string' ? field : 'query';
+    // A value over its length limit is neither repeated nor malformed: say so, with the limit.
+    if (first?.keyword === 'maxLength') {
+      return new ApiError(
+        'INVALID_ARGUMENT',
+        `${name} is too long: at most ${String(first.params.limit)} characters`,
+        name,
+      );
+    }
     return new ApiError(
       'INVALID_ARGUMENT',
       PARAMETER_RULES[name] ?? `${name}: ${first?.message ?? 'invalid'}`,

@@ -6,7 +6,7 @@ import { parseSelection } from '../query/selection';
 import { type TasksReadThrough, readDeliveryTasks } from '../query/tasks';
 import type { Store } from '../store/database';
 import { getOrg } from '../store/orgs';
-import { ApiError } from './errors';
+import { ApiError, quote } from './errors';
 import {
   DEFAULT_DELIVERIES,
   DEFAULT_PAGE_SIZE,
@@ -131,7 +131,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
         if (json === null) {
           throw new ApiError(
             'NOT_FOUND',
-            `no dataset '${request.params.datasetId}' (by datasetId or legacyDatasetId)`,
+            `no dataset '${quote(request.params.datasetId)}' (by datasetId or legacyDatasetId)`,
           );
         }
         return sendVersioned(store, request, reply, json);
@@ -160,8 +160,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
           throw new ApiError(
             'NOT_FOUND',
             result.reason === 'unknown-delivery'
-              ? `no delivery '${deliveryId}'`
-              : `the tasks of delivery '${deliveryId}' were never synced and the remote could not be reached`,
+              ? `no delivery '${quote(deliveryId)}'`
+              : `the tasks of delivery '${quote(deliveryId)}' were never synced and the remote could not be reached`,
           );
         }
         return sendVersioned(store, request, reply, result.json);

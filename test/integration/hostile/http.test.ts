@@ -16,6 +16,7 @@ import { createDispatch } from '../../../electron/rpc/dispatch';
 import type { EventHub } from '../../../electron/rpc/events';
 import { UiSessions, sessionCookie } from '../../../electron/rpc/sessions';
 import { registerWebUi } from '../../../electron/rpc/webUi';
+import { createApiKey } from '../../../electron/store/apiKeys';
 import { Store } from '../../../electron/store/database';
 import type { RpcHandlers } from '../../../shared/rpc';
 import { ErrorBody } from '../../../shared/schemas';
@@ -24,9 +25,11 @@ let store: Store;
 let server: ApiServer;
 let rendererDir: string;
 let cookie: string;
+let key: string;
 
 beforeAll(async () => {
   store = await Store.open({ dataDir: null });
+  key = createApiKey(store, 'acme', 'hostile', new Date()).key;
   rendererDir = mkdtempSync(join(tmpdir(), 'dh-hostile-'));
   writeFileSync(join(rendererDir, 'index.html'), '<div id="app"></div>');
   const sessions = new UiSessions();
@@ -110,6 +113,7 @@ function raw(
 
 const LIST = '/v2/ops/health/datasets/deliveries';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
+const AUTH = () => ({ Authorization: `Bearer ${key}` });
 
 interface Row {
   name: string;
@@ -182,6 +186,80 @@ const ROWS: Row[] = [
     status: 400,
     code: 'INVALID_ARGUMENT',
     message: /QUERY.*Content-Type/,
+  },
+  // Messages that said the wrong thing.
+  {
+    name: 'a pageToken over its length limit',
+    request: () => raw('GET', `${LIST}?pageToken=${'a'.repeat(2001)}`, AUTH()),
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /^pageToken is too long: at most 2000 characters$/,
+  },
+  {
+    name: 'a sort over its length limit',
+    request: () => raw('GET', `${LIST}?sort=${'latestDeliveryStatus,'.repeat(20)}`, AUTH()),
+    status: 400,
+    code: 'INVALID_ARGUMENT',
+    message: /^sort is too long: at most 200 characters$/,
+  },
+  {
+    name: 'a long unknown path (the message quotes only its start)',
+    request: () => raw('GET', `/v2/${'x'.repeat(5000)}`),
+    status: 404,
+    code: 'NOT_FOUND',
+    message: /^no such endpoint: GET \/v2\/x{196}… \(5004 characters\)$/,
+  },
+  {
+    name: 'a long unknown dataset id (the message quotes only its start)',
+    request: () => raw('GET', `/v2/ops/health/datasets/${'d'.repeat(2000)}/deliveries`, AUTH()),
+    status: 404,
+    code: 'NOT_FOUND',
+    message: /^no dataset 'd{200}… \(2000 characters\)'/,
+  },
+  {
+    name: 'an RPC body over 1 MB',
+    request: () =>
+      raw('POST', '/rpc/orgs.list', { ...JSON_TYPE, Cookie: cookie }, `"${'x'.repeat(1024 * 1024)}"`),
+    status: 413,
+    code: 'rpc:too-large',
+    message: /^the request body is over the limit of 1 MB$/,
+  },
+  {
+    name: 'valid JSON with a __proto__ key',
+    request: () =>
+      raw('POST', '/rpc/keys.revoke', { ...JSON_TYPE, Cookie: cookie }, '{"id":"k","__proto__":{"x":1}}'),
+    status: 400,
+    code: 'rpc:invalid-argument',
+    message: /^the request may not contain the key '__proto__'$/,
+  },
+  {
+    name: 'valid JSON with constructor.prototype',
+    request: () =>
+      raw('POST', '/rpc/keys.revoke', { ...JSON_TYPE, Cookie: cookie }, '{"constructor":{"prototype":{}}}'),
+    status: 400,
+    code: 'rpc:invalid-argument',
+    message: /^the request may not contain the key 'constructor'$/,
+  },
+  {
+    name: 'broken JSON with the cookie',
+    request: () => raw('POST', '/rpc/orgs.list', { ...JSON_TYPE, Cookie: cookie }, '{"a":'),
+    status: 400,
+    code: 'rpc:invalid-argument',
+    message: /^the request body is not valid JSON: /,
+  },
+  {
+    name: 'broken JSON without the cookie',
+    request: () => raw('POST', '/rpc/orgs.list', JSON_TYPE, '{"a":'),
+    status: 401,
+    code: 'rpc:unauthenticated',
+    message: /^not signed in/,
+  },
+  {
+    name: 'a body over 1 MB without the cookie',
+    request: () => raw('POST', '/rpc/orgs.list', JSON_TYPE, `"${'x'.repeat(1024 * 1024)}"`),
+    status: 401,
+    code: 'rpc:unauthenticated',
+    message: /^not signed in/,
   },
 ];
 
