@@ -91,14 +91,17 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     checkHostAndOrigin(request.headers.host, request.headers.origin, port());
     // Refused here, not in the not-found handler: Fastify reads and parses the body of an unrouted
     // request before that handler runs, so an empty, broken or huge body would answer 400 instead.
-    if (request.method === 'GET' || request.method === 'HEAD') return;
-    if (!V2_PATTERNS.some((pattern) => pattern.test(request.url.split('?')[0] ?? ''))) return;
-    throw new ApiError(
-      'METHOD_NOT_ALLOWED',
-      `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
-      undefined,
-      { Allow: ALLOW },
-    );
+    const path = request.url.split('?')[0] ?? '';
+    const readOnly = request.method === 'GET' || request.method === 'HEAD';
+    if (!readOnly && V2_PATTERNS.some((pattern) => pattern.test(path))) {
+      throw new ApiError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
+        undefined,
+        { Allow: ALLOW },
+      );
+    }
+    if (request.is404) throw noSuchEndpoint(request.method, path);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('Cache-Control', 'no-store');
@@ -108,10 +111,9 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) =>
     sendError(reply, toApiError(error, request.log)),
   );
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    return sendError(reply, new ApiError('NOT_FOUND', `no such endpoint: ${request.method} ${quote(path)}`));
-  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, noSuchEndpoint(request.method, request.url.split('?')[0] ?? '')),
+  );
 
   await app.register(swagger, {
     openapi: {
@@ -156,6 +158,9 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   await options.extend?.(app, port);
   return app;
 }
+
+const noSuchEndpoint = (method: string, path: string): ApiError =>
+  new ApiError('NOT_FOUND', `no such endpoint: ${method} ${quote(path)}`);
 
 /** Answers on a socket no request owns, and closes it once the answer is out. */
 function refuseSocket(socket: Socket, response: string): void {

@@ -181,11 +181,18 @@ const ROWS: Row[] = [
     headers: { allow: 'GET, HEAD' },
   },
   {
-    name: 'QUERY without Content-Type elsewhere',
-    request: () => raw('QUERY', '/rpc/orgs.list', {}, ''),
-    status: 400,
-    code: 'INVALID_ARGUMENT',
-    message: /QUERY.*Content-Type/,
+    name: 'QUERY on an unknown path, with a broken body',
+    request: () => raw('QUERY', '/rpc/orgs.list', JSON_TYPE, '{"a":'),
+    status: 404,
+    code: 'NOT_FOUND',
+    message: /^no such endpoint: QUERY \/rpc\/orgs\.list$/,
+  },
+  {
+    name: 'a body over 1 MB to an unknown path',
+    request: () => raw('POST', '/v2/unknown', JSON_TYPE, `"${'x'.repeat(2 * 1024 * 1024)}"`),
+    status: 404,
+    code: 'NOT_FOUND',
+    message: /^no such endpoint: POST \/v2\/unknown$/,
   },
   // Messages that said the wrong thing.
   {
