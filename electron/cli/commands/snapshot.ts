@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
 import { resolveDataDir } from '../../store/dataDir';
+import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from '../../control/commands/snapshot';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { checkOrg, dataDirOption, integerOption } from '../options';
@@ -20,17 +21,29 @@ export function importCommand(io: CliIo): Command {
       integerOption(1, 100_000),
       DEFAULT_DELIVERIES_PER_DATASET,
     )
+    .option(
+      '--max-size <MiB>',
+      `refuse a file larger than this many MiB (up to ${MAX_IMPORT_MIB})`,
+      integerOption(1, MAX_IMPORT_MIB),
+      DEFAULT_IMPORT_MIB,
+    )
     .argument('<file>', 'snapshot JSON: { "datasets": [...], "tasks": { "<deliveryId>": {...} } }')
     .addOption(dataDirOption())
-    .action(async (file: string, options: { org: string; retention: number; dataDir?: string }) => {
-      checkOrg(options.org);
-      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'import', {
-        org: options.org,
-        file,
-        path: resolve(file),
-        retention: options.retention,
-      });
-    });
+    .action(
+      async (
+        file: string,
+        options: { org: string; retention: number; maxSize: number; dataDir?: string },
+      ) => {
+        checkOrg(options.org);
+        await runCommand(io, resolveDataDir(options.dataDir, io.env), 'import', {
+          org: options.org,
+          file,
+          path: resolve(file),
+          retention: options.retention,
+          maxSize: options.maxSize,
+        });
+      },
+    );
 }
 
 export function exportCommand(io: CliIo): Command {
