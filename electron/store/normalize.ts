@@ -13,6 +13,14 @@ import type {
   TasksRecord,
 } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
+import {
+  jsonKey,
+  maxLength,
+  scheduleProblem,
+  shortQuote,
+  statusProblem,
+  timeZoneProblem,
+} from './importRules';
 
 export class RecordProblem extends Error {
   constructor(
@@ -85,8 +93,26 @@ function knownKeys(
   if (!ctx.strict) return;
   const unknown = Object.keys(input).find((key) => !allowed.includes(key));
   if (unknown !== undefined) {
-    problem(ctx, `${path}.${unknown}`, `unknown field '${unknown}' (allowed: ${allowed.join(', ')})`);
+    problem(
+      ctx,
+      jsonPath(path, unknown),
+      `unknown field ${shortQuote(unknown)} (allowed: ${allowed.join(', ')})`,
+    );
   }
+}
+
+/** `path.key`, or `path["key"]` (cut short) when the key is not a plain name. */
+export function jsonPath(path: string, key: string): string {
+  if (/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/.test(key)) return `${path}.${key}`;
+  return `${path}[${jsonKey(key)}]`;
+}
+
+/** Strict mode only: a value over its field's length limit (importRules.ts). */
+function tooLong(ctx: NormalizeContext, value: string, key: string, path: string): boolean {
+  const max = maxLength(key);
+  if (!ctx.strict || value.length <= max) return false;
+  problem(ctx, `${path}.${key}`, `${value.length} characters, over the limit of ${max} for ${key}`);
+  return true;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -101,7 +127,7 @@ function str(
 ): string | null {
   const value = input[key];
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return tooLong(ctx, value, key, path) ? null : value;
   // A remote's number where a string belongs is kept as text; a file to import must say what it means.
   if (!ctx.strict && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
   return problem(ctx, `${path}.${key}`, `expected a string, got ${describe(value)}`);
@@ -117,7 +143,21 @@ function dateTime(
   if (value === undefined || value === null || value === '') return null;
   if (typeof value !== 'string')
     return problem(ctx, `${path}.${key}`, `expected a datetime string, got ${describe(value)}`);
+  if (tooLong(ctx, value, key, path)) return null;
   return normalizeDateTime(value) ?? problem(ctx, `${path}.${key}`, `'${value}' is not an RFC 3339 datetime`);
+}
+
+/** A status: any word in strict mode (stored as given, as a sync does; importRules.ts), any string else. */
+function status(
+  ctx: NormalizeContext,
+  input: Record<string, unknown>,
+  key: string,
+  path: string,
+): string | null {
+  const value = str(ctx, input, key, path);
+  if (value === null || !ctx.strict) return value;
+  const found = statusProblem(value);
+  return found === null ? value : problem(ctx, `${path}.${key}`, found);
 }
 
 function describe(value: unknown): string {
@@ -200,6 +240,8 @@ const CONFIG_FIELDS = [
  */
 const sharedConfigs = new Map<string, DeadlineConfig>();
 const MAX_SHARED_CONFIGS = 10_000;
+/** Configs an import already checked (zone and schedule checks cost a croner parse and an Intl zone). */
+const validConfigs = new Set<string>();
 
 export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, path: string): DeadlineConfig {
   const input = object(ctx, value, path) ?? {};
@@ -207,6 +249,14 @@ export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, p
   const config = {} as DeadlineConfig;
   for (const field of CONFIG_FIELDS) config[field] = str(ctx, input, field, path) ?? '';
   const key = CONFIG_FIELDS.map((field) => config[field]).join('\u0000');
+  if (ctx.strict && !validConfigs.has(key)) {
+    const zone = timeZoneProblem(config.timezone.trim());
+    if (zone !== null) problem(ctx, `${path}.timezone`, zone);
+    const schedule = scheduleProblem(config);
+    if (schedule !== null) problem(ctx, `${path}.${schedule[0]}`, schedule[1]);
+    if (validConfigs.size >= MAX_SHARED_CONFIGS) validConfigs.clear();
+    validConfigs.add(key);
+  }
   const shared = sharedConfigs.get(key);
   if (shared) return shared;
   if (sharedConfigs.size >= MAX_SHARED_CONFIGS) sharedConfigs.clear();
@@ -220,7 +270,7 @@ function normalizeRunDetail(ctx: NormalizeContext, value: unknown, path: string)
   return {
     stage: str(ctx, value, 'stage', path) ?? '',
     runId: str(ctx, value, 'runId', path),
-    status: str(ctx, value, 'status', path),
+    status: status(ctx, value, 'status', path),
     startedAt: dateTime(ctx, value, 'startedAt', path),
     endedAt: dateTime(ctx, value, 'endedAt', path),
   };
@@ -230,7 +280,7 @@ export function normalizeEvent(ctx: NormalizeContext, value: unknown, path: stri
   if (!isObject(value)) return problem(ctx, path, `expected a delivery event object, got ${describe(value)}`);
   knownKeys(ctx, value, EVENT_FIELDS, path);
   const event: DeliveryEvent = {
-    status: str(ctx, value, 'status', path),
+    status: status(ctx, value, 'status', path),
     deliveryDeadline: dateTime(ctx, value, 'deliveryDeadline', path),
     deliveredAt: dateTime(ctx, value, 'deliveredAt', path),
     processingDeadlineConfig: normalizeDeadlineConfig(
@@ -284,7 +334,7 @@ export function normalizeDatasetRecord(
     deliveryEventList: events
       .map((event, i) => normalizeEvent(ctx, event, `${path}.deliveryEventList[${i}]`))
       .filter((event): event is DeliveryEvent => event !== null),
-    latestDeliveryStatus: str(ctx, value, 'latestDeliveryStatus', path),
+    latestDeliveryStatus: status(ctx, value, 'latestDeliveryStatus', path),
     latestDeliveryTimestamp: dateTime(ctx, value, 'latestDeliveryTimestamp', path),
     nextExpectedDeliveryTimestamp: dateTime(ctx, value, 'nextExpectedDeliveryTimestamp', path),
   };
@@ -318,8 +368,8 @@ function normalizeTask(ctx: NormalizeContext, value: unknown, path: string): Tas
     datasetId: str(ctx, value, 'datasetId', path),
     frameId: str(ctx, value, 'frameId', path),
     scheduledAt: dateTime(ctx, value, 'scheduledAt', path),
-    status: str(ctx, value, 'status', path),
-    reportedStatus: str(ctx, value, 'reportedStatus', path),
+    status: status(ctx, value, 'status', path),
+    reportedStatus: status(ctx, value, 'reportedStatus', path),
     taskStartedAt: dateTime(ctx, value, 'taskStartedAt', path),
     taskEndedAt: dateTime(ctx, value, 'taskEndedAt', path),
     shortCode: str(ctx, value, 'shortCode', path),
@@ -352,7 +402,8 @@ export function normalizeTasksRecord(
           ? (normalizeDateTime(group.timestamp) ?? group.timestamp)
           : ''
         : dateTime(ctx, group, 'timestamp', groupPath);
-    groups[stage] = { status: str(ctx, group, 'status', groupPath), timestamp, tasks };
+    if (typeof timestamp === 'string') tooLong(ctx, timestamp, 'timestamp', groupPath);
+    groups[stage] = { status: status(ctx, group, 'status', groupPath), timestamp, tasks };
   }
   return groups as TasksRecord;
 }

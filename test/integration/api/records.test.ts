@@ -128,11 +128,14 @@ describe('import → API round trip', () => {
     const record = {
       ...fixture.records[2]!,
       datasetId: 'tz-test',
+      // A delivery belongs to one dataset: the copy gets its own.
+      deliveryId: 'tz-test-dlv',
       latestDeliveryTimestamp: '2026-11-21T05:41:00+01:00',
       nextExpectedDeliveryTimestamp: '2026-11-22T06:30:00',
       deliveryEventList: [
         {
           ...fixture.records[2]!.deliveryEventList[0]!,
+          deliveryId: 'tz-test-dlv',
           deliveredAt: '2026-11-20T06:01:02.5-05:30',
           deliveryDeadline: '2026-11-20 06:30:00Z',
         },

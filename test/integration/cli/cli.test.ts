@@ -208,7 +208,12 @@ describe('import and export', () => {
 
   const BAD: [string, unknown, RegExp][] = [
     ['not JSON', '{"datasets": [', /not valid JSON/],
-    ['no datasets', { items: [] }, /\$\.datasets: expected an array/],
+    ['no datasets', {}, /\$\.datasets: expected an array/],
+    [
+      'an unknown top-level field',
+      { items: [] },
+      /\$\.items: unknown field 'items' \(allowed: datasets, tasks\)/,
+    ],
     [
       'record without datasetId',
       { datasets: [{ datasetName: 'x' }] },

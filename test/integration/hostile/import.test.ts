@@ -104,6 +104,254 @@ describe('what import reads', () => {
   );
 });
 
+/** A dataset record with one delivery, valid unless `extra` breaks it. */
+function record(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    datasetId: id,
+    datasetName: `Name of ${id}`,
+    deliveryId: `${id}-d0`,
+    deliveryEventList: [
+      { deliveryId: `${id}-d0`, status: 'HEALTHY', deliveryDeadline: '2026-11-20T04:00:00Z' },
+    ],
+    ...extra,
+  };
+}
+
+function withConfig(config: Record<string, string>): Record<string, unknown> {
+  return record('cfg', { currentProcessingDeadlineConfig: config });
+}
+
+function tasksOf(deliveryId: string | null, detailsDeliveryId: string | null = deliveryId) {
+  return {
+    ingest: {
+      status: 'SUCCEEDED',
+      timestamp: null,
+      tasks: [{ taskId: 't1', deliveryId, status: 'SUCCEEDED', details: { deliveryId: detailsDeliveryId } }],
+    },
+  };
+}
+
+const MB50 = 'x'.repeat(50 * 1024 * 1024);
+
+/** File text (a string is written as is), the message of the refusal; the exit is always 1. */
+const REFUSED: [name: string, file: unknown, message: RegExp][] = [
+  [
+    'an unknown top-level field',
+    { datasets: [], extra: 1 },
+    /\$\.extra: unknown field 'extra' \(allowed: datasets, tasks\)/,
+  ],
+  [
+    'a top-level __proto__',
+    '{"datasets": [], "__proto__": {"polluted": true}}',
+    /\$\.__proto__: unknown field '__proto__'/,
+  ],
+  ['a 50 MB top-level key', `{"datasets": [], "${MB50}": 1}`, /\$\["x{64}…"\]: unknown field 'x{64}…'/],
+  [
+    'a 50 MB datasetId',
+    { datasets: [record(MB50)] },
+    /\$\.datasets\[0\]\.datasetId: 52428800 characters, over the limit of 256 for datasetId/,
+  ],
+  [
+    'a 257-character deliveryId',
+    { datasets: [record('a', { deliveryId: 'd'.repeat(257) })] },
+    /\$\.datasets\[0\]\.deliveryId: 257 characters, over the limit of 256/,
+  ],
+  [
+    'a 1,025-character datasetName',
+    { datasets: [record('a', { datasetName: 'n'.repeat(1025) })] },
+    /\$\.datasets\[0\]\.datasetName: 1025 characters, over the limit of 1024/,
+  ],
+  [
+    'a 1,025-character supplier name',
+    { datasets: [record('a', { supplier: { id: 's', name: 'n'.repeat(1025) } })] },
+    /\$\.datasets\[0\]\.supplier\.name: 1025 characters, over the limit of 1024/,
+  ],
+  [
+    'a task message over 64 KiB',
+    {
+      datasets: [record('a')],
+      tasks: { 'a-d0': { ingest: { tasks: [{ taskId: 't', message: 'm'.repeat(65_537) }] } } },
+    },
+    /\$\.tasks\["a-d0"\]\.ingest\.tasks\[0\]\.message: 65537 characters, over the limit of 65536/,
+  ],
+  [
+    'a 300-character tasks key',
+    { datasets: [record('a')], tasks: { ['k'.repeat(300)]: {} } },
+    /\$\.tasks\["k{64}…"\]: a deliveryId of 300 characters, over the limit of 256/,
+  ],
+  [
+    'a delivery under two datasets of the file',
+    { datasets: [record('a'), record('b', { deliveryEventList: [{ deliveryId: 'a-d0' }] })] },
+    /\$\.datasets\[1\]\.deliveryEventList\[0\]\.deliveryId: delivery 'a-d0' also belongs to \$\.datasets\[0\]\.deliveryEventList\[0\]\.deliveryId/,
+  ],
+  [
+    "a delivery stored under another of the org's datasets",
+    {
+      datasets: [
+        record('new', {
+          deliveryId: 'keep-0000.X-dlv-0',
+          deliveryEventList: [{ deliveryId: 'keep-0000.X-dlv-0' }],
+        }),
+      ],
+    },
+    /\$\.datasets\[0\]\.deliveryEventList\[0\]\.deliveryId: delivery 'keep-0000\.X-dlv-0' is already stored under dataset 'keep-0000\.X' of org 'acme'/,
+  ],
+  [
+    'a delivery status with markup',
+    { datasets: [record('a', { deliveryEventList: [{ deliveryId: 'a-d0', status: '<img src=x>' }] })] },
+    /\$\.datasets\[0\]\.deliveryEventList\[0\]\.status: '<img src=x>' is not a status \(letters, digits, _ and - only; e\.g\. FAILED, MISSING, DELIVERED_LATE, HEALTHY, IN_PROGRESS\)/,
+  ],
+  [
+    'a status with a terminal escape',
+    { datasets: [record('a', { latestDeliveryStatus: 'FAILED\u001b[31m' })] },
+    /\$\.datasets\[0\]\.latestDeliveryStatus: 'FAILED\\u001b\[31m' is not a status/,
+  ],
+  [
+    'a task status with spaces',
+    { datasets: [record('a')], tasks: { 'a-d0': { process: { status: 'NOT OK' } } } },
+    /\$\.tasks\["a-d0"\]\.process\.status: 'NOT OK' is not a status/,
+  ],
+  [
+    'a time zone on Mars',
+    { datasets: [withConfig({ timezone: 'Mars/Olympus' })] },
+    /\$\.datasets\[0\]\.currentProcessingDeadlineConfig\.timezone: 'Mars\/Olympus' is not an IANA time zone/,
+  ],
+  [
+    'a time zone that is a path',
+    { datasets: [withConfig({ timezone: '../../etc/passwd' })] },
+    /currentProcessingDeadlineConfig\.timezone: '\.\.\/\.\.\/etc\/passwd' is not an IANA time zone/,
+  ],
+  [
+    'a time zone that is an offset',
+    { datasets: [withConfig({ timezone: '+05:00' })] },
+    /timezone: '\+05:00' is not an IANA time zone/,
+  ],
+  [
+    'minute 61',
+    { datasets: [withConfig({ minute: '61', hour: '4' })] },
+    /currentProcessingDeadlineConfig\.minute: '61' is not a valid minute field/,
+  ],
+  [
+    'month 13',
+    { datasets: [withConfig({ month: '13' })] },
+    /currentProcessingDeadlineConfig\.month: '13' is not a valid month field/,
+  ],
+  [
+    'a cron expression out of range',
+    { datasets: [withConfig({ cronExpression: '0 25 * * *' })] },
+    /currentProcessingDeadlineConfig\.cronExpression: '0 25 \* \* \*' is not a valid schedule: Invalid value for hour: 25/,
+  ],
+  [
+    'a cron expression of 4 fields',
+    { datasets: [withConfig({ cronExpression: '0 4 * *' })] },
+    /cronExpression: '0 4 \* \*' has 4 fields; expected 5 \(minute hour dayOfTheMonth month dayOfWeek\) or 6 \(and year\)/,
+  ],
+  [
+    'a cron expression of 7 fields',
+    { datasets: [withConfig({ cronExpression: '0 0 4 * * * *' })] },
+    /cronExpression: '0 0 4 \* \* \* \*' has 7 fields/,
+  ],
+  [
+    "an event's cron expression",
+    {
+      datasets: [
+        record('a', {
+          deliveryEventList: [
+            { deliveryId: 'a-d0', processingDeadlineConfig: { cronExpression: '* * * * * 99999' } },
+          ],
+        }),
+      ],
+    },
+    /\$\.datasets\[0\]\.deliveryEventList\[0\]\.processingDeadlineConfig\.cronExpression: .* is not a valid schedule/,
+  ],
+  [
+    'a task of another delivery',
+    { datasets: [record('a')], tasks: { 'a-d0': tasksOf('other') } },
+    /\$\.tasks\["a-d0"\]\.ingest\.tasks\[0\]\.deliveryId: 'other' differs from the delivery the record is filed under, 'a-d0'/,
+  ],
+  [
+    'task details of another delivery',
+    { datasets: [record('a')], tasks: { 'a-d0': tasksOf('a-d0', 'other') } },
+    /\$\.tasks\["a-d0"\]\.ingest\.tasks\[0\]\.details\.deliveryId: 'other' differs/,
+  ],
+];
+
+describe('hostile snapshot files', () => {
+  let dataDir: string;
+  let state: () => Promise<[string, Buffer]>;
+  beforeAll(async () => {
+    ({ dataDir, state } = await seeded());
+  });
+
+  it.each(REFUSED)(
+    '%s: exit 1, the JSON path of the problem, nothing changed',
+    async (_name, file, message) => {
+      const before = await state();
+      const path = join(tempDir(), 'hostile.json');
+      writeFileSync(path, typeof file === 'string' ? file : JSON.stringify(file));
+      const run = await cli(['import', '--org', ORG, path, '--data-dir', dataDir]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toMatch(/\(nothing was imported\)\n$/);
+      // One short line: a refusal never echoes a 50 MB value.
+      expect(run.stderr.split('\n')).toHaveLength(2);
+      expect(run.stderr.length).toBeLessThan(1_000);
+      expect(await state()).toEqual(before);
+    },
+  );
+
+  const ACCEPTED: [name: string, file: unknown][] = [
+    [
+      'an unknown status word (stored as given, as a sync does)',
+      { datasets: [record('a', { latestDeliveryStatus: 'failed' })] },
+    ],
+    [
+      'an ownerOrgId other than the local org (the remote owner, kept)',
+      { datasets: [record('b', { ownerOrgId: 'org-remote' })] },
+    ],
+    [
+      'names and ids at their limits',
+      {
+        datasets: [
+          record('i'.repeat(256), { datasetName: 'n'.repeat(1024), deliveryId: null, deliveryEventList: [] }),
+        ],
+      },
+    ],
+    [
+      '5- and 6-field cron expressions in IANA zones',
+      {
+        datasets: [
+          withConfig({ cronExpression: '30 6 * * 1-5', timezone: 'America/New_York' }),
+          record('c6', {
+            currentProcessingDeadlineConfig: { cronExpression: '30 6 * * * 2026', timezone: 'UTC' },
+          }),
+        ],
+      },
+    ],
+    [
+      'the same dataset again with its own deliveries',
+      {
+        datasets: [
+          record('keep-0000.X', {
+            deliveryId: 'keep-0000.X-dlv-0',
+            deliveryEventList: [{ deliveryId: 'keep-0000.X-dlv-0' }],
+          }),
+        ],
+      },
+    ],
+    [
+      'tasks whose deliveryIds are null or the key',
+      { datasets: [record('t')], tasks: { 't-d0': tasksOf(null, 't-d0') } },
+    ],
+  ];
+  it.each(ACCEPTED)('%s is imported', async (_name, file) => {
+    const path = join(tempDir(), 'fine.json');
+    writeFileSync(path, JSON.stringify(file));
+    const run = await cli(['import', '--org', ORG, path, '--data-dir', dataDir]);
+    expect(run.code, run.stderr).toBe(0);
+  });
+});
+
 describe.skipIf(process.platform !== 'linux')('signals', () => {
   let big: string;
   beforeAll(() => {
