@@ -5,51 +5,72 @@
  * `{error: {code, message}}` under /rpc/), and the message. Raw sockets, not inject(): Node's own HTTP
  * parser answers several of these before Fastify sees a request.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiServer, startApiServer } from '../../../electron/api/server';
-import { createDispatch } from '../../../electron/rpc/dispatch';
-import type { EventHub } from '../../../electron/rpc/events';
-import { UiSessions, sessionCookie } from '../../../electron/rpc/sessions';
-import { registerWebUi } from '../../../electron/rpc/webUi';
-import { createApiKey } from '../../../electron/store/apiKeys';
+import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';
+import { exportSnapshot } from '../../../electron/query/exportSnapshot';
+import { sessionCookie } from '../../../electron/rpc/sessions';
+import { createApiKey, listApiKeys } from '../../../electron/store/apiKeys';
 import { Store } from '../../../electron/store/database';
-import type { RpcHandlers } from '../../../shared/rpc';
+import { importSnapshot } from '../../../electron/store/snapshot';
+import { memorySettings } from '../../../electron/store/settings';
+import { envSecretStore } from '../../../electron/sync/secrets';
 import { ErrorBody } from '../../../shared/schemas';
+import { removeTempDirs, tempDir } from '../../helpers/cli';
+import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
 
 let store: Store;
-let server: ApiServer;
-let rendererDir: string;
+let engine: RunningEngine;
+let server: { port: number };
 let cookie: string;
 let key: string;
 
+/** What a refused request must leave as it was: the org's data and the keys. */
+function stored(): string {
+  let text = '';
+  exportSnapshot(store, 'acme', (chunk) => (text += chunk));
+  // A valid key's last use is recorded on every request it makes, refused or not: not data.
+  return text + JSON.stringify(listApiKeys(store).map(({ lastUsedAt: _used, ...key }) => key));
+}
+
+// `serve --ui` as it runs: the real engine, RPC handlers and web UI on one port, over imported data.
 beforeAll(async () => {
   store = await Store.open({ dataDir: null });
-  key = createApiKey(store, 'acme', 'hostile', new Date()).key;
-  rendererDir = mkdtempSync(join(tmpdir(), 'dh-hostile-'));
-  writeFileSync(join(rendererDir, 'index.html'), '<div id="app"></div>');
-  const sessions = new UiSessions();
-  // Only the transport is under test: every call that reaches a handler answers the same.
-  const handlers = new Proxy({}, { get: () => async () => ({ ok: true }) }) as RpcHandlers;
-  const events: EventHub = { subscribe: () => () => undefined, emit: () => undefined };
-  server = await startApiServer({
+  const datasets = fixtureRecords(20, 5);
+  const failed = datasets.find((d) => d.latestDeliveryStatus === 'FAILED') ?? datasets[0]!;
+  importSnapshot(
     store,
+    'acme',
+    {
+      datasets,
+      tasks: new Map([[failed.deliveryId!, fixtureTasks(failed.deliveryId!, failed.datasetId)]]),
+    },
+    { now: new Date(), deliveriesPerDataset: 100 },
+  );
+  key = createApiKey(store, 'acme', 'hostile', new Date()).key;
+  engine = await runEngine({
+    purpose: 'serve',
+    store,
+    dataDir: tempDir('dh-hostile-'),
+    settings: memorySettings(),
     port: 0,
+    now: () => new Date(),
+    secrets: envSecretStore({}),
     logger: false,
-    extend: (app, port) =>
-      registerWebUi(app, { rendererDir, dispatch: createDispatch(handlers), events, sessions, port }),
+    demoWhenNoSources: false,
+    ui: true,
   });
-  cookie = `${sessionCookie(server.port)}=${sessions.exchange(sessions.firstToken)}`;
+  server = engine.api;
+  const signIn = await fetch(engine.uiUrl!, { redirect: 'manual' });
+  cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  expect(cookie.startsWith(`${sessionCookie(server.port)}=`)).toBe(true);
 });
 
 afterAll(async () => {
-  await server.close();
+  await engine.stop();
   await store.close();
-  rmSync(rendererDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 interface Answer {
@@ -268,11 +289,79 @@ const ROWS: Row[] = [
     code: 'rpc:unauthenticated',
     message: /^not signed in/,
   },
+  {
+    name: 'a write call with a forged session cookie',
+    request: () =>
+      raw(
+        'POST',
+        '/rpc/keys.create',
+        { ...JSON_TYPE, Cookie: `${sessionCookie(server.port)}=${'A'.repeat(43)}` },
+        '{"orgId":"acme","name":"forged"}',
+      ),
+    status: 401,
+    code: 'rpc:unauthenticated',
+    message: /^not signed in/,
+  },
+  {
+    name: 'a write call with an unknown field',
+    request: () =>
+      raw(
+        'POST',
+        '/rpc/keys.create',
+        { ...JSON_TYPE, Cookie: cookie },
+        '{"orgId":"acme","name":"x","admin":true}',
+      ),
+    status: 400,
+    code: 'rpc:invalid-argument',
+    message: /unknown field 'admin'/,
+  },
+  // The event stream (SSE).
+  {
+    name: 'the event stream without the cookie',
+    request: () => raw('GET', '/rpc/events'),
+    status: 401,
+    code: 'rpc:unauthenticated',
+    message: /^not signed in/,
+  },
+  {
+    name: 'the event stream with a forged cookie and a Last-Event-ID',
+    request: () =>
+      raw('GET', '/rpc/events', {
+        Cookie: `${sessionCookie(server.port)}=forged`,
+        'Last-Event-ID': 'x'.repeat(1000),
+      }),
+    status: 401,
+    code: 'rpc:unauthenticated',
+    message: /^not signed in/,
+  },
+  {
+    name: 'the event stream from another origin, with the cookie',
+    request: () => raw('GET', '/rpc/events', { Cookie: cookie, Origin: 'https://evil.example' }),
+    status: 403,
+    code: 'FORBIDDEN',
+    message: /origin 'https:\/\/evil\.example' are refused/,
+  },
+  {
+    name: 'the event stream under a foreign Host (DNS rebinding), with the cookie',
+    request: () => raw('GET', '/rpc/events', { Cookie: cookie, Host: 'evil.example' }),
+    status: 403,
+    code: 'FORBIDDEN',
+    message: /^Host 'evil\.example' is not served/,
+  },
+  {
+    name: 'POST to the event stream',
+    request: () => raw('POST', '/rpc/events', { ...JSON_TYPE, Cookie: cookie }, '{}'),
+    status: 404,
+    code: 'rpc:not-found',
+    message: /no such call 'events'/,
+  },
 ];
 
 describe.each(ROWS)('$name', (row) => {
-  it(`→ ${row.status} ${row.code}`, async () => {
+  it(`→ ${row.status} ${row.code}, nothing stored changed`, async () => {
+    const before = stored();
     const answer = await send(row.request());
+    expect(stored()).toBe(before);
     expect(answer.status).toBe(row.status);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(answer.headers).toMatchObject(row.headers ?? {});
@@ -292,4 +381,11 @@ describe.each(ROWS)('$name', (row) => {
 it('the cookie of these rows is a real session', async () => {
   const answer = await send(raw('POST', '/rpc/orgs.list', { ...JSON_TYPE, Cookie: cookie }, 'null'));
   expect(answer.status).toBe(200);
+});
+
+it("HEAD of the event stream with the cookie answers at once: the stream's headers, no body", async () => {
+  const answer = await send(raw('HEAD', '/rpc/events', { Cookie: cookie }));
+  expect(answer.status).toBe(200);
+  expect(answer.headers['content-type']).toMatch(/^text\/event-stream/);
+  expect(answer.body).toBe('');
 });
