@@ -9,65 +9,25 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../electron/demo/remote/clock';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';
-import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';
 import { CONTROL_HEADER, CONTROL_PATH } from '../../../electron/control/server';
 import { listApiKeys } from '../../../electron/store/apiKeys';
 import { CONTROL_FILE, readControlFile, writeControlFile } from '../../../electron/store/controlFile';
 import { Store } from '../../../electron/store/database';
 import { LOCK_FILE, acquireDataDirLock, readDataDirLock } from '../../../electron/store/lock';
 import { writeRuntimeFile } from '../../../electron/store/runtimeFile';
-import { memorySettings } from '../../../electron/store/settings';
-import { REMOTE_KEY_ENV, envSecretStore } from '../../../electron/sync/secrets';
+import { REMOTE_KEY_ENV } from '../../../electron/sync/secrets';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
+import { startInstance as startServe, stopInstances } from '../../helpers/instance';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');
 const SIM_KEY = 'sim-control-key';
 
-interface Instance {
-  engine: RunningEngine;
-  store: Store;
-  stop(): Promise<void>;
-}
-
-const running = new Set<Instance>();
 const simulators = new Set<RemoteSimulator>();
 
-/** `serve` as its command runs it: the lock, the store on disk, the engine (control channel included). */
-async function startInstance(
-  dataDir: string,
-  options: { ui?: boolean; remoteKeys?: NodeJS.ProcessEnv } = {},
-): Promise<Instance> {
-  const lock = acquireDataDirLock(dataDir, { purpose: 'serve', now: () => NOW });
-  const store = await Store.open({ dataDir });
-  const engine = await runEngine({
-    purpose: 'serve',
-    store,
-    dataDir,
-    settings: memorySettings(),
-    port: 0,
-    now: () => NOW,
-    secrets: envSecretStore(options.remoteKeys ?? { [REMOTE_KEY_ENV]: SIM_KEY }),
-    logger: false,
-    demoWhenNoSources: false,
-    ui: options.ui === true,
-  });
-  let stopped = false;
-  const instance: Instance = {
-    engine,
-    store,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      running.delete(instance);
-      await engine.stop();
-      await store.close();
-      lock.release();
-    },
-  };
-  running.add(instance);
-  return instance;
-}
+/** A running serve whose sync has the simulator's key (unless told otherwise). */
+const startInstance = (dataDir: string, options: { ui?: boolean; remoteKeys?: NodeJS.ProcessEnv } = {}) =>
+  startServe(dataDir, { now: () => NOW, remoteKeys: { [REMOTE_KEY_ENV]: SIM_KEY }, ...options });
 
 async function simulator(): Promise<RemoteSimulator> {
   const started = await startRemoteSimulator({
@@ -82,7 +42,7 @@ async function simulator(): Promise<RemoteSimulator> {
 }
 
 afterEach(async () => {
-  await Promise.all([...running].map((instance) => instance.stop()));
+  await stopInstances();
   await Promise.all([...simulators].map((sim) => sim.close()));
   simulators.clear();
   removeTempDirs();

@@ -5,15 +5,12 @@
  * `keys.create` gets the same refusals through dispatch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';
 import { listApiKeys } from '../../../electron/store/apiKeys';
 import { Store } from '../../../electron/store/database';
-import { acquireDataDirLock } from '../../../electron/store/lock';
 import { listOrgs } from '../../../electron/store/orgs';
-import { memorySettings } from '../../../electron/store/settings';
-import { envSecretStore } from '../../../electron/sync/secrets';
 import { RpcError } from '../../../shared/rpc';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
+import { startInstance } from '../../helpers/instance';
 import { ENGINE_ORG, type EngineClient, engineClient } from '../../helpers/engineClient';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');
@@ -155,31 +152,6 @@ async function stored(dataDir: string, store?: Store): Promise<State> {
   }
 }
 
-/** `serve` as its command runs it, in-process: the lock, the store on disk, the engine and its control channel. */
-async function startInstance(dataDir: string): Promise<{ store: Store; stop(): Promise<void> }> {
-  const lock = acquireDataDirLock(dataDir, { purpose: 'serve', now: () => NOW });
-  const store = await Store.open({ dataDir });
-  const engine: RunningEngine = await runEngine({
-    purpose: 'serve',
-    store,
-    dataDir,
-    settings: memorySettings(),
-    port: 0,
-    now: () => NOW,
-    secrets: envSecretStore({}),
-    logger: false,
-    demoWhenNoSources: false,
-  });
-  return {
-    store,
-    async stop() {
-      await engine.stop();
-      await store.close();
-      lock.release();
-    },
-  };
-}
-
 afterAll(removeTempDirs);
 
 describe.each(['alone', 'through a running instance'] as const)('keys %s', (mode) => {
@@ -191,7 +163,7 @@ describe.each(['alone', 'through a running instance'] as const)('keys %s', (mode
       const run = await cli(['keys', 'create', '--org', org, '--new-org', '--data-dir', dataDir]);
       expect(run.code, run.stderr).toBe(0);
     }
-    if (mode !== 'alone') instance = await startInstance(dataDir);
+    if (mode !== 'alone') instance = await startInstance(dataDir, { now: () => NOW });
   });
   afterAll(async () => instance?.stop());
 
