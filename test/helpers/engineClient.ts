@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDemo } from '../../electron/demo/load';
-import { createDispatch } from '../../electron/rpc/dispatch';
+import { type Dispatch, createDispatch } from '../../electron/rpc/dispatch';
 import { createEventHub } from '../../electron/rpc/events';
 import { createRpcHandlers } from '../../electron/rpc/handlers';
 import { Store } from '../../electron/store/database';
@@ -32,19 +32,17 @@ export interface EngineClient {
   close(): Promise<void>;
 }
 
-export async function engineClient(
-  options: { datasets?: number; seed?: number } = {},
-): Promise<EngineClient> {
-  const store = await Store.open({ dataDir: null });
-  // Exports from Settings → Data land here; removed on close.
-  const dataDir = mkdtempSync(join(tmpdir(), 'dh-engine-client-'));
-  loadDemo(store, {
-    orgId: ENGINE_ORG,
-    datasets: options.datasets ?? 60,
-    seed: options.seed ?? 3,
-    now: ENGINE_NOW,
-  });
-  const now = () => ENGINE_NOW;
+/**
+ * The real RPC handlers and dispatch over a store, with a sync engine of no sources and the settings file
+ * in `dataDir`. `fetch` (test connection) and `log` (internal errors) as the engine would be given them.
+ */
+export function engineDispatch(
+  store: Store,
+  dataDir: string,
+  at: Date,
+  options: { fetch?: typeof fetch; log?: (error: unknown) => void } = {},
+): { dispatch: Dispatch; sync: SyncEngine } {
+  const now = () => at;
   const secrets = envSecretStore({});
   const sync = new SyncEngine({ store, secrets, now });
   const dispatch = createDispatch(
@@ -57,8 +55,26 @@ export async function engineClient(
       overridden: [],
       reloadSync: async () => undefined,
       settings: openHeadlessSettings(dataDir, store, now),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
     }),
+    options.log,
   );
+  return { dispatch, sync };
+}
+
+export async function engineClient(
+  options: { datasets?: number; seed?: number } = {},
+): Promise<EngineClient> {
+  const store = await Store.open({ dataDir: null });
+  // Exports from Settings → Data land here; removed on close.
+  const dataDir = mkdtempSync(join(tmpdir(), 'dh-engine-client-'));
+  loadDemo(store, {
+    orgId: ENGINE_ORG,
+    datasets: options.datasets ?? 60,
+    seed: options.seed ?? 3,
+    now: ENGINE_NOW,
+  });
+  const { dispatch, sync } = engineDispatch(store, dataDir, ENGINE_NOW);
   const hub = createEventHub(sync);
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   hub.subscribe((name, payload) => listeners.get(name)?.forEach((listener) => listener(payload)));

@@ -13,14 +13,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemo } from '../../../electron/demo/load';
-import { type Dispatch, createDispatch } from '../../../electron/rpc/dispatch';
-import { createRpcHandlers } from '../../../electron/rpc/handlers';
+import type { Dispatch } from '../../../electron/rpc/dispatch';
 import { Store } from '../../../electron/store/database';
-import { openHeadlessSettings } from '../../../electron/store/settings';
-import { SyncEngine } from '../../../electron/sync/engine';
-import { envSecretStore } from '../../../electron/sync/secrets';
 import { FILTER_FIELDS } from '../../../shared/filter';
 import { RPC_CALLS, type RpcCall, RpcError } from '../../../shared/rpc';
+import { engineDispatch } from '../../helpers/engineClient';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');
 const ORG = 'acme';
@@ -50,24 +47,11 @@ beforeAll(async () => {
   store = await Store.open({ dataDir: null });
   dataDir = mkdtempSync(join(tmpdir(), 'dh-rpc-fuzz-'));
   loadDemo(store, { orgId: ORG, datasets: 20, seed: 3, now: NOW });
-  const now = () => NOW;
-  const secrets = envSecretStore({});
-  const sync = new SyncEngine({ store, secrets, now });
-  dispatch = createDispatch(
-    createRpcHandlers({
-      store,
-      sync,
-      secrets,
-      now,
-      runtime: { apiUrl: 'http://127.0.0.1:47800', dataDir, version: '0.1.0' },
-      overridden: [],
-      reloadSync: async () => undefined,
-      settings: openHeadlessSettings(dataDir, store, now),
-      // "Test connection" never leaves the process: every remote is unreachable at once.
-      fetch: () => Promise.reject(new TypeError('fetch failed')),
-    }),
-    (error) => internal.push(error),
-  );
+  ({ dispatch } = engineDispatch(store, dataDir, NOW, {
+    // "Test connection" never leaves the process: every remote is unreachable at once.
+    fetch: () => Promise.reject(new TypeError('fetch failed')),
+    log: (error) => internal.push(error),
+  }));
   storedIds = store
     .all('SELECT dataset_id AS id FROM datasets LIMIT 5')
     .map((row) => String(row.id))
