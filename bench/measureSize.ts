@@ -1,7 +1,7 @@
 /** Every figure for one reference org size, added to the report as it is measured. */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../electron/store/persistence';
+import { DATABASE_FILE } from '../electron/store/files';
 import { BUDGET, judgedAt } from './budgets';
 import { removeTempDir } from './cleanup';
 import { measureDataset, measureFiltered, measureList, measurePersist, measureTasks } from './inProcess';

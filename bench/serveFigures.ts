@@ -5,7 +5,7 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../electron/store/persistence';
+import { DATABASE_FILE } from '../electron/store/files';
 import { BUDGET, judgedAt } from './budgets';
 import { type ServerProcess, processMemory, startTsServer } from './children';
 import { LIST_PATH, coldStart, startBundledServe, startServe } from './coldStart';

@@ -1,19 +1,19 @@
 /**
- * The store: one sql.js database per data directory, migrated on open, written in transactions and
- * persisted after each committed change (debounced, atomic; DESIGN.md §3).
+ * The store: one sql.js database per data directory, migrated on open and written in transactions
+ * (DESIGN.md §3). Every commit's pages go to the journal (persister.ts); opening replays it
+ * (persistence.ts). This file is the SQL side: statements, transactions, and the chunked transaction
+ * a large sync commits in.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import initSqlJs, {
-  type BindParams,
-  type Database,
-  type SqlJsStatic,
-  type SqlValue,
-  type Statement,
-} from 'sql.js';
+import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
 import { MIGRATIONS } from './migrations';
-import { type LoadedDatabase, type OpenResult, readDatabaseFile, writeDatabaseFile } from './persistence';
+import { PageCapture } from './pageCapture';
+import { type LoadedDatabase, readDatabaseFile } from './persistence';
+import { type PersistOptions, type PersistProblem, type PersistStats, Persister } from './persister';
+import { loadSqlJs, openChecked } from './sqlJs';
+
+export { loadSqlJs } from './sqlJs';
 
 export interface StoreLogger {
   warn(message: string): void;
@@ -21,21 +21,31 @@ export interface StoreLogger {
 }
 
 export interface StoreOptions {
-  /** Folder holding `health.sqlite`; null keeps the database in memory only (tests, benchmarks). */
+  /** Folder holding `health.sqlite` and its journal; null keeps the database in memory only (tests, benchmarks). */
   dataDir: string | null;
-  /** How long after a commit the file is written; commits within the window share one write. */
+  /** How long after a commit the journal is fsynced; commits within the window share one write. */
   debounceMs?: number;
   log?: StoreLogger;
+  /** Checkpoint thresholds (persister.ts); the defaults suit the app. */
+  checkpoint?: Pick<PersistOptions, 'checkpointBytes' | 'quitCheckpointBytes' | 'idleCheckpointMs'>;
+  /** How journal files are opened; tests pass one that reaches `/dev/full` (a disk that is full). */
+  openJournal?: PersistOptions['openJournal'];
 }
 
 export const DEFAULT_DEBOUNCE_MS = 250;
 
-let sqlJs: Promise<SqlJsStatic> | undefined;
-/** Loads the sql.js WebAssembly module once per process. */
-export function loadSqlJs(): Promise<SqlJsStatic> {
-  const require = createRequire(import.meta.url);
-  sqlJs ??= initSqlJs({ locateFile: (file: string) => require.resolve(`sql.js/dist/${file}`) });
-  return sqlJs;
+/** How the database reaches disk, for the engine's status and the benchmark. */
+export interface StorePersistence {
+  /** What the disk refused, or null while writes succeed. */
+  readonly problem: PersistProblem | null;
+  onProblem(listener: (problem: PersistProblem | null) => void): () => void;
+  readonly stats: PersistStats;
+  /** Journal bytes replayed at open. */
+  readonly replayedBytes: number;
+  readonly journalBytes: number;
+  readonly lastCheckpointMs: number;
+  /** Folds the journal into a new image now. */
+  checkpoint(): Promise<void>;
 }
 
 export type Row = Record<string, SqlValue>;
@@ -43,12 +53,6 @@ export type Row = Record<string, SqlValue>;
 export interface TransactionOptions {
   /** False for bookkeeping the API does not serve (a key's last-used time): ETags and cached pages stay. */
   dataChange?: boolean;
-  /**
-   * 'soon' (default): saved a debounce window after the commit. 'later': saved with the next save or at
-   * `requestSave`/close — for data that can be fetched again (a sync cycle asks for one save when it
-   * ends, instead of one in the middle of its work).
-   */
-  persist?: 'soon' | 'later';
 }
 
 /** Thrown when the store is used while a chunked transaction holds it without waiting (`whenIdle`). */
@@ -65,22 +69,17 @@ export type ChunkRunner = <R>(slice: () => R) => Promise<R>;
 /** Lets timers and I/O callbacks run between two slices of work (a macrotask, unlike a microtask). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+const NO_LOG: StoreLogger = { warn: () => {}, error: () => {} };
+
 export class Store {
   private readonly statements = new Map<string, Statement>();
   private depth = 0;
   private readonly rollbackListeners = new Set<() => void>();
   /** Whether the transaction in progress changes data the API serves (see `transaction`). */
   private dataChange = false;
-  /** Whether it may be saved later (see `TransactionOptions.persist`): all of a nested one must agree. */
-  private persistLater = false;
-  /** Commits not yet exported for a write. */
-  private dirty = false;
-  /** The debounce timer: started by the first commit after a write is queued, never pushed back. */
-  private timer: NodeJS.Timeout | undefined;
-  /** The last write queued; settles (never rejects) when it is done: writes run one at a time. */
-  private writes: Promise<void> = Promise.resolve();
-  /** A write queued but not started: it will export whatever is committed by the time it starts. */
-  private nextWrite: Promise<void> | undefined;
+  /** Journals and checkpoints; undefined for a store kept in memory only. */
+  private persister: Persister | undefined;
+  private replayedBytes = 0;
   private closed = false;
   private revision = 0;
   /** Settles when the chunked transaction in progress ends; undefined when none is open. */
@@ -90,44 +89,96 @@ export class Store {
   /** Differs per process, so an ETag from an earlier run never matches a new body. */
   readonly bootId = randomUUID().slice(0, 8);
 
-  private constructor(
-    readonly db: Database,
-    private readonly options: Required<Omit<StoreOptions, 'dataDir'>> & { dataDir: string | null },
-  ) {}
+  private constructor(readonly db: Database) {}
 
   static async open(options: StoreOptions): Promise<Store> {
     const SQL = await loadSqlJs();
-    const log = options.log ?? { warn: () => {}, error: () => {} };
-    let loaded: LoadedDatabase<Database> = { opened: null, source: 'none', warnings: [] };
+    const log = options.log ?? NO_LOG;
+    let loaded: LoadedDatabase<Database> | undefined;
     if (options.dataDir !== null) {
       mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
       loaded = await readDatabaseFile(options.dataDir, (bytes) => openChecked(SQL, bytes));
       for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
     }
-    let db = loaded.opened;
+    let db = loaded?.opened ?? null;
     if (!db) {
       db = new SQL.Database();
-      // Larger pages for a new database: fewer pages to copy on every save (about a fifth faster at 10k).
+      // Larger pages for a new database: fewer records and page headers per change.
       db.run('PRAGMA page_size = 8192');
     }
     db.run('PRAGMA foreign_keys = ON');
-    // The database lives in memory and reaches disk only through persistence.ts (atomic file swaps), so a
-    // rollback journal in the in-memory file system would only copy pages twice: keep it in memory.
+    // The database lives in memory and reaches disk through the journal, whose records are the pages
+    // SQLite writes; a rollback journal in the in-memory file system would only copy them twice.
     db.run('PRAGMA journal_mode = MEMORY');
     db.run('PRAGMA temp_store = MEMORY');
     // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones
     // (8 MiB; the WebAssembly heap never shrinks, so more would stay with the process for good).
     db.run('PRAGMA cache_size = -8192');
-    const store = new Store(db, { ...options, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, log });
+    const store = new Store(db);
     try {
+      if (options.dataDir !== null && loaded)
+        await store.startPersisting(SQL, options.dataDir, loaded, options, log);
       store.migrate();
     } catch (error) {
+      await store.persister?.abandon().catch(() => {});
       db.close();
       throw error;
     }
-    // Opened from the backup: write the main file again soon, even if nothing changes.
-    if (loaded.source === 'backup') store.changed();
+    store.persister?.opened();
     return store;
+  }
+
+  private async startPersisting(
+    SQL: Awaited<ReturnType<typeof loadSqlJs>>,
+    dataDir: string,
+    loaded: LoadedDatabase<Database>,
+    options: StoreOptions,
+    log: StoreLogger,
+  ): Promise<void> {
+    const pageSize = Number(this.value<number>('PRAGMA page_size'));
+    const capture = PageCapture.watch(SQL, this.db, pageSize);
+    const imageBytes = Number(this.value<number>('PRAGMA page_count')) * pageSize;
+    this.replayedBytes = loaded.replayedBytes;
+    this.persister = await Persister.start(
+      dataDir,
+      loaded,
+      imageBytes,
+      capture,
+      {
+        // Read right after a COMMIT, while a chunked transaction still holds the store.
+        pageCount: () => Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0]),
+        whenIdle: (fn) => this.whenIdle(fn),
+        exportImage: () => this.db.export(),
+      },
+      {
+        ...options.checkpoint,
+        debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS,
+        log,
+        ...(options.openJournal ? { openJournal: options.openJournal } : {}),
+      },
+    );
+  }
+
+  /** How the database reaches disk; null for a store kept in memory only. */
+  get persistence(): StorePersistence | null {
+    const persister = this.persister;
+    if (!persister) return null;
+    const replayedBytes = this.replayedBytes;
+    return {
+      get problem() {
+        return persister.problem;
+      },
+      onProblem: (listener) => persister.onProblem(listener),
+      stats: persister.stats,
+      replayedBytes,
+      get journalBytes() {
+        return persister.journalBytes;
+      },
+      get lastCheckpointMs() {
+        return persister.lastCheckpointMs;
+      },
+      checkpoint: () => persister.checkpoint(),
+    };
   }
 
   /** Monotonic counter of committed data changes: part of every ETag. */
@@ -145,7 +196,6 @@ export class Store {
     this.checkFree();
     if (this.depth > 0) {
       this.dataChange ||= dataChange;
-      this.persistLater &&= options.persist === 'later';
       return this.nested(fn);
     }
     this.begin(options);
@@ -183,6 +233,8 @@ export class Store {
         return fn();
       } finally {
         this.inSlice = false;
+        // A large commit's pages go to the journal in parts, so they are never all held at once.
+        this.persister?.spillIfLarge();
       }
     };
     try {
@@ -222,7 +274,6 @@ export class Store {
     this.db.run('BEGIN IMMEDIATE');
     this.depth = 1;
     this.dataChange = options.dataChange ?? true;
-    this.persistLater = options.persist === 'later';
   }
 
   private rollback(): void {
@@ -233,13 +284,7 @@ export class Store {
   private commit(): void {
     this.db.run('COMMIT');
     if (this.dataChange) this.revision += 1;
-    if (this.persistLater) this.dirty ||= this.options.dataDir !== null;
-    else this.changed();
-  }
-
-  /** Saves what is committed and not yet saved (after the debounce window), e.g. at the end of a sync cycle. */
-  requestSave(): void {
-    if (this.dirty) this.changed();
+    this.persister?.committed();
   }
 
   /** Calls `listener` after every rollback: caches of what a rolled-back write inserted must go. */
@@ -348,71 +393,26 @@ export class Store {
   }
 
   /**
-   * Resolves once everything committed so far is on disk (waiting for a write in progress). Rejects
-   * when the write fails; the data stays in memory and the next commit or flush tries again.
+   * Resolves once everything committed so far is on disk (fsynced in the journal). Rejects when the
+   * disk refuses; the changes stay in memory and are written when it accepts them again.
    */
   async flush(): Promise<void> {
-    if (this.options.dataDir === null) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    // Queuing a write even when nothing is dirty waits for the write in progress, whose export may
-    // hold the latest commits, and retries it if it fails.
-    await this.queueWrite();
+    await this.persister?.flush();
   }
 
-  /** Flushes, then frees the database. If the flush fails the store stays open, so close can be retried. */
+  /**
+   * Makes everything committed durable (folding a grown journal into the image), then frees the
+   * database. If the disk refuses, the store stays open, so close can be retried.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     while (this.held) await this.held;
-    await this.flush();
-    // A commit made while the flush waited for the disk needs one more.
-    while (this.dirty && !this.closed) await this.flush();
+    await this.persister?.close();
     if (this.closed) return;
     this.closed = true;
     for (const statement of this.statements.values()) statement.free();
     this.statements.clear();
     this.db.close();
-  }
-
-  private changed(): void {
-    if (this.options.dataDir === null || this.closed) return;
-    this.dirty = true;
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.queueWrite().catch(() => {
-        // Logged by save(); the next commit or flush retries.
-      });
-    }, this.options.debounceMs);
-  }
-
-  /** Queues a write after the one in progress, unless one is already waiting (it will include ours). */
-  private queueWrite(): Promise<void> {
-    if (!this.nextWrite) {
-      const write = this.writes.then(() => this.save());
-      this.nextWrite = write;
-      this.writes = write.catch(() => {});
-    }
-    return this.nextWrite;
-  }
-
-  private async save(): Promise<void> {
-    this.nextWrite = undefined;
-    const dataDir = this.options.dataDir;
-    if (!this.dirty || this.closed || dataDir === null) return;
-    // A chunked transaction in progress is not committed: export once it has ended.
-    const bytes = await this.whenIdle(() => {
-      this.dirty = false;
-      return this.db.export();
-    });
-    try {
-      await writeDatabaseFile(dataDir, bytes);
-    } catch (error) {
-      this.dirty = true;
-      this.options.log.error(
-        `could not save the database in ${dataDir} (kept in memory, will retry): ${error instanceof Error ? error.message : String(error)}`,
-      );
-      throw error;
-    }
   }
 
   private migrate(): void {
@@ -430,22 +430,5 @@ export class Store {
       }
       this.db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
     });
-  }
-}
-
-/** The database in `bytes`, opened and checked (`PRAGMA quick_check`), or why it cannot be used. */
-function openChecked(SQL: SqlJsStatic, bytes: Uint8Array): OpenResult<Database> {
-  const header = new TextDecoder().decode(bytes.subarray(0, 15));
-  if (header !== 'SQLite format 3') return { problem: 'not a SQLite file' };
-  let db: Database | undefined;
-  try {
-    db = new SQL.Database(bytes);
-    const verdict = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
-    if (verdict === 'ok') return { opened: db };
-    db.close();
-    return { problem: `integrity check failed: ${String(verdict)}` };
-  } catch (error) {
-    db?.close();
-    return { problem: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,184 +1,236 @@
 /**
- * Durable files for the in-memory sql.js database (DESIGN.md §3). A write goes to a temp file in the
- * same folder and is fsynced; then the current file is hard-linked to `health.sqlite.bak` and the temp
- * file renamed over `health.sqlite`. Every step leaves a complete, readable `health.sqlite` in place,
- * so a kill at any instant loses at most the write in progress. At open, leftover temp files are
- * removed and an unusable main file is moved aside in favour of the backup.
+ * Opening a data directory's database (DESIGN.md §3): the image `health.sqlite` plus the journals
+ * that follow it, replayed into one buffer the size of the result. Each image carries a generation
+ * (stamped by the checkpoint that wrote it, in SQLite's application_id header field); a journal names
+ * the generation it belongs to, or the journal it continues and that one's committed length, so a
+ * journal is never replayed onto an image it does not belong to. An image that does not open (or
+ * fails `quick_check` once replayed) is moved aside and the backup `health.sqlite.bak` used, with its
+ * own journals, which lead to the same commits.
  */
-import { randomBytes } from 'node:crypto';
-import { copyFile, link, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isProcessAlive } from './lock';
+import { BACKUP_FILE, DATABASE_FILE, isErrno, listDir, moveAside, removeLeftoverTempFiles } from './files';
+import { isJournalFileName } from './journal';
+import {
+  HEADER_BYTES,
+  type JournalExtent,
+  type JournalHeader,
+  applyJournal,
+  decodeHeader,
+  measureJournal,
+} from './journalFile';
 
-export const DATABASE_FILE = 'health.sqlite';
-export const BACKUP_FILE = `${DATABASE_FILE}.bak`;
-const TEMP_PREFIX = `${DATABASE_FILE}.tmp-`;
-/** Older than this, a temp file cannot belong to a write in progress, whoever its pid names. */
-const ABANDONED_TEMP_MS = 10 * 60_000;
+/** Where a checkpoint stamps the image's generation: SQLite's application_id (4 bytes, big-endian). */
+export const GEN_OFFSET = 68;
 
-/** Tells this process's temp files from those of an earlier process that had the same pid. */
-const PROCESS_TOKEN = randomBytes(4).toString('hex');
-let tempCounter = 0;
+export function readImageGen(bytes: Uint8Array): number {
+  if (bytes.length < 100) return 0;
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.length).getUint32(GEN_OFFSET);
+}
+
+/** A journal found in the data directory. */
+export interface JournalOnDisk {
+  file: string;
+  header: JournalHeader;
+  size: number;
+}
+
+/** A journal replayed at open, and how far its committed transactions reach. */
+export interface ChainLink {
+  journal: JournalOnDisk;
+  extent: JournalExtent;
+}
 
 export interface LoadedDatabase<T> {
-  /** What `open` made of the file, or null to start empty. */
+  /** What `open` made of the bytes, or null to start empty. */
   opened: T | null;
-  /** Which file `opened` came from. */
+  /** Which image the database came from. */
   source: 'main' | 'backup' | 'none';
+  /** The generation of that image (0: no image yet, or one written before journals existed). */
+  imageGen: number;
+  /** The image file the chain applies to (null: none), for the next checkpoint. */
+  imageFile: string | null;
+  /** The journals replayed, in order: the last one is appended to next. */
+  chain: ChainLink[];
+  /** Every journal in the folder, so the persister can remove those no image needs. */
+  journals: JournalOnDisk[];
   /** What was wrong and what was done about it, one line each, for the store's logger. */
   warnings: string[];
+  /** Bytes replayed from journals, and how long opening took (for the benchmark). */
+  replayedBytes: number;
 }
 
 /** What opening a file's bytes gave: the opened database, or why the file cannot be used. */
 export type OpenResult<T> = { opened: T } | { problem: string };
 
-/**
- * Opens the database of `dataDir`: the main file when `open` accepts it, else the backup. Opening and
- * checking are one step, so a large file is held in memory once. An unusable file is renamed to
- * `<name>.corrupt-<timestamp>` so it is kept but never read again.
- */
+/** Opens the database of `dataDir`: the main image and its journals, else the backup and its own. */
 export async function readDatabaseFile<T>(
   dataDir: string,
-  open: (bytes: Uint8Array) => OpenResult<T>,
+  openBytes: (bytes: Uint8Array) => OpenResult<T>,
   now: () => Date = () => new Date(),
 ): Promise<LoadedDatabase<T>> {
   await removeLeftoverTempFiles(dataDir);
   const warnings: string[] = [];
+  const journals = await readJournals(dataDir, warnings);
+  const loaded = (source: LoadedDatabase<T>['source'], image: Candidate<T>): LoadedDatabase<T> => ({
+    opened: image.opened,
+    source,
+    imageGen: image.gen,
+    imageFile: image.file,
+    chain: image.chain,
+    journals,
+    warnings,
+    replayedBytes: image.chain.reduce((sum, link) => sum + link.extent.committedLength - HEADER_BYTES, 0),
+  });
 
-  const main = await tryRead(join(dataDir, DATABASE_FILE), open, now);
-  if (main.status === 'ok') return { opened: main.opened, source: 'main', warnings };
+  const mainFile = join(dataDir, DATABASE_FILE);
+  const main = await tryImage(mainFile, journals, openBytes);
+  if (main.status === 'ok') return loaded('main', main);
   if (main.status === 'unusable') {
-    warnings.push(`the database file was unusable (${main.problem}); moved it to ${main.movedAside}`);
+    const movedAside = await moveAside(mainFile, now());
+    warnings.push(`the database file was unusable (${main.problem}); moved it to ${movedAside}`);
   }
 
-  const backup = await tryRead(join(dataDir, BACKUP_FILE), open, now);
+  const backupFile = join(dataDir, BACKUP_FILE);
+  const backup = await tryImage(backupFile, journals, openBytes);
   if (backup.status === 'ok') {
     warnings.push(
       main.status === 'missing'
         ? `the database file was missing; opened the backup ${BACKUP_FILE}`
         : `opened the backup ${BACKUP_FILE}`,
     );
-    return { opened: backup.opened, source: 'backup', warnings };
+    return loaded('backup', backup);
   }
   if (backup.status === 'unusable') {
-    warnings.push(`the backup was unusable too (${backup.problem}); moved it to ${backup.movedAside}`);
+    const movedAside = await moveAside(backupFile, now());
+    warnings.push(`the backup was unusable too (${backup.problem}); moved it to ${movedAside}`);
   }
-  if (main.status === 'unusable') warnings.push('started with an empty database: no usable backup');
-  return { opened: null, source: 'none', warnings };
+
+  // No image: the journals written before the first checkpoint, if any, hold the whole database.
+  const fresh = await tryImage(null, journals, openBytes);
+  if (fresh.status === 'unusable') warnings.push(`the journals could not be replayed (${fresh.problem})`);
+  const start =
+    fresh.status === 'ok' ? fresh : { status: 'ok' as const, opened: null, gen: 0, file: null, chain: [] };
+  if (main.status === 'unusable' && start.opened === null) {
+    warnings.push('started with an empty database: no usable backup');
+  }
+  return loaded('none', start);
 }
 
-type ReadResult<T> =
-  | { status: 'ok'; opened: T }
-  | { status: 'missing' }
-  | { status: 'unusable'; problem: string; movedAside: string };
+type Candidate<T> = { status: 'ok'; opened: T | null; gen: number; file: string | null; chain: ChainLink[] };
+type TryResult<T> = Candidate<T> | { status: 'missing' } | { status: 'unusable'; problem: string };
 
-async function tryRead<T>(
-  file: string,
-  open: (bytes: Uint8Array) => OpenResult<T>,
-  now: () => Date,
-): Promise<ReadResult<T>> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return { status: 'missing' };
-    throw error;
+/** Reads `file` (null: no image) and replays its chain into one buffer, then hands it to `openBytes`. */
+async function tryImage<T>(
+  file: string | null,
+  journals: JournalOnDisk[],
+  openBytes: (bytes: Uint8Array) => OpenResult<T>,
+): Promise<TryResult<T>> {
+  let image: FileHandle | undefined;
+  let imageSize = 0;
+  let gen = 0;
+  let imagePageSize = 0;
+  if (file !== null) {
+    try {
+      image = await open(file, 'r');
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return { status: 'missing' };
+      throw error;
+    }
+    imageSize = (await image.stat()).size;
+    const header = Buffer.alloc(100);
+    await image.read(header, 0, 100, 0);
+    gen = readImageGen(header);
+    const sizeField = header.readUInt16BE(16);
+    imagePageSize = sizeField === 1 ? 65536 : sizeField;
   }
-  const result = open(bytes);
-  if ('opened' in result) return { status: 'ok', opened: result.opened };
-  const { problem } = result;
-  const movedAside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}-${randomBytes(2).toString('hex')}`;
-  await rename(file, movedAside);
-  return { status: 'unusable', problem, movedAside };
+  try {
+    const chain = await findChain(journals, gen);
+    if (file === null && chain.length === 0) return { status: 'ok', opened: null, gen, file, chain };
+    const pageSize = chain[0]?.journal.header.pageSize ?? imagePageSize;
+    if (file !== null && chain.some((link) => link.journal.header.pageSize !== imagePageSize)) {
+      return { status: 'unusable', problem: 'its journal was written with another page size' };
+    }
+    const last = [...chain].reverse().find((link) => link.extent.dbPages > 0);
+    const size = last ? last.extent.dbPages * pageSize : imageSize;
+    const bytes = new Uint8Array(Math.max(size, imageSize));
+    if (image) {
+      const { bytesRead } = await image.read(bytes, 0, imageSize, 0);
+      if (bytesRead !== imageSize)
+        return { status: 'unusable', problem: 'the file shrank while it was read' };
+    }
+    for (const link of chain) {
+      const handle = await open(link.journal.file, 'r');
+      try {
+        await applyJournal(handle, link.journal.header, link.extent.committedLength, (pages) => {
+          for (const page of pages) {
+            const at = (page.pgno - 1) * pageSize;
+            if (at + pageSize <= bytes.length) bytes.set(page.bytes, at);
+          }
+        });
+      } finally {
+        await handle.close();
+      }
+    }
+    const result = openBytes(bytes.subarray(0, size));
+    if ('problem' in result) return { status: 'unusable', problem: result.problem };
+    return { status: 'ok', opened: result.opened, gen, file, chain };
+  } finally {
+    await image?.close();
+  }
 }
 
 /**
- * Removes temp files left by a process killed mid-write. A temp file of a live process is kept (it
- * may be writing right now: two processes racing for the directory lock both open the folder) unless it is
- * too old to be a write in progress.
+ * The journals that follow an image of generation `gen`, in order: the image's own journal (same
+ * generation) or one started on it, then each journal that continues the previous one at exactly its
+ * committed length. A journal that continues from anything else belongs to another image and is
+ * ignored.
  */
-async function removeLeftoverTempFiles(dataDir: string): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(dataDir);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return;
-    throw error;
-  }
-  for (const name of names) {
-    if (!name.startsWith(TEMP_PREFIX)) continue;
-    const file = join(dataDir, name);
-    const [pidText, token] = name.slice(TEMP_PREFIX.length).split('-');
-    const pid = Number(pidText);
-    if (token === PROCESS_TOKEN) continue;
-    const writerMayBeAlive = pid !== process.pid && isProcessAlive(pid);
-    if (writerMayBeAlive) {
-      const age = await stat(file).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age < ABANDONED_TEMP_MS) continue;
-    }
-    await rm(file, { force: true });
-  }
-}
-
-/** Writes the database atomically; the file it replaces becomes `health.sqlite.bak`. */
-export async function writeDatabaseFile(dataDir: string, bytes: Uint8Array): Promise<void> {
-  const file = join(dataDir, DATABASE_FILE);
-  const temp = join(dataDir, `${TEMP_PREFIX}${process.pid}-${PROCESS_TOKEN}-${tempCounter++}`);
-  try {
-    const handle = await open(temp, 'wx', 0o600);
+async function findChain(journals: JournalOnDisk[], gen: number): Promise<ChainLink[]> {
+  const chain: ChainLink[] = [];
+  let current =
+    (gen !== 0 ? journals.find((j) => j.header.gen === gen) : undefined) ??
+    journals.find((j) => j.header.base.kind === 'image' && j.header.base.gen === gen);
+  while (current) {
+    const handle = await open(current.file, 'r');
+    let extent: JournalExtent;
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
+      extent = await measureJournal(handle, current.header, current.size);
     } finally {
       await handle.close();
     }
-    await keepBackup(file, join(dataDir, BACKUP_FILE));
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw error;
+    chain.push({ journal: current, extent });
+    const previous = current;
+    current = journals.find(
+      (j) =>
+        j.header.base.kind === 'journal' &&
+        j.header.base.gen === previous.header.gen &&
+        j.header.base.length === extent.committedLength &&
+        !chain.some((link) => link.journal === j),
+    );
   }
-  await syncDirectory(dataDir);
+  return chain;
 }
 
-/** Makes `backup` a second name of the current `file` (a copy where hard links are unsupported). */
-async function keepBackup(file: string, backup: string): Promise<void> {
-  // Without a main file (first write, or after recovery) the backup is the only good copy: keep it.
-  if (!(await exists(file))) return;
-  await rm(backup, { force: true });
-  try {
-    await link(file, backup);
-  } catch (error) {
-    if (isErrno(error, 'EEXIST')) throw error;
-    await copyFile(file, backup);
+/** Every journal of the folder whose header reads; others are reported and left alone. */
+async function readJournals(dataDir: string, warnings: string[]): Promise<JournalOnDisk[]> {
+  const journals: JournalOnDisk[] = [];
+  for (const name of await listDir(dataDir)) {
+    if (!isJournalFileName(name)) continue;
+    const file = join(dataDir, name);
+    const header = Buffer.alloc(HEADER_BYTES);
+    const handle = await open(file, 'r');
+    try {
+      const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, 0);
+      const decoded = decodeHeader(header.subarray(0, bytesRead));
+      if ('problem' in decoded) {
+        warnings.push(`ignored the journal ${name}: ${decoded.problem}`);
+        continue;
+      }
+      journals.push({ file, header: decoded, size: (await stat(file)).size });
+    } finally {
+      await handle.close();
+    }
   }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Not every platform can fsync a directory (Windows); the rename is still atomic there.
-  } finally {
-    await handle?.close();
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
-}
-
-function isErrno(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as NodeJS.ErrnoException).code === code;
+  return journals;
 }

@@ -56,8 +56,7 @@ export function recordSyncRun(
         [run.sourceId, KEPT_RUNS],
       );
     },
-    // Saved with the cycle's data, when the runner asks at the end of the cycle.
-    { dataChange: false, persist: 'later' },
+    { dataChange: false },
   );
 }
 

@@ -48,9 +48,6 @@ function transitionOf(before: StoredHealth | undefined, record: DatasetRecord): 
   return { datasetId: record.datasetId, from, to, deliveryId: to === 'FAILED' ? failed : record.deliveryId };
 }
 
-/** Sync writes are saved when the cycle ends (the runner asks): the data can be fetched again. */
-const SYNC_WRITE = { persist: 'later' } as const;
-
 export async function applySync(store: Store, input: ApplyInput): Promise<ApplyResult> {
   const { orgId } = input;
   const listed = input.listed;
@@ -64,7 +61,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
           ensureOrg(store, orgId, input.now);
           markOrgSynced(store, orgId, input.now);
         },
-        { dataChange: false, ...SYNC_WRITE },
+        { dataChange: false },
       ),
     );
     return { transitions: [], written: 0, removed: 0 };
@@ -117,5 +114,5 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
       markOrgSynced(store, orgId, input.now);
     });
     return { transitions, written: input.changes.length, removed };
-  }, SYNC_WRITE);
+  });
 }

@@ -85,7 +85,6 @@ export async function storeTasks(
         ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
         ctx.signal,
       ),
-    { persist: 'later' },
   );
   counts.tasksFetched += fetched.length;
 }

@@ -269,8 +269,6 @@ export class SourceRunner {
         stopped: unauthorized,
       });
     }
-    // One save for everything the cycle wrote, after it has ended.
-    store.requestSave();
     this.options.onCycle?.(result);
     this.scheduleIn(this.options.intervals.pollMs);
     return result;

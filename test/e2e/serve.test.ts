@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../shared/schemas';
 import { cli, removeTempDirs, tempDir } from '../helpers/cli';
+import { databaseBytes } from '../helpers/databaseFiles';
 import { killChildren, spawnCli, waitFor } from '../helpers/process';
 
 afterEach(() => {
@@ -122,7 +123,7 @@ describe('serve', () => {
     expect(await serve.exited).toBe(0);
     // The remote key never reaches the output, the log or the data directory.
     expect(serve.stdout() + serve.stderr()).not.toContain(key);
-    expect(readFileSync(join(dataDir, 'health.sqlite')).includes(Buffer.from(key))).toBe(false);
+    expect(databaseBytes(dataDir).includes(Buffer.from(key))).toBe(false);
     // What was synced is in the data directory: a script's key and query see it.
     const localKey = (await cli(['keys', 'create', '--org', 'acme', '--data-dir', dataDir])).stdout.trim();
     const again = spawnCli(['serve', '--port', '0', '--poll-seconds', '3600', '--data-dir', dataDir], {

@@ -4,26 +4,30 @@
  * directory did not change (the org's export and the database file, byte for byte).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
+import { databaseDigests } from '../../helpers/databaseFiles';
 import { fixtureRecords } from '../../helpers/fixtures';
 import { killChildren, spawnCli } from '../../helpers/process';
 
 const ORG = 'acme';
 
 /** A data directory holding a small org, and what it holds, to compare after every refusal. */
-async function seeded(): Promise<{ dataDir: string; state: () => Promise<[string, Buffer]> }> {
+async function seeded(): Promise<{
+  dataDir: string;
+  state: () => Promise<[string, Record<string, string>]>;
+}> {
   const dataDir = tempDir();
   const good = join(tempDir(), 'good.json');
   writeFileSync(good, JSON.stringify({ datasets: fixtureRecords(5, 3, 'keep') }));
   const run = await cli(['import', '--org', ORG, good, '--data-dir', dataDir]);
   expect(run.code, run.stderr).toBe(0);
-  const state = async (): Promise<[string, Buffer]> => {
+  const state = async (): Promise<[string, Record<string, string>]> => {
     const exported = await cli(['export', '--org', ORG, '-', '--data-dir', dataDir]);
     expect(exported.code, exported.stderr).toBe(0);
-    return [exported.stdout, readFileSync(join(dataDir, 'health.sqlite'))];
+    return [exported.stdout, databaseDigests(dataDir)];
   };
   return { dataDir, state };
 }
@@ -278,7 +282,7 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
 
 describe('hostile snapshot files', () => {
   let dataDir: string;
-  let state: () => Promise<[string, Buffer]>;
+  let state: () => Promise<[string, Record<string, string>]>;
   beforeAll(async () => {
     ({ dataDir, state } = await seeded());
   });

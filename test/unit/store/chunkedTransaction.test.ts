@@ -2,10 +2,8 @@
  * Chunked transactions (a sync commit in slices): whole or nothing, and nobody sees or writes into one
  * half done — other users wait through whenIdle, or get StoreBusyError if they did not.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Store, StoreBusyError, loadSqlJs } from '../../../electron/store/database';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store, StoreBusyError } from '../../../electron/store/database';
 import { ensureOrg } from '../../../electron/store/orgs';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 
@@ -102,42 +100,5 @@ describe('transactionInChunks', () => {
     stores.splice(stores.indexOf(store), 1);
     const reopened = await open(dir);
     expect(orgs(reopened)).toEqual(['a', 'b', 'before']);
-  });
-});
-
-describe("persist: 'later'", () => {
-  /** The org ids in the file on disk (not the store in memory). */
-  async function onDisk(dir: string): Promise<string[]> {
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database(readFileSync(join(dir, 'health.sqlite')));
-    const ids = (db.exec('SELECT id FROM orgs ORDER BY id')[0]?.values ?? []).map(([id]) => String(id));
-    db.close();
-    return ids;
-  }
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-  it('is saved at requestSave (a sync cycle ends), not a debounce window after the commit', async () => {
-    const dir = tempDir();
-    const store = await open(dir);
-    ensureOrg(store, 'first', NOW);
-    await store.flush();
-    store.transaction(() => ensureOrg(store, 'synced', NOW), { persist: 'later' });
-    await pause(40);
-    expect(await onDisk(dir)).toEqual(['first']);
-    store.requestSave();
-    // Saved within the debounce window: waited for, not timed (a loaded machine is slower).
-    await vi.waitFor(async () => expect(await onDisk(dir)).toEqual(['first', 'synced']), { timeout: 5_000 });
-  });
-
-  it('is saved with the next ordinary commit, and at close', async () => {
-    const dir = tempDir();
-    const store = await open(dir);
-    store.transaction(() => ensureOrg(store, 'later', NOW), { persist: 'later' });
-    ensureOrg(store, 'soon', NOW);
-    await vi.waitFor(async () => expect(await onDisk(dir)).toEqual(['later', 'soon']), { timeout: 5_000 });
-    store.transaction(() => ensureOrg(store, 'at-close', NOW), { persist: 'later' });
-    await store.close();
-    stores.splice(stores.indexOf(store), 1);
-    expect(await onDisk(dir)).toEqual(['at-close', 'later', 'soon']);
   });
 });

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { open as openFile } from 'node:fs/promises';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -13,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSqlJs, Store, type StoreOptions } from '../../../electron/store/database';
-import { BACKUP_FILE, DATABASE_FILE } from '../../../electron/store/persistence';
+import { BACKUP_FILE, DATABASE_FILE } from '../../../electron/store/files';
+import type { OpenJournalFile } from '../../../electron/store/journal';
 
 let root: string;
 let dir: string;
@@ -66,7 +69,6 @@ async function notesIn(file: string): Promise<string[]> {
 const mainFile = () => join(dir, DATABASE_FILE);
 const backupFile = () => join(dir, BACKUP_FILE);
 const inode = (file: string) => statSync(file).ino;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -91,50 +93,75 @@ function deadPid(): number {
   return pid;
 }
 
-/** main = [one, two], backup = [one]. */
+const journals = (): string[] =>
+  readdirSync(dir)
+    .filter((name) => name.startsWith(`${DATABASE_FILE}.journal-`))
+    .sort();
+const journalBytes = (): number => journals().reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+
+/** main = [one, two], backup = [one]: two checkpoints. */
 async function writeTwoVersions(): Promise<void> {
   const store = await open();
   addNote(store, 'one');
-  await store.flush();
+  await store.persistence?.checkpoint();
   addNote(store, 'two');
+  await store.persistence?.checkpoint();
   await store.close();
 }
 
+/** The folder as a restart after a kill now would find it: a copy, opened by a second store. */
+async function reopenedCopy(): Promise<Store> {
+  const copy = join(root, `copy-${stores.length}`);
+  cpSync(dir, copy, { recursive: true });
+  const reader = await Store.open({ dataDir: copy, debounceMs: 10_000 });
+  stores.push(reader);
+  return reader;
+}
+
+async function reopenedNotes(): Promise<string[]> {
+  return (await reopenedCopy()).column<string>('SELECT text FROM note ORDER BY rowid');
+}
+
 describe('writing', () => {
-  it('replaces the file atomically, keeps the previous one as .bak, owner-only', async () => {
-    await writeTwoVersions();
+  it('a commit goes to the journal, not the image; a second store reads image + journal', async () => {
+    const store = await open();
+    addNote(store, 'flushed');
+    await store.flush();
 
-    expect(await notesIn(mainFile())).toEqual(['one', 'two']);
-    expect(await notesIn(backupFile())).toEqual(['one']);
-    expect(readdirSync(dir).sort()).toEqual([DATABASE_FILE, BACKUP_FILE]);
-    expect(statSync(mainFile()).mode & 0o777).toBe(0o600);
-    expect(statSync(backupFile()).mode & 0o777).toBe(0o600);
+    expect(existsSync(mainFile())).toBe(false);
+    expect(journals()).toHaveLength(1);
+    expect(statSync(join(dir, journals()[0]!)).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(await reopenedNotes()).toEqual(['flushed']);
   });
 
-  it('flush puts every commit on disk: a second store on the folder reads it', async () => {
-    const writer = await open();
-    addNote(writer, 'flushed');
-    await writer.flush();
+  it('a small change costs its pages, not the database', async () => {
+    const store = await open();
+    store.run('CREATE TABLE ballast (payload BLOB)');
+    store.transaction(() => {
+      for (let n = 0; n < 40; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
+    });
+    await store.persistence?.checkpoint();
+    const imageInode = inode(mainFile());
+    const before = journalBytes();
 
-    const reader = await open();
-    expect(reader.column('SELECT text FROM note')).toEqual(['flushed']);
+    addNote(store, 'small');
+    await store.flush();
+
+    const grown = journalBytes() - before;
+    expect(grown).toBeGreaterThan(0);
+    // A few 8 KiB pages (the table, its root, the schema page), against a 4 MB image.
+    expect(grown).toBeLessThan(64 * 1024);
+    expect(inode(mainFile())).toBe(imageInode);
+    expect(await reopenedNotes()).toEqual(['small']);
   });
 
-  it('close writes what is pending', async () => {
-    const writer = await open();
-    addNote(writer, 'at close');
-    await writer.close();
-
-    expect(await notesIn(mainFile())).toEqual(['at close']);
-  });
-
-  it('debounces: commits within the window share one write, made after the window', async () => {
+  it('group commit: commits within the debounce window share one write, made after the window', async () => {
     const debounceMs = 150;
     const store = await open({ debounceMs });
     addNote(store, 'base');
     await store.flush();
-    const baseInode = inode(mainFile());
+    const base = journalBytes();
 
     // Synchronous, so no timer can fire between the commits.
     const firstCommit = Date.now();
@@ -142,59 +169,117 @@ describe('writing', () => {
       addNote(store, `n${n}`);
       sleepSync(5);
     }
-    expect(inode(mainFile())).toBe(baseInode);
+    expect(journalBytes()).toBe(base);
 
-    await waitFor(() => inode(mainFile()) !== baseInode, 'the debounced write replaced the file');
+    await waitFor(() => journalBytes() > base, 'the group commit was written');
     expect(Date.now() - firstCommit).toBeGreaterThanOrEqual(debounceMs - 5);
-    await sleep(2 * debounceMs);
-
-    // Each write links the file it replaces to .bak: one write since `base` leaves base's inode there.
-    expect(inode(backupFile())).toBe(baseInode);
-    expect(await notesIn(mainFile())).toEqual(['base', ...Array.from({ length: 10 }, (_, n) => `n${n}`)]);
+    expect(await reopenedNotes()).toEqual(['base', ...Array.from({ length: 10 }, (_, n) => `n${n}`)]);
   });
 
-  it('a commit made while a write is in progress gets a write of its own', async () => {
-    const store = await open({ debounceMs: 20 });
-    // A few MB, so the write takes real time.
+  it('a checkpoint writes the image, keeps the previous one as .bak, owner-only, and starts a new journal', async () => {
+    await writeTwoVersions();
+
+    expect(await notesIn(mainFile())).toEqual(['one', 'two']);
+    expect(await notesIn(backupFile())).toEqual(['one']);
+    expect(statSync(mainFile()).mode & 0o777).toBe(0o600);
+    expect(statSync(backupFile()).mode & 0o777).toBe(0o600);
+    // The backup's journal (leading from it to the image) and the image's own.
+    expect(journals()).toHaveLength(2);
+    const { log, warnings } = recordingLog();
+    const store = await open({ log });
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('checkpoints by itself once the journal passes the threshold', async () => {
+    const store = await open({ debounceMs: 5, checkpoint: { checkpointBytes: 64 * 1024 } });
+    store.run('CREATE TABLE ballast (payload BLOB)');
+    for (let n = 0; n < 10; n++) store.run('INSERT INTO ballast VALUES (randomblob(20000))');
+    await waitFor(() => existsSync(mainFile()), 'a checkpoint wrote the image');
+    addNote(store, 'after');
+    await store.flush();
+    expect(await reopenedNotes()).toEqual(['after']);
+  });
+
+  it('commits made while a checkpoint runs go to the next journal and survive a restart', async () => {
+    const store = await open({ debounceMs: 5 });
     store.run('CREATE TABLE ballast (payload BLOB)');
     store.transaction(() => {
-      for (let n = 0; n < 40; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
+      for (let n = 0; n < 80; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
     });
+    const checkpoint = store.persistence!.checkpoint();
+    addNote(store, 'during');
+    await checkpoint;
+    addNote(store, 'after');
     await store.flush();
 
-    addNote(store, 'first');
-    const tempFile = () => readdirSync(dir).some((name) => name.startsWith(`${DATABASE_FILE}.tmp-`));
-    await waitFor(tempFile, 'a write started');
-    addNote(store, 'during the write');
-
-    await waitFor(async () => (await notesIn(mainFile())).length === 2, 'the second write landed');
-    expect(await notesIn(mainFile())).toEqual(['first', 'during the write']);
-    expect(await notesIn(backupFile())).toEqual(['first']);
+    expect(await notesIn(mainFile())).toEqual([]);
+    expect(await reopenedNotes()).toEqual(['during', 'after']);
   });
 
-  it('a failed save is logged, kept in memory and retried at the next flush and commit', async () => {
-    const { log, errors } = recordingLog();
-    const store = await open({ log, debounceMs: 20 });
-    addNote(store, 'one');
-    await store.flush();
+  it('close folds a grown journal into the image; a small one is only fsynced', async () => {
+    const small = await open({ checkpoint: { quitCheckpointBytes: 1024 * 1024 } });
+    addNote(small, 'small');
+    await small.close();
+    expect(existsSync(mainFile())).toBe(false);
+    expect(await reopenedNotes()).toEqual(['small']);
+    for (const store of stores.splice(0)) await store.close();
 
-    rmSync(dir, { recursive: true });
-    addNote(store, 'two');
-    await expect(store.flush()).rejects.toThrow(/ENOENT/);
+    const grown = await open({ checkpoint: { quitCheckpointBytes: 1024 } });
+    addNote(grown, 'grown');
+    await grown.close();
+    expect(await notesIn(mainFile())).toEqual(['small', 'grown']);
+  });
+
+  it('a transaction larger than the spill size is written in parts, and only its commit makes it count', async () => {
+    const store = await open({ debounceMs: 5 });
+    store.run('CREATE TABLE ballast (payload BLOB)');
+    await store.flush();
+    const before = journalBytes();
+    await store.transactionInChunks(async (slice) => {
+      for (let n = 0; n < 40; n++)
+        await slice(() => store.run('INSERT INTO ballast VALUES (randomblob(1000000))'));
+      // Parts reach the journal before the commit: memory stays bounded by the spill size.
+      await waitFor(() => journalBytes() - before > 16 * 1024 * 1024, 'a part was written');
+      // A restart now sees none of it: no commit record yet.
+      expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(0);
+    });
+    await store.flush();
+    expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(40);
+  });
+
+  it('a full disk (ENOSPC from /dev/full): reported, the store keeps working, nothing lost once there is room', async () => {
+    let full = false;
+    const openJournal: OpenJournalFile = (file, flags) =>
+      openFile(full ? '/dev/full' : file, full ? 'r+' : flags);
+    const { log, errors, warnings } = recordingLog();
+    const store = await open({ log, debounceMs: 5, openJournal });
+    addNote(store, 'before');
+    await store.flush();
+    const problems: (string | null)[] = [];
+    store.persistence!.onProblem((problem) => problems.push(problem?.message ?? null));
+
+    // A checkpoint starts the next journal, opened for its first write: the disk is full by then.
+    full = true;
+    await store.persistence!.checkpoint();
+    addNote(store, 'while full');
+    await expect(store.flush()).rejects.toThrow(/ENOSPC/);
+    expect(store.persistence!.problem?.message).toMatch(/could not write to .*ENOSPC.*kept in memory/);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/could not save the database .*kept in memory, will retry/);
+    // Reads and further commits go on.
+    addNote(store, 'still full');
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual([
+      'before',
+      'while full',
+      'still full',
+    ]);
 
-    mkdirSync(dir);
+    full = false;
     await store.flush();
-    expect(await notesIn(mainFile())).toEqual(['one', 'two']);
-
-    rmSync(dir, { recursive: true });
-    addNote(store, 'three');
-    await waitFor(() => errors.length === 2, 'the debounced save failed');
-    mkdirSync(dir);
-    addNote(store, 'four');
-    await waitFor(() => existsSync(mainFile()), 'the next commit saved');
-    expect(await notesIn(mainFile())).toEqual(['one', 'two', 'three', 'four']);
+    expect(store.persistence!.problem).toBeNull();
+    expect(problems.at(-1)).toBeNull();
+    expect(warnings.at(-1)).toMatch(/works again; nothing was lost/);
+    expect(await reopenedNotes()).toEqual(['before', 'while full', 'still full']);
   });
 });
 
@@ -204,7 +289,7 @@ describe('opening', () => {
     const store = await open({ log });
     expect(store.value('PRAGMA quick_check')).toBe('ok');
     await store.flush();
-    expect(existsSync(mainFile())).toBe(true);
+    expect(journals()).toHaveLength(1);
     expect(warnings).toEqual([]);
   });
 
@@ -224,7 +309,6 @@ describe('opening', () => {
     const { log, warnings } = recordingLog();
     const store = await open({ log, debounceMs: 20 });
 
-    expect(store.column('SELECT text FROM note')).toEqual(['one']);
     expect(store.value('PRAGMA quick_check')).toBe('ok');
     const aside = readdirSync(dir).filter((name) => name.startsWith(`${DATABASE_FILE}.corrupt-`));
     expect(aside).toHaveLength(1);
@@ -233,10 +317,12 @@ describe('opening', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/database file was unusable \(.+\); moved it to .*health\.sqlite\.corrupt-/);
     expect(warnings[1]).toMatch(/opened the backup/);
+    // The backup's journal leads to the same commits as the image had.
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
 
     // The main file comes back without waiting for a change.
     await waitFor(() => existsSync(mainFile()), 'the main file was written again');
-    expect(await notesIn(mainFile())).toEqual(['one']);
+    await waitFor(async () => (await notesIn(mainFile())).length === 2, 'the image holds both notes');
   });
 
   it('opens the backup when the main file is missing', async () => {
@@ -246,7 +332,7 @@ describe('opening', () => {
     const { log, warnings } = recordingLog();
     const store = await open({ log });
 
-    expect(store.column('SELECT text FROM note')).toEqual(['one']);
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
     expect(warnings).toEqual([expect.stringMatching(/database file was missing; opened the backup/)]);
   });
 
@@ -292,7 +378,7 @@ describe('opening', () => {
     const store = await open({ log });
 
     expect(store.column('SELECT text FROM note')).toEqual(['one', 'two']);
-    expect(readdirSync(dir).sort()).toEqual([DATABASE_FILE, BACKUP_FILE, live].sort());
+    expect(readdirSync(dir).sort()).toEqual([DATABASE_FILE, BACKUP_FILE, live, ...journals()].sort());
     expect(warnings).toEqual([]);
   });
 });

@@ -1,0 +1,179 @@
+/**
+ * Appending to one journal file (format: journalFile.ts). Records are queued in memory and written
+ * and fsynced together by `sync()` (the group commit: the persister calls it a debounce window after
+ * the first commit it holds). A failed write (a full disk) is cut off the file again, so the journal
+ * never keeps a half record in front of later ones, and the records stay queued for the next try:
+ * nothing committed is lost while the process lives.
+ */
+import { type FileHandle, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DATABASE_FILE, syncDirectory } from './files';
+import { HEADER_BYTES, type JournalHeader, encodeHeader } from './journalFile';
+
+const JOURNAL_PREFIX = `${DATABASE_FILE}.journal-`;
+
+/** `health.sqlite.journal-<generation in hex>`: never `-journal` or `-wal`, which SQLite itself would read. */
+export function journalFileName(gen: number): string {
+  return `${JOURNAL_PREFIX}${gen.toString(16).padStart(8, '0')}`;
+}
+
+export function isJournalFileName(name: string): boolean {
+  return name.startsWith(JOURNAL_PREFIX) && /^[0-9a-f]{8}$/.test(name.slice(JOURNAL_PREFIX.length));
+}
+
+/** Opens a journal file; a test passes one that opens `/dev/full` to get a real ENOSPC. */
+export type OpenJournalFile = (file: string, flags: 'r+' | 'w') => Promise<FileHandle>;
+const openFile: OpenJournalFile = (file, flags) => open(file, flags, 0o600);
+
+export class JournalWriter {
+  private queue: Buffer[] = [];
+  private queuedBytes = 0;
+  /** Bytes being written by the sync in progress. */
+  private inFlight = 0;
+  /** Bytes on disk and fsynced. */
+  private durable: number;
+  /** End of the last committed transaction, counting queued records. */
+  private committed: number;
+  /** The sync in progress; syncs run one at a time. */
+  private syncing: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly dataDir: string,
+    readonly header: JournalHeader,
+    private handle: FileHandle | undefined,
+    length: number,
+    private previous: JournalWriter | undefined,
+    private readonly openJournal: OpenJournalFile,
+  ) {
+    this.durable = length;
+    // A new journal's header is its first bytes; it counts as committed (an empty journal is whole).
+    this.committed = handle ? length : HEADER_BYTES;
+    if (!handle) {
+      this.queue.push(encodeHeader(header));
+      this.queuedBytes = HEADER_BYTES;
+    }
+  }
+
+  get file(): string {
+    return join(this.dataDir, journalFileName(this.header.gen));
+  }
+
+  /**
+   * A new journal, created on disk at its first sync (header first, fsynced, and the folder entry).
+   * `previous` is the journal it continues: its records reach disk before any of this one's.
+   */
+  static next(
+    dataDir: string,
+    header: JournalHeader,
+    previous?: JournalWriter,
+    openJournal: OpenJournalFile = openFile,
+  ): JournalWriter {
+    return new JournalWriter(dataDir, header, undefined, 0, previous, openJournal);
+  }
+
+  /** Continues an existing journal after its committed prefix; a torn or uncommitted tail is cut off. */
+  static async resume(
+    dataDir: string,
+    header: JournalHeader,
+    committedLength: number,
+    openJournal: OpenJournalFile = openFile,
+  ): Promise<JournalWriter> {
+    const handle = await openJournal(join(dataDir, journalFileName(header.gen)), 'r+');
+    try {
+      const { size } = await handle.stat();
+      if (size !== committedLength) {
+        await handle.truncate(committedLength);
+        await handle.sync();
+      }
+    } catch (error) {
+      await handle.close().catch(() => {});
+      throw error;
+    }
+    return new JournalWriter(dataDir, header, handle, committedLength, undefined, openJournal);
+  }
+
+  /** Queues a record; `commits` marks the end of a transaction. */
+  append(record: Buffer, commits: boolean): void {
+    if (this.closed) throw new Error('the journal is closed');
+    this.queue.push(record);
+    this.queuedBytes += record.length;
+    if (commits) this.committed = this.length;
+  }
+
+  /** Length with everything queued. */
+  get length(): number {
+    return this.durable + this.inFlight + this.queuedBytes;
+  }
+
+  /** End of the last committed transaction. */
+  get committedLength(): number {
+    return this.committed;
+  }
+
+  /** Bytes not yet on disk. */
+  get pending(): number {
+    return this.inFlight + this.queuedBytes;
+  }
+
+  /** Writes and fsyncs what is queued (waiting for a sync in progress first). Rejects when the disk does. */
+  async sync(): Promise<void> {
+    while (this.syncing) await this.syncing.catch(() => {});
+    if (this.queue.length === 0 || this.closed) return;
+    this.syncing = this.writeQueued();
+    try {
+      await this.syncing;
+    } finally {
+      this.syncing = undefined;
+    }
+  }
+
+  private async writeQueued(): Promise<void> {
+    if (this.previous) {
+      await this.previous.sync();
+      this.previous = undefined;
+    }
+    // A new journal's file is created by its first write; after a failed write it is opened again.
+    this.handle ??= await this.openJournal(this.file, this.durable === 0 ? 'w' : 'r+');
+    const handle = this.handle;
+    const batch = Buffer.concat(this.queue);
+    const records = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.inFlight = batch.length;
+    try {
+      let written = 0;
+      while (written < batch.length) {
+        const { bytesWritten } = await handle.write(
+          batch,
+          written,
+          batch.length - written,
+          this.durable + written,
+        );
+        written += bytesWritten;
+      }
+      await handle.datasync();
+      if (this.durable === 0) await syncDirectory(this.dataDir);
+    } catch (error) {
+      // Leave no partial record behind: the next try writes the whole batch again at the same place,
+      // through a new handle (the disk, or the file, may have been replaced meanwhile).
+      await handle.truncate(this.durable).catch(() => {});
+      await handle.close().catch(() => {});
+      this.handle = undefined;
+      this.queue = [...records, ...this.queue];
+      this.queuedBytes += batch.length;
+      throw error;
+    } finally {
+      this.inFlight = 0;
+    }
+    this.durable += batch.length;
+  }
+
+  /** Stops appending; what is queued and not synced is dropped (sync first to keep it). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.syncing) await this.syncing.catch(() => {});
+    this.closed = true;
+    await this.handle?.close();
+  }
+}

@@ -1,0 +1,395 @@
+/**
+ * When the database reaches disk (DESIGN.md §3). Each commit's pages become one journal record,
+ * queued at once and written and fsynced with the others of its debounce window (a group commit). A
+ * checkpoint folds the journals into a new image when the journal has grown past a threshold, at
+ * quit (past a smaller one), or after a quiet spell; it runs beside the app (checkpoint.ts) while new
+ * commits go to the next journal. A disk that refuses a write (full, gone) is reported through
+ * `problem` and retried; what was committed stays queued in memory meanwhile.
+ */
+import { randomInt } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeCheckpoint, writeImage } from './checkpoint';
+import { DATABASE_FILE, listDir } from './files';
+import { JournalWriter, type OpenJournalFile, isJournalFileName } from './journal';
+import { HEADER_BYTES, encodeRecord } from './journalFile';
+import type { PageCapture } from './pageCapture';
+import type { LoadedDatabase } from './persistence';
+
+export interface PersistLogger {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface PersistOptions {
+  /** How long after a commit the journal is fsynced; commits within the window share one write. */
+  debounceMs: number;
+  /** A checkpoint starts once the journal's committed records pass this many bytes. */
+  checkpointBytes?: number;
+  /** At quit, a journal past this many bytes is folded into the image first (small ones replay in ms). */
+  quitCheckpointBytes?: number;
+  /** After this long without a commit, a journal past `quitCheckpointBytes` is folded in. */
+  idleCheckpointMs?: number;
+  log: PersistLogger;
+  /** How journal files are opened (tests: a disk that refuses writes). */
+  openJournal?: OpenJournalFile;
+}
+
+/** A part of a transaction written before its commit once its pages pass this (bounds memory). */
+export const SPILL_BYTES = 16 * 1024 * 1024;
+const MIN_CHECKPOINT_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_QUIT_CHECKPOINT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_IDLE_CHECKPOINT_MS = 5 * 60_000;
+/** How soon a write the disk refused is tried again. */
+const RETRY_MS = 5_000;
+
+/** What the disk refused, since when, and what waits in memory meanwhile. */
+export interface PersistProblem {
+  message: string;
+  since: Date;
+  pendingBytes: number;
+}
+
+/** What the database needs from its store: its page count, a quiet moment, and a whole copy. */
+export interface PersistedDatabase {
+  pageCount(): number;
+  whenIdle<T>(fn: () => T): Promise<T>;
+  /** The whole database as a file's bytes (only when the journal missed a write). */
+  exportImage(): Uint8Array;
+}
+
+export interface PersistStats {
+  /** Journal records committed, and the bytes of journal and images written. */
+  commits: number;
+  journalBytes: number;
+  checkpoints: number;
+  checkpointBytes: number;
+}
+
+const newGen = (): number => randomInt(1, 2 ** 32 - 1);
+
+export class Persister {
+  private journal: JournalWriter;
+  /** Closed journals whose records are in no image yet, oldest first. */
+  private unfolded: JournalWriter[] = [];
+  private imageFile: string | null;
+  private timer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private checkpointRun: Promise<void> | undefined;
+  private closed = false;
+  /** Parts of the open transaction are in the journal: its commit needs a record even without pages. */
+  private spilled = false;
+  /** The journal missed a write: the next checkpoint writes an export of the database instead. */
+  private wholeImage = false;
+  private currentProblem: PersistProblem | null = null;
+  private readonly listeners = new Set<(problem: PersistProblem | null) => void>();
+  readonly stats: PersistStats = { commits: 0, journalBytes: 0, checkpoints: 0, checkpointBytes: 0 };
+  private readonly checkpointBytes: number;
+
+  private constructor(
+    private readonly dataDir: string,
+    private readonly capture: PageCapture,
+    private readonly db: PersistedDatabase,
+    private readonly options: PersistOptions,
+    journal: JournalWriter,
+    unfolded: JournalWriter[],
+    imageFile: string | null,
+    imageBytes: number,
+  ) {
+    this.journal = journal;
+    this.unfolded = unfolded;
+    this.imageFile = imageFile;
+    this.checkpointBytes = options.checkpointBytes ?? Math.max(MIN_CHECKPOINT_BYTES, imageBytes);
+  }
+
+  /** Continues from what was loaded: appends to the last journal replayed, or starts one on the image. */
+  static async start(
+    dataDir: string,
+    loaded: Pick<LoadedDatabase<unknown>, 'chain' | 'imageFile' | 'imageGen' | 'source'>,
+    imageBytes: number,
+    capture: PageCapture,
+    db: PersistedDatabase,
+    options: PersistOptions,
+  ): Promise<Persister> {
+    const links = loaded.chain;
+    const last = links[links.length - 1];
+    const journal = last
+      ? await JournalWriter.resume(
+          dataDir,
+          last.journal.header,
+          last.extent.committedLength,
+          options.openJournal,
+        )
+      : JournalWriter.next(
+          dataDir,
+          { gen: newGen(), base: { kind: 'image', gen: loaded.imageGen }, pageSize: capture.pageSize },
+          undefined,
+          options.openJournal,
+        );
+    // Journals before the last are complete and closed: the next checkpoint reads them from disk.
+    const unfolded = await Promise.all(
+      links
+        .slice(0, -1)
+        .map((link) => JournalWriter.resume(dataDir, link.journal.header, link.extent.committedLength)),
+    );
+    await Promise.all(unfolded.map((writer) => writer.close()));
+    const persister = new Persister(
+      dataDir,
+      capture,
+      db,
+      options,
+      journal,
+      unfolded,
+      loaded.imageFile,
+      imageBytes,
+    );
+    // Opened from the backup, or an image from before journals: write a proper image once open.
+    persister.checkpointWhenOpen =
+      loaded.source === 'backup' || (loaded.imageFile !== null && loaded.imageGen === 0);
+    return persister;
+  }
+
+  private checkpointWhenOpen = false;
+
+  /** The store is open (migrated): a checkpoint that opening called for starts now. */
+  opened(): void {
+    if (this.checkpointWhenOpen) this.scheduleCheckpoint();
+  }
+
+  /** Opening failed: stops without writing anything (the files stay as they were). */
+  async abandon(): Promise<void> {
+    this.closed = true;
+    for (const timer of [this.timer, this.idleTimer, this.retryTimer]) if (timer) clearTimeout(timer);
+    this.capture.stop();
+    await this.journal.close();
+  }
+
+  /** After each COMMIT: the transaction's pages become one record, fsynced within the debounce window. */
+  committed(): void {
+    if (this.closed) return;
+    this.appendCaptured(true);
+    this.stats.commits += 1;
+    this.scheduleSync();
+    this.restartIdleTimer();
+    if (this.journal.committedLength - HEADER_BYTES >= this.checkpointBytes) this.scheduleCheckpoint();
+  }
+
+  /** Between slices of a large transaction: its pages so far go to the journal as an uncommitted part. */
+  spillIfLarge(): void {
+    if (this.capture.bytes < SPILL_BYTES) return;
+    this.appendCaptured(false);
+    this.scheduleSync();
+  }
+
+  /** The group commit: one write and fsync for everything queued within the debounce window. */
+  private scheduleSync(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.sync().catch(() => {});
+    }, this.options.debounceMs);
+  }
+
+  private appendCaptured(commits: boolean): void {
+    if (this.capture.unexpected && !this.wholeImage) {
+      this.options.log.error(`the journal cannot record ${this.capture.unexpected}; writing a whole image`);
+      this.wholeImage = true;
+      this.scheduleCheckpoint();
+    }
+    const pages = this.capture.take();
+    // A transaction that wrote nothing needs no record, unless parts of it were spilled already.
+    if (pages.length === 0 && !(commits && this.spilled)) return;
+    this.spilled = !commits;
+    const dbPages = commits ? this.db.pageCount() : 0;
+    const record = encodeRecord(this.journal.header.gen, pages, this.capture.pageSize, dbPages);
+    this.journal.append(record, commits);
+    this.stats.journalBytes += record.length;
+  }
+
+  /** Resolves once every commit so far is fsynced. Rejects when the disk refuses (and retries later). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.sync();
+  }
+
+  private async sync(): Promise<void> {
+    try {
+      await this.journal.sync();
+      this.setProblem(null);
+    } catch (error) {
+      this.refused(error);
+      throw error;
+    }
+  }
+
+  private refused(error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    const pendingBytes = this.journal.pending;
+    const message = `could not write to ${this.dataDir} (${reason}); ${pendingBytes.toLocaleString('en-US')} bytes of committed changes are kept in memory and will be written when the disk accepts them`;
+    if (!this.currentProblem) this.options.log.error(message);
+    this.setProblem({ message, since: this.currentProblem?.since ?? new Date(), pendingBytes });
+    this.retryTimer ??= setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.closed) void this.sync().catch(() => {});
+    }, RETRY_MS);
+  }
+
+  get problem(): PersistProblem | null {
+    return this.currentProblem;
+  }
+
+  /** Hears every change of `problem` (null when the disk accepts writes again). */
+  onProblem(listener: (problem: PersistProblem | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setProblem(problem: PersistProblem | null): void {
+    if (problem === null && this.currentProblem === null) return;
+    if (problem === null) this.options.log.warn(`writing to ${this.dataDir} works again; nothing was lost`);
+    this.currentProblem = problem;
+    for (const listener of this.listeners) listener(problem);
+  }
+
+  private restartIdleTimer(): void {
+    const idleMs = this.options.idleCheckpointMs ?? DEFAULT_IDLE_CHECKPOINT_MS;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.journalBytes >= this.quitCheckpointBytes) this.scheduleCheckpoint();
+    }, idleMs);
+    this.idleTimer.unref();
+  }
+
+  private get quitCheckpointBytes(): number {
+    return this.options.quitCheckpointBytes ?? DEFAULT_QUIT_CHECKPOINT_BYTES;
+  }
+
+  /** Committed bytes in journals that no image holds yet. */
+  get journalBytes(): number {
+    const folded = this.unfolded.reduce((sum, writer) => sum + writer.committedLength - HEADER_BYTES, 0);
+    return folded + this.journal.committedLength - HEADER_BYTES;
+  }
+
+  private scheduleCheckpoint(): void {
+    if (this.checkpointRun || this.closed) return;
+    void this.checkpoint().catch(() => {});
+  }
+
+  /** Folds the journals into a new image; resolves when it is in place (or rejects with why not). */
+  checkpoint(): Promise<void> {
+    this.checkpointRun ??= this.runCheckpoint().finally(() => {
+      this.checkpointRun = undefined;
+    });
+    return this.checkpointRun;
+  }
+
+  private async runCheckpoint(): Promise<void> {
+    if (this.wholeImage) return this.writeWholeImage();
+    // Switch journals at a quiet moment: no chunked transaction half-written into the old one.
+    const gen = newGen();
+    await this.db.whenIdle(() => {
+      this.appendCaptured(true);
+      const old = this.journal;
+      this.journal = JournalWriter.next(
+        this.dataDir,
+        {
+          gen,
+          base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
+          pageSize: old.header.pageSize,
+        },
+        old,
+        this.options.openJournal,
+      );
+      this.unfolded.push(old);
+    });
+    try {
+      for (const writer of this.unfolded) {
+        await writer.sync();
+        await writer.close();
+      }
+      const started = performance.now();
+      const folded = [...this.unfolded];
+      const result = await writeCheckpoint({
+        dataDir: this.dataDir,
+        imageFile: this.imageFile,
+        journals: folded.map((writer) => ({ file: writer.file, header: writer.header })),
+        newGen: gen,
+        pageSize: this.journal.header.pageSize,
+      });
+      this.stats.checkpoints += 1;
+      this.stats.checkpointBytes += result.imageBytes;
+      this.lastCheckpointMs = performance.now() - started;
+      this.imageFile = join(this.dataDir, DATABASE_FILE);
+      this.unfolded = [];
+      await this.removeJournalsExcept([...folded.map((writer) => writer.file), this.journal.file]);
+    } catch (error) {
+      this.refused(error);
+      throw error;
+    }
+  }
+
+  /** The fallback when the journal missed a write: an export of the database, and a journal on it. */
+  private async writeWholeImage(): Promise<void> {
+    const gen = newGen();
+    const bytes = await this.db.whenIdle(() => {
+      this.capture.take();
+      const old = this.journal;
+      this.journal = JournalWriter.next(
+        this.dataDir,
+        { gen, base: { kind: 'image', gen }, pageSize: old.header.pageSize },
+        undefined,
+        this.options.openJournal,
+      );
+      this.unfolded.push(old);
+      return this.db.exportImage();
+    });
+    try {
+      await writeImage(this.dataDir, bytes, gen);
+      this.wholeImage = false;
+      this.imageFile = join(this.dataDir, DATABASE_FILE);
+      this.stats.checkpoints += 1;
+      this.stats.checkpointBytes += bytes.length;
+      const folded = this.unfolded;
+      this.unfolded = [];
+      await Promise.all(folded.map((writer) => writer.close()));
+      await this.removeJournalsExcept([this.journal.file]);
+    } catch (error) {
+      this.refused(error);
+      throw error;
+    }
+  }
+
+  /** How long the last checkpoint took, for the benchmark. */
+  lastCheckpointMs = 0;
+
+  /** Removes journals no image needs: those of the backup (just folded) and the current one stay. */
+  private async removeJournalsExcept(keep: string[]): Promise<void> {
+    for (const name of await listDir(this.dataDir)) {
+      const file = join(this.dataDir, name);
+      if (isJournalFileName(name) && !keep.includes(file)) await rm(file, { force: true });
+    }
+  }
+
+  /**
+   * Makes everything committed durable and stops: the journal is fsynced, and folded into the image
+   * first when it has grown (so the next start replays little). Rejects when the disk refuses; the
+   * persister stays usable, so close can be retried.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.timer = undefined;
+    this.idleTimer = undefined;
+    if (this.checkpointRun) await this.checkpointRun.catch(() => {});
+    this.appendCaptured(true);
+    if (this.journalBytes >= this.quitCheckpointBytes || this.capture.unexpected) await this.checkpoint();
+    else await this.sync();
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.capture.stop();
+    await this.journal.close();
+  }
+}

@@ -1,0 +1,36 @@
+/** sql.js, loaded once per process with the page capture the journal needs, and opening checked bytes. */
+import { createRequire } from 'node:module';
+import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import { installPageCapture } from './pageCapture';
+import type { OpenResult } from './persistence';
+
+let sqlJs: Promise<SqlJsStatic> | undefined;
+
+/** Loads the sql.js WebAssembly module once per process. */
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  const require = createRequire(import.meta.url);
+  sqlJs ??= initSqlJs({ locateFile: (file: string) => require.resolve(`sql.js/dist/${file}`) }).then(
+    (SQL) => {
+      installPageCapture(SQL);
+      return SQL;
+    },
+  );
+  return sqlJs;
+}
+
+/** The database in `bytes`, opened and checked (`PRAGMA quick_check`), or why it cannot be used. */
+export function openChecked(SQL: SqlJsStatic, bytes: Uint8Array): OpenResult<Database> {
+  const header = new TextDecoder().decode(bytes.subarray(0, 15));
+  if (header !== 'SQLite format 3') return { problem: 'not a SQLite file' };
+  let db: Database | undefined;
+  try {
+    db = new SQL.Database(bytes);
+    const verdict = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+    if (verdict === 'ok') return { opened: db };
+    db.close();
+    return { problem: `integrity check failed: ${String(verdict)}` };
+  } catch (error) {
+    db?.close();
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+}
