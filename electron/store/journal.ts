@@ -5,7 +5,7 @@
  * never keeps a half record in front of later ones, and the records stay queued for the next try:
  * nothing committed is lost while the process lives.
  */
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATABASE_FILE, syncDirectory } from './files';
 import { HEADER_BYTES, type JournalHeader, encodeHeader } from './journalFile';
@@ -15,6 +15,13 @@ const JOURNAL_PREFIX = `${DATABASE_FILE}.journal-`;
 /** `health.sqlite.journal-<generation in hex>`: never `-journal` or `-wal`, which SQLite itself would read. */
 export function journalFileName(gen: number): string {
   return `${JOURNAL_PREFIX}${gen.toString(16).padStart(8, '0')}`;
+}
+
+/** Where a new journal is written until its first records are fsynced. */
+const newJournalFile = (file: string): string => `${file}.new`;
+
+export function isNewJournalFileName(name: string): boolean {
+  return name.startsWith(JOURNAL_PREFIX) && name.endsWith('.new');
 }
 
 export function isJournalFileName(name: string): boolean {
@@ -133,8 +140,14 @@ export class JournalWriter {
       await this.previous.sync();
       this.previous = undefined;
     }
-    // A new journal's file is created by its first write; after a failed write it is opened again.
-    this.handle ??= await this.openJournal(this.file, this.durable === 0 ? 'w' : 'r+');
+    // A new journal's file is created by its first write, under a temp name until its header and first
+    // records are fsynced (a kill in between leaves no headless journal); after a failed write it is
+    // opened again.
+    const creating = this.durable === 0;
+    this.handle ??= await this.openJournal(
+      creating ? newJournalFile(this.file) : this.file,
+      creating ? 'w' : 'r+',
+    );
     const handle = this.handle;
     const batch = Buffer.concat(this.queue);
     const records = this.queue;
@@ -153,7 +166,10 @@ export class JournalWriter {
         written += bytesWritten;
       }
       await handle.datasync();
-      if (this.durable === 0) await syncDirectory(this.dataDir);
+      if (creating) {
+        await rename(newJournalFile(this.file), this.file);
+        await syncDirectory(this.dataDir);
+      }
     } catch (error) {
       // Leave no partial record behind: the next try writes the whole batch again at the same place,
       // through a new handle (the disk, or the file, may have been replaced meanwhile).

@@ -7,10 +7,10 @@
  * fails `quick_check` once replayed) is moved aside and the backup `health.sqlite.bak` used, with its
  * own journals, which lead to the same commits.
  */
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, isErrno, listDir, moveAside, removeLeftoverTempFiles } from './files';
-import { isJournalFileName } from './journal';
+import { isJournalFileName, isNewJournalFileName } from './journal';
 import {
   HEADER_BYTES,
   type JournalExtent,
@@ -70,6 +70,9 @@ export async function readDatabaseFile<T>(
   now: () => Date = () => new Date(),
 ): Promise<LoadedDatabase<T>> {
   await removeLeftoverTempFiles(dataDir);
+  // A journal killed before its first fsync: it holds nothing committed.
+  for (const name of await listDir(dataDir))
+    if (isNewJournalFileName(name)) await rm(join(dataDir, name), { force: true });
   const warnings: string[] = [];
   const journals = await readJournals(dataDir, warnings);
   const loaded = (source: LoadedDatabase<T>['source'], image: Candidate<T>): LoadedDatabase<T> => ({

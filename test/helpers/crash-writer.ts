@@ -2,7 +2,11 @@
  * Child process for test/integration/store/crash.test.ts: commits numbered rows to the store in
  * `<dir>` as fast as the event loop allows, until it is killed.
  *
- *   node --import tsx test/helpers/crash-writer.ts <dir> <debounceMs>
+ *   node --import tsx test/helpers/crash-writer.ts <dir> <debounceMs> [checkpointBytes]
+ *
+ * With `checkpointBytes`, a checkpoint starts each time the journal passes it, so kills land while
+ * journal records are appended, while an image is written, and between its rename and the removal of
+ * the journals it folded in.
  *
  * stdout, one line each: `ready <epochMs>` once the file holds a few MB of ballast (so every write
  * takes real time), then `committed <n> <epochMs>` right after row n commits. stdout is a pipe, which
@@ -15,13 +19,17 @@ const BALLAST_ROWS = 30;
 const BALLAST_BYTES = 100_000;
 
 async function main(): Promise<void> {
-  const [dir, debounceText] = process.argv.slice(2);
+  const [dir, debounceText, checkpointText] = process.argv.slice(2);
   const debounceMs = Number(debounceText);
-  if (!dir || !Number.isFinite(debounceMs)) throw new Error('usage: crash-writer.ts <dir> <debounceMs>');
+  const checkpointBytes = checkpointText === undefined ? undefined : Number(checkpointText);
+  if (!dir || !Number.isFinite(debounceMs) || (checkpointBytes !== undefined && !(checkpointBytes > 0))) {
+    throw new Error('usage: crash-writer.ts <dir> <debounceMs> [checkpointBytes]');
+  }
 
   const store = await Store.open({
     dataDir: dir,
     debounceMs,
+    ...(checkpointBytes === undefined ? {} : { checkpoint: { checkpointBytes } }),
     log: { warn: (m) => console.error(`warn: ${m}`), error: (m) => console.error(`error: ${m}`) },
   });
   store.transaction(() => {
@@ -30,7 +38,8 @@ async function main(): Promise<void> {
     for (let i = 0; i < BALLAST_ROWS; i++)
       store.run('INSERT INTO crash_ballast VALUES (randomblob(?))', [BALLAST_BYTES]);
   });
-  await store.flush();
+  // The ballast in an image, so a checkpoint copies and writes megabytes: it takes real time.
+  await store.persistence?.checkpoint();
   console.log(`ready ${Date.now()}`);
 
   for (let n = 1; ; n++) {

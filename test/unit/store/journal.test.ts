@@ -1,0 +1,255 @@
+/**
+ * The journal against what a disk and a user can do to it (DESIGN.md §3): a garbage or corrupt tail, a
+ * journal from another image, an image from another folder, a kill between a checkpoint's journal
+ * switch and its rename, and any sequence of commits, rollbacks and checkpoints (property-based): the
+ * folder always reopens to exactly what was committed and fsynced.
+ */
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Store } from '../../../electron/store/database';
+import { DATABASE_FILE } from '../../../electron/store/files';
+
+let root: string;
+let copies = 0;
+const stores: Store[] = [];
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'dh-journal-'));
+});
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close().catch(() => {});
+  rmSync(root, { recursive: true, force: true });
+});
+
+const warningsOf = () => {
+  const warnings: string[] = [];
+  return { warnings, log: { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } };
+};
+
+async function open(dir: string, log = warningsOf().log): Promise<Store> {
+  const store = await Store.open({ dataDir: dir, debounceMs: 10_000, log });
+  stores.push(store);
+  return store;
+}
+
+/** The folder as a kill now would leave it, opened by a new store. */
+async function reopenCopy(dir: string, log = warningsOf().log): Promise<Store> {
+  const copy = join(root, `copy-${copies++}`);
+  cpSync(dir, copy, { recursive: true });
+  return open(copy, log);
+}
+
+function note(store: Store, text: string): void {
+  store.run('CREATE TABLE IF NOT EXISTS note (text TEXT NOT NULL)');
+  store.run('INSERT INTO note (text) VALUES (?)', [text]);
+}
+
+const notes = (store: Store): string[] => {
+  const exists = store.value("SELECT count(*) FROM sqlite_master WHERE name = 'note'") === 1;
+  return exists ? store.column<string>('SELECT text FROM note ORDER BY rowid') : [];
+};
+
+const journalFiles = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((name) => /^health\.sqlite\.journal-[0-9a-f]{8}$/.test(name))
+    .map((name) => join(dir, name));
+
+const waitUntil = async (condition: () => boolean): Promise<void> => {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+};
+
+describe('a damaged journal', () => {
+  it('garbage after the last record: every commit is kept, and appending goes on after them', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    note(store, 'one');
+    note(store, 'two');
+    await store.flush();
+    const [journal] = journalFiles(dir);
+    appendFileSync(journal!, Buffer.from('\x07\x00\x00\x00garbage from a torn write'.repeat(10)));
+
+    const reopened = await reopenCopy(dir);
+    expect(notes(reopened)).toEqual(['one', 'two']);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+    note(reopened, 'three');
+    await reopened.flush();
+    expect(notes(await reopenCopy(join(root, `copy-${copies - 1}`)))).toEqual(['one', 'two', 'three']);
+  });
+
+  it('a corrupt record: the commits before it are kept, it and everything after are dropped', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    note(store, 'one');
+    await store.flush();
+    const [journal] = journalFiles(dir);
+    const goodLength = readFileSync(journal!).length;
+    note(store, 'two');
+    note(store, 'three');
+    await store.flush();
+    const bytes = readFileSync(journal!);
+    bytes[goodLength + 100] = bytes[goodLength + 100]! ^ 0xff;
+    writeFileSync(journal!, bytes);
+
+    const reopened = await reopenCopy(dir);
+    expect(notes(reopened)).toEqual(['one']);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+  });
+
+  it('a header that does not check out: the journal is ignored, with a warning', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    note(store, 'one');
+    await store.persistence!.checkpoint();
+    note(store, 'two');
+    await store.flush();
+    // The image's own journal: its generation is the one stamped in the image (application_id).
+    const gen = readFileSync(join(dir, DATABASE_FILE)).readUInt32BE(68);
+    const current = journalFiles(dir).find((file) => readFileSync(file).readUInt32LE(12) === gen)!;
+    const bytes = readFileSync(current);
+    bytes[12] = bytes[12]! ^ 0xff;
+    writeFileSync(current, bytes);
+
+    const { warnings, log } = warningsOf();
+    const reopened = await reopenCopy(dir, log);
+    expect(notes(reopened)).toEqual(['one']);
+    expect(warnings).toEqual([expect.stringMatching(/ignored the journal .*header checksum mismatch/)]);
+  });
+});
+
+describe('files that belong elsewhere', () => {
+  it("another folder's journal is never replayed here", async () => {
+    const mine = join(root, 'mine');
+    const theirs = join(root, 'theirs');
+    const a = await open(mine);
+    note(a, 'mine');
+    await a.persistence!.checkpoint();
+    const b = await open(theirs);
+    note(b, 'theirs');
+    await b.persistence!.checkpoint();
+    note(b, 'theirs, journaled');
+    await b.flush();
+    for (const file of journalFiles(theirs)) cpSync(file, join(mine, file.split('/').at(-1)!));
+
+    expect(notes(await reopenCopy(mine))).toEqual(['mine']);
+  });
+
+  it("an image from another folder is not given this folder's journal", async () => {
+    const mine = join(root, 'mine');
+    const theirs = join(root, 'theirs');
+    const a = await open(mine);
+    note(a, 'mine');
+    await a.persistence!.checkpoint();
+    note(a, 'mine, journaled');
+    await a.flush();
+    const b = await open(theirs);
+    note(b, 'theirs');
+    await b.persistence!.checkpoint();
+    cpSync(join(theirs, DATABASE_FILE), join(mine, DATABASE_FILE));
+
+    const reopened = await reopenCopy(mine);
+    expect(notes(reopened)).toEqual(['theirs']);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+  });
+});
+
+describe('a kill during a checkpoint', () => {
+  it('after the journal switch, before the new image is renamed in: the old image and both journals hold everything', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    store.run('CREATE TABLE ballast (payload BLOB)');
+    store.transaction(() => {
+      for (let n = 0; n < 60; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
+    });
+    note(store, 'before');
+    await store.persistence!.checkpoint();
+    note(store, 'folded next');
+
+    const checkpoint = store.persistence!.checkpoint();
+    await waitUntil(() => readdirSync(dir).some((name) => name.startsWith(`${DATABASE_FILE}.tmp-`)));
+    note(store, 'in the next journal');
+    await store.flush();
+    const killed = await reopenCopy(dir);
+    await checkpoint;
+
+    expect(notes(killed)).toEqual(['before', 'folded next', 'in the next journal']);
+    expect(killed.value('PRAGMA quick_check')).toBe('ok');
+    expect(notes(await reopenCopy(dir))).toEqual(['before', 'folded next', 'in the next journal']);
+  });
+});
+
+describe('any sequence of commits, rollbacks and checkpoints', () => {
+  type Step =
+    { kind: 'commit'; rows: number } | { kind: 'rollback' } | { kind: 'checkpoint' } | { kind: 'big' };
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant('commit' as const), rows: fc.integer({ min: 1, max: 40 }) }),
+    fc.record({ kind: fc.constant('rollback' as const) }),
+    fc.record({ kind: fc.constant('checkpoint' as const) }),
+    fc.record({ kind: fc.constant('big' as const) }),
+  );
+
+  it('reopens to exactly the database in memory, every time', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps: Step[]) => {
+        const dir = join(root, `property-${run++}`);
+        const store = await open(dir);
+        store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+        let next = 0;
+        for (const s of steps) {
+          if (s.kind === 'commit') {
+            store.transaction(() => {
+              for (let n = 0; n < s.rows; n++)
+                store.run('INSERT INTO item (payload) VALUES (?)', [`${next++}:`.repeat(50)]);
+              store.run('DELETE FROM item WHERE id % 7 = ?', [next % 7]);
+            });
+          } else if (s.kind === 'rollback') {
+            expect(() =>
+              store.transaction(() => {
+                store.run('UPDATE item SET payload = ?', ['rolled back']);
+                throw new Error('no');
+              }),
+            ).toThrow('no');
+          } else if (s.kind === 'big') {
+            // A sync's commit: in slices, with the event loop (and group commits) running between them.
+            await store.transactionInChunks(async (slice) => {
+              for (let n = 0; n < 5; n++) {
+                await slice(() => store.run('INSERT INTO item (payload) VALUES (hex(randomblob(100000)))'));
+              }
+            });
+          } else {
+            await store.persistence!.checkpoint();
+          }
+        }
+        await store.flush();
+        const expected = store.all(
+          'SELECT id, length(payload) AS size, substr(payload, 1, 20) AS head FROM item ORDER BY id',
+        );
+        const reopened = await reopenCopy(dir);
+        expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+        expect(
+          reopened.all(
+            'SELECT id, length(payload) AS size, substr(payload, 1, 20) AS head FROM item ORDER BY id',
+          ),
+        ).toEqual(expected);
+        for (const opened of stores.splice(0)) await opened.close();
+      }),
+      { numRuns: 12, seed: 0x12_2026 },
+    );
+  }, 120_000);
+});
