@@ -63,25 +63,31 @@ export function decodeHeader(bytes: Buffer): JournalHeader | { problem: string }
 }
 
 /**
- * One record: `pages` written by a transaction; `dbPages` (the database's size in pages after it) on
- * the record that commits it, 0 on a part written before the commit.
+ * One record: the pages `pgnos` (each copied in by `readPage`); `dbPages` (the database's size in pages
+ * after the transaction) on the record that commits it, 0 on a part written before the commit.
  */
-export function encodeRecord(gen: number, pages: Iterable<Page>, pageSize: number, dbPages: number): Buffer {
-  const list = [...pages];
-  const body = Buffer.allocUnsafe(BODY_FIXED_BYTES + list.length * (4 + pageSize));
+export function encodeRecord(
+  gen: number,
+  pgnos: readonly number[],
+  pageSize: number,
+  dbPages: number,
+  readPage: (pgno: number, into: Uint8Array, at: number) => void,
+): Buffer {
+  const bodyLength = BODY_FIXED_BYTES + pgnos.length * (4 + pageSize);
+  const record = Buffer.allocUnsafe(RECORD_FRAME_BYTES + bodyLength);
+  const body = record.subarray(RECORD_FRAME_BYTES);
   body.writeUInt32LE(dbPages > 0 ? 1 : 0, 0);
-  body.writeUInt32LE(list.length, 4);
+  body.writeUInt32LE(pgnos.length, 4);
   body.writeUInt32LE(dbPages, 8);
   let at = BODY_FIXED_BYTES;
-  for (const page of list) {
-    body.writeUInt32LE(page.pgno, at);
-    body.set(page.bytes, at + 4);
+  for (const pgno of pgnos) {
+    body.writeUInt32LE(pgno, at);
+    readPage(pgno, body, at + 4);
     at += 4 + pageSize;
   }
-  const frame = Buffer.allocUnsafe(RECORD_FRAME_BYTES);
-  frame.writeUInt32LE(body.length, 0);
-  frame.writeUInt32LE(crc32(body, gen), 4);
-  return Buffer.concat([frame, body]);
+  record.writeUInt32LE(bodyLength, 0);
+  record.writeUInt32LE(crc32(body, gen), 4);
+  return record;
 }
 
 export interface RecordInfo {

@@ -5,16 +5,24 @@
  * sql.js keeps its database in Emscripten's in-memory file system and does not export that file
  * system. Its own `Database.export()` wraps the write of the in-memory file type, and to do so calls
  * `Object.create` with the file type's shared stream operations: we borrow that one call, once per
- * process, to find the same object and wrap its `write`. The wrapper copies each write aimed at a
- * watched database file (identified by the stream's path, `/<db.filename>`) before passing it on. If a
+ * process, to find the same object and wrap its `write`. The wrapper notes which pages of a watched
+ * database file (identified by the stream's path, `/<db.filename>`) a write touches; a record reads
+ * their bytes from the file when it is made (at a commit, or a spill of a large transaction), so a page
+ * written many times costs one copy, and the file itself stays the only copy in memory. If a
  * future sql.js no longer lends itself to this, `installPageCapture` says so and opening a data
  * directory fails with that message (test/unit/store/pageCapture.test.ts pins the behaviour), instead
  * of silently saving nothing.
  */
 import type { Database, SqlJsStatic } from 'sql.js';
+import { adopt, makeGrowable, reserve } from './fileStorage';
+
+interface Stream {
+  path?: unknown;
+  node?: Record<string, unknown>;
+}
 
 type StreamWrite = (
-  stream: { path?: unknown },
+  stream: Stream,
   buffer: Int8Array | Uint8Array,
   offset: number,
   length: number,
@@ -22,8 +30,16 @@ type StreamWrite = (
   canOwn?: boolean,
 ) => number;
 
+type StreamRead = (
+  stream: Stream,
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+) => number;
+
 interface StreamOps {
-  read: unknown;
+  read: StreamRead;
   write: StreamWrite;
 }
 
@@ -70,17 +86,50 @@ export function installPageCapture(SQL: SqlJsStatic): void {
   const files = new Map<string, PageCapture>();
   watched.set(SQL, files);
   const write = ops.write;
+  const read = ops.read;
   ops.write = function captureWrite(stream, buffer, offset, length, position, canOwn) {
+    const node = stream.node;
+    if (buffer === adopting && node) {
+      // An image loaded at open, already in growable memory: the file takes it as it is, no copy.
+      const written = write.call(this, stream, buffer, offset, length, position, true);
+      adopt(node, buffer);
+      return written;
+    }
     const capture = typeof stream.path === 'string' ? files.get(stream.path) : undefined;
-    if (capture) capture.record(buffer, offset, length, position);
-    return write.call(this, stream, buffer, offset, length, position, canOwn);
+    if (!capture) return write.call(this, stream, buffer, offset, length, position, canOwn);
+    capture.record(length, position, (into, at, pgno) =>
+      read.call(ops, stream, into, at, capture.pageSize, (pgno - 1) * capture.pageSize),
+    );
+    if (node) reserve(node, position + length);
+    const written = write.call(this, stream, buffer, offset, length, position, canOwn);
+    if (node) makeGrowable(node);
+    return written;
   };
 }
 
-/** Pages written to one database file since the last `take()`: the newest bytes of each, by page number. */
+/** The bytes `openAdopting` is handing to sql.js, while it does. */
+let adopting: Uint8Array | undefined;
+
+/**
+ * Runs `open` (which makes a sql.js Database of `bytes`) so that the database file keeps `bytes` as its
+ * storage instead of a copy: an image is in memory once, and (from `growableBuffer`) grows in place.
+ */
+export function openAdopting<T>(bytes: Uint8Array, open: () => T): T {
+  adopting = bytes;
+  try {
+    return open();
+  } finally {
+    adopting = undefined;
+  }
+}
+
+/** Copies page `pgno` of the file, as it is now, into `into` at `at`; returns the bytes copied. */
+type PageReader = (into: Uint8Array, at: number, pgno: number) => number;
+
+/** The pages written to one database file since the last `take()`, and a way to read them from the file. */
 export class PageCapture {
-  private pages = new Map<number, Uint8Array>();
-  private pendingBytes = 0;
+  private dirty = new Set<number>();
+  private reader: PageReader | undefined;
   private stopped = false;
   /** Set when a write did not look like SQLite's page writes: the journal cannot describe it. */
   unexpected: string | undefined;
@@ -91,7 +140,7 @@ export class PageCapture {
     readonly pageSize: number,
   ) {}
 
-  /** Starts capturing the writes to `db`'s file (call after the database is open and loaded). */
+  /** Starts watching the writes to `db`'s file (call after the database is open and loaded). */
   static watch(SQL: SqlJsStatic, db: Database, pageSize: number): PageCapture {
     const files = watched.get(SQL);
     if (!files) throw new Error(problems.get(SQL) ?? 'installPageCapture was not called for this sql.js');
@@ -102,34 +151,36 @@ export class PageCapture {
   }
 
   /** Called for each write to the file: SQLite writes whole, aligned pages to a database file. */
-  record(buffer: Int8Array | Uint8Array, offset: number, length: number, position: number): void {
+  record(length: number, position: number, reader: PageReader): void {
     if (this.stopped) return;
+    this.reader = reader;
     const { pageSize } = this;
     if (position % pageSize !== 0 || length % pageSize !== 0) {
       // Never thrown: an exception here would fail SQLite's write. The persister saves a whole image.
       this.unexpected ??= `a write of ${length} bytes at ${position} (page size ${pageSize})`;
       return;
     }
-    const source = new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length);
-    for (let at = 0; at < length; at += pageSize) {
-      const pgno = (position + at) / pageSize + 1;
-      if (!this.pages.has(pgno)) this.pendingBytes += pageSize;
-      this.pages.set(pgno, source.slice(at, at + pageSize));
-    }
+    for (let at = 0; at < length; at += pageSize) this.dirty.add((position + at) / pageSize + 1);
   }
 
-  /** Bytes of pages captured and not yet taken. */
+  /** Bytes of the pages written since the last `take()`. */
   get bytes(): number {
-    return this.pendingBytes;
+    return this.dirty.size * this.pageSize;
   }
 
-  /** The pages captured since the last call, in page order, and forgets them. */
-  take(): { pgno: number; bytes: Uint8Array }[] {
+  /** The numbers of the pages written since the last call, ascending, and forgets them. */
+  take(): number[] {
     this.unexpected = undefined;
-    const pages = [...this.pages].sort((a, b) => a[0] - b[0]).map(([pgno, bytes]) => ({ pgno, bytes }));
-    this.pages = new Map();
-    this.pendingBytes = 0;
+    const pages = [...this.dirty].sort((a, b) => a - b);
+    this.dirty = new Set();
     return pages;
+  }
+
+  /** Copies page `pgno` as the file holds it now into `into` at `at`. */
+  read(pgno: number, into: Uint8Array, at: number): void {
+    const copied = this.reader?.(into, at, pgno) ?? 0;
+    // A page past the end of the file (it shrank since): zeros, never bytes of another record.
+    if (copied < this.pageSize) into.fill(0, at + copied, at + this.pageSize);
   }
 
   stop(): void {

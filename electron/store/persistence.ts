@@ -10,6 +10,7 @@
 import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, isErrno, listDir, moveAside, removeLeftoverTempFiles } from './files';
+import { growableBuffer, shrink } from './fileStorage';
 import { isJournalFileName, isNewJournalFileName } from './journal';
 import {
   HEADER_BYTES,
@@ -156,7 +157,8 @@ async function tryImage<T>(
     }
     const last = [...chain].reverse().find((link) => link.extent.dbPages > 0);
     const size = last ? last.extent.dbPages * pageSize : imageSize;
-    const bytes = new Uint8Array(Math.max(size, imageSize));
+    // Growable, and adopted by sql.js as the database file's storage: the image is in memory once.
+    const bytes = growableBuffer(Math.max(size, imageSize));
     if (image) {
       const { bytesRead } = await image.read(bytes, 0, imageSize, 0);
       if (bytesRead !== imageSize)
@@ -175,7 +177,7 @@ async function tryImage<T>(
         await handle.close();
       }
     }
-    const result = openBytes(bytes.subarray(0, size));
+    const result = openBytes(bytes.length > size ? shrink(bytes, size) : bytes);
     if ('problem' in result) return { status: 'unusable', problem: result.problem };
     return { status: 'ok', opened: result.opened, gen, file, chain };
   } finally {

@@ -36,7 +36,9 @@ export interface PersistOptions {
 }
 
 /** A part of a transaction written before its commit once its pages pass this (bounds memory). */
-export const SPILL_BYTES = 16 * 1024 * 1024;
+export const SPILL_BYTES = 4 * 1024 * 1024;
+/** Queued journal bytes past this are written at once instead of at the end of the debounce window. */
+const EAGER_SYNC_BYTES = 8 * 1024 * 1024;
 const MIN_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_QUIT_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_IDLE_CHECKPOINT_MS = 5 * 60_000;
@@ -184,6 +186,11 @@ export class Persister {
 
   /** The group commit: one write and fsync for everything queued within the debounce window. */
   private scheduleSync(): void {
+    // A large commit (a first sync) is written as it comes: memory holds a few records, not all of it.
+    if (this.journal.pending >= EAGER_SYNC_BYTES) {
+      void this.flush().catch(() => {});
+      return;
+    }
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.sync().catch(() => {});
@@ -201,7 +208,13 @@ export class Persister {
     if (pages.length === 0 && !(commits && this.spilled)) return;
     this.spilled = !commits;
     const dbPages = commits ? this.db.pageCount() : 0;
-    const record = encodeRecord(this.journal.header.gen, pages, this.capture.pageSize, dbPages);
+    const record = encodeRecord(
+      this.journal.header.gen,
+      pages,
+      this.capture.pageSize,
+      dbPages,
+      (pgno, into, at) => this.capture.read(pgno, into, at),
+    );
     this.journal.append(record, commits);
     this.stats.journalBytes += record.length;
   }

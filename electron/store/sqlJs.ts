@@ -1,7 +1,7 @@
 /** sql.js, loaded once per process with the page capture the journal needs, and opening checked bytes. */
 import { createRequire } from 'node:module';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import { installPageCapture } from './pageCapture';
+import { installPageCapture, openAdopting } from './pageCapture';
 import type { OpenResult } from './persistence';
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
@@ -24,7 +24,7 @@ export function openChecked(SQL: SqlJsStatic, bytes: Uint8Array): OpenResult<Dat
   if (header !== 'SQLite format 3') return { problem: 'not a SQLite file' };
   let db: Database | undefined;
   try {
-    db = new SQL.Database(bytes);
+    db = openAdopting(bytes, () => new SQL.Database(bytes));
     const verdict = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
     if (verdict === 'ok') return { opened: db };
     db.close();
