@@ -83,14 +83,20 @@ ON CONFLICT (org_id, dataset_id) DO UPDATE SET
   k_ts_asc = excluded.k_ts_asc, k_ts_desc = excluded.k_ts_desc, remote_hash = excluded.remote_hash
 RETURNING pk`;
 
-const UPSERT_EVENT = `
+/** Events are written this many to a statement: one statement per row costs more than its values. */
+const EVENTS_PER_STATEMENT = 32;
+const EVENT_COLUMNS = 10;
+
+/** The upsert of `rows` events in one statement (rows apply in order, so a repeated deliveryId updates). */
+const upsertEvents = (rows: number): string => `
 INSERT INTO events (dataset_pk, delivery_id, status, deadline, delivered_at, config_id, run_details, deadline_key,
   delivered_key, seq)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
 ON CONFLICT (delivery_id, dataset_pk) WHERE delivery_id IS NOT NULL DO UPDATE SET
   status = excluded.status, deadline = excluded.deadline, delivered_at = excluded.delivered_at,
   config_id = excluded.config_id, run_details = coalesce(excluded.run_details, events.run_details),
   deadline_key = excluded.deadline_key, delivered_key = excluded.delivered_key`;
+const UPSERT_EVENTS = Array.from({ length: EVENTS_PER_STATEMENT + 1 }, (_, rows) => upsertEvents(rows));
 
 /** Keeps the newest `limit` events of a dataset (newest by deadline, then delivered time). */
 const TRIM_EVENTS = `
@@ -138,7 +144,7 @@ export function writeDataset(
   );
   if (options.events === 'replace' && !options.isNew)
     store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
-  for (const event of record.deliveryEventList) writeEvent(store, pk, event);
+  writeEvents(store, pk, record.deliveryEventList);
   const count = options.isNew
     ? record.deliveryEventList.length
     : Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
@@ -146,19 +152,25 @@ export function writeDataset(
   return pk;
 }
 
-function writeEvent(store: Store, datasetPk: number, event: DeliveryEvent): void {
-  store.run(UPSERT_EVENT, [
-    datasetPk,
-    event.deliveryId,
-    event.status,
-    event.deliveryDeadline,
-    event.deliveredAt,
-    configId(store, event.processingDeadlineConfig),
-    event.runDetails === undefined ? null : JSON.stringify(event.runDetails),
-    timeKey(event.deliveryDeadline),
-    timeKey(event.deliveredAt),
-    nextSeq(store),
-  ]);
+function writeEvents(store: Store, datasetPk: number, events: readonly DeliveryEvent[]): void {
+  for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+    const batch = events.slice(start, start + EVENTS_PER_STATEMENT);
+    const params: (string | number | null)[] = new Array(batch.length * EVENT_COLUMNS);
+    let at = 0;
+    for (const event of batch) {
+      params[at++] = datasetPk;
+      params[at++] = event.deliveryId;
+      params[at++] = event.status;
+      params[at++] = event.deliveryDeadline;
+      params[at++] = event.deliveredAt;
+      params[at++] = configId(store, event.processingDeadlineConfig);
+      params[at++] = event.runDetails === undefined ? null : JSON.stringify(event.runDetails);
+      params[at++] = timeKey(event.deliveryDeadline);
+      params[at++] = timeKey(event.deliveredAt);
+      params[at++] = nextSeq(store);
+    }
+    store.run(UPSERT_EVENTS[batch.length]!, params);
+  }
 }
 
 /** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2), whatever order they came in. */

@@ -60,11 +60,9 @@ const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** RFC 3339 / ISO 8601 with any offset (none means UTC) → `2026-11-21T04:41:00.000Z`; null if unparseable. */
 export function normalizeDateTime(text: string): string | null {
-  // Fast path: a remote that already sends the canonical form (a sync reads hundreds of thousands).
-  if (CANONICAL.test(text)) {
-    const ms = Date.parse(text);
-    if (Number.isFinite(ms) && new Date(ms).toISOString() === text) return text;
-  }
+  // Fast path: a remote that already sends the canonical form (a sync or an import reads hundreds of
+  // thousands): its fields checked in place, nothing allocated.
+  if (CANONICAL.test(text) && canonicalInRange(text)) return text;
   const trimmed = text.trim();
   if (!ISO_DATE_TIME.test(trimmed)) return null;
   const hasTime = trimmed.length > 10;
@@ -72,6 +70,29 @@ export function normalizeDateTime(text: string): string | null {
   const zoned = !hasTime ? `${withT}T00:00:00Z` : ZONE.test(withT) ? withT : `${withT}Z`;
   const ms = Date.parse(zoned);
   return Number.isFinite(ms) && fieldsInRange(trimmed) ? new Date(ms).toISOString() : null;
+}
+
+/** The number written by the digits of `text` from `start` to `end` (the caller knows they are digits). */
+function digits(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+}
+
+/** A canonical `YYYY-MM-DDTHH:MM:SS.mmmZ` whose fields are a real date and time (as toISOString would write). */
+function canonicalInRange(text: string): boolean {
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 7);
+  const day = digits(text, 8, 10);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return (
+    day <= daysInMonth &&
+    digits(text, 11, 13) <= 23 &&
+    digits(text, 14, 16) <= 59 &&
+    digits(text, 17, 19) <= 59
+  );
 }
 
 /** Date.parse rolls 2026-02-30 over to March: check the calendar and clock fields themselves. */
