@@ -14,6 +14,7 @@ import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, exists, isErrno, syncDirectory, tempFile } from './files';
 import { type JournalHeader, type Page, applyJournal, measureJournal } from './journalFile';
+import { fileCrc, writeImageSum } from './imageSum';
 import { GEN_OFFSET } from './persistence';
 
 export interface CheckpointJournal {
@@ -73,7 +74,9 @@ export async function writeCheckpoint(input: CheckpointInput): Promise<Checkpoin
     } finally {
       await target.close();
     }
+    const { size, crc } = await fileCrc(temp);
     await swapIn(dataDir, temp);
+    await writeImageSum(dataDir, { gen: input.newGen, size, crc });
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
     throw error;
@@ -95,7 +98,9 @@ export async function writeImage(dataDir: string, bytes: Uint8Array, gen: number
     } finally {
       await target.close();
     }
+    const { size, crc } = await fileCrc(temp);
     await swapIn(dataDir, temp);
+    await writeImageSum(dataDir, { gen, size, crc });
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
     throw error;

@@ -97,7 +97,9 @@ export class Store {
     let loaded: LoadedDatabase<Database> | undefined;
     if (options.dataDir !== null) {
       mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-      loaded = await readDatabaseFile(options.dataDir, (bytes) => openChecked(SQL, bytes));
+      loaded = await readDatabaseFile(options.dataDir, (bytes, verified) =>
+        openChecked(SQL, bytes, verified),
+      );
       for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
     }
     let db = loaded?.opened ?? null;

@@ -11,6 +11,7 @@ import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, isErrno, listDir, moveAside, removeLeftoverTempFiles } from './files';
 import { growableBuffer, shrink } from './fileStorage';
+import { type ImageSum, checkImage, readImageSum } from './imageSum';
 import { isJournalFileName, isNewJournalFileName } from './journal';
 import {
   HEADER_BYTES,
@@ -64,10 +65,13 @@ export interface LoadedDatabase<T> {
 /** What opening a file's bytes gave: the opened database, or why the file cannot be used. */
 export type OpenResult<T> = { opened: T } | { problem: string };
 
+/** Opens a database's bytes; `verified`: its checksum vouches for it (no integrity check needed). */
+export type OpenBytes<T> = (bytes: Uint8Array, verified: boolean) => OpenResult<T>;
+
 /** Opens the database of `dataDir`: the main image and its journals, else the backup and its own. */
 export async function readDatabaseFile<T>(
   dataDir: string,
-  openBytes: (bytes: Uint8Array) => OpenResult<T>,
+  openBytes: OpenBytes<T>,
   now: () => Date = () => new Date(),
 ): Promise<LoadedDatabase<T>> {
   await removeLeftoverTempFiles(dataDir);
@@ -88,7 +92,7 @@ export async function readDatabaseFile<T>(
   });
 
   const mainFile = join(dataDir, DATABASE_FILE);
-  const main = await tryImage(mainFile, journals, openBytes);
+  const main = await tryImage(mainFile, journals, openBytes, await readImageSum(dataDir));
   if (main.status === 'ok') return loaded('main', main);
   if (main.status === 'unusable') {
     const movedAside = await moveAside(mainFile, now());
@@ -96,7 +100,7 @@ export async function readDatabaseFile<T>(
   }
 
   const backupFile = join(dataDir, BACKUP_FILE);
-  const backup = await tryImage(backupFile, journals, openBytes);
+  const backup = await tryImage(backupFile, journals, openBytes, null);
   if (backup.status === 'ok') {
     warnings.push(
       main.status === 'missing'
@@ -111,7 +115,7 @@ export async function readDatabaseFile<T>(
   }
 
   // No image: the journals written before the first checkpoint, if any, hold the whole database.
-  const fresh = await tryImage(null, journals, openBytes);
+  const fresh = await tryImage(null, journals, openBytes, null);
   if (fresh.status === 'unusable') warnings.push(`the journals could not be replayed (${fresh.problem})`);
   const start =
     fresh.status === 'ok' ? fresh : { status: 'ok' as const, opened: null, gen: 0, file: null, chain: [] };
@@ -128,7 +132,8 @@ type TryResult<T> = Candidate<T> | { status: 'missing' } | { status: 'unusable';
 async function tryImage<T>(
   file: string | null,
   journals: JournalOnDisk[],
-  openBytes: (bytes: Uint8Array) => OpenResult<T>,
+  openBytes: OpenBytes<T>,
+  sum: ImageSum | null,
 ): Promise<TryResult<T>> {
   let image: FileHandle | undefined;
   let imageSize = 0;
@@ -159,10 +164,14 @@ async function tryImage<T>(
     const size = last ? last.extent.dbPages * pageSize : imageSize;
     // Growable, and adopted by sql.js as the database file's storage: the image is in memory once.
     const bytes = growableBuffer(Math.max(size, imageSize));
+    let verified = false;
     if (image) {
       const { bytesRead } = await image.read(bytes, 0, imageSize, 0);
       if (bytesRead !== imageSize)
         return { status: 'unusable', problem: 'the file shrank while it was read' };
+      const check = checkImage(sum, gen, bytes.subarray(0, imageSize));
+      if (check === 'corrupt') return { status: 'unusable', problem: 'its checksum does not match' };
+      verified = check === 'ok';
     }
     for (const link of chain) {
       const handle = await open(link.journal.file, 'r');
@@ -177,7 +186,8 @@ async function tryImage<T>(
         await handle.close();
       }
     }
-    const result = openBytes(bytes.length > size ? shrink(bytes, size) : bytes);
+    // Journal records are checksummed too: a verified image stays verified once they are replayed.
+    const result = openBytes(bytes.length > size ? shrink(bytes, size) : bytes, verified);
     if ('problem' in result) return { status: 'unusable', problem: result.problem };
     return { status: 'ok', opened: result.opened, gen, file, chain };
   } finally {

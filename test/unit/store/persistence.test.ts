@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSqlJs, Store, type StoreOptions } from '../../../electron/store/database';
 import { BACKUP_FILE, DATABASE_FILE } from '../../../electron/store/files';
 import type { OpenJournalFile } from '../../../electron/store/journal';
+import { SUM_FILE } from '../../../electron/store/imageSum';
 
 let root: string;
 let dir: string;
@@ -378,7 +379,37 @@ describe('opening', () => {
     const store = await open({ log });
 
     expect(store.column('SELECT text FROM note')).toEqual(['one', 'two']);
-    expect(readdirSync(dir).sort()).toEqual([DATABASE_FILE, BACKUP_FILE, live, ...journals()].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      [DATABASE_FILE, BACKUP_FILE, SUM_FILE, live, ...journals()].sort(),
+    );
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('the image checksum (health.sqlite.sum)', () => {
+  it('a changed byte SQLite would not notice is caught: the image is moved aside and the backup used', async () => {
+    await writeTwoVersions();
+    const image = readFileSync(mainFile());
+    const at = image.indexOf(Buffer.from('two'));
+    expect(at).toBeGreaterThan(0);
+    image[at] = 'T'.charCodeAt(0);
+    writeFileSync(mainFile(), image);
+
+    const { log, warnings } = recordingLog();
+    const store = await open({ log });
+    expect(warnings[0]).toMatch(/database file was unusable \(its checksum does not match\)/);
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
+  });
+
+  it('a sum about another image is not used: the integrity check runs and the image opens', async () => {
+    await writeTwoVersions();
+    const sum = readFileSync(join(dir, SUM_FILE));
+    sum[8] = sum[8]! ^ 0xff;
+    writeFileSync(join(dir, SUM_FILE), sum);
+
+    const { log, warnings } = recordingLog();
+    const store = await open({ log });
+    expect(warnings).toEqual([]);
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
   });
 });
