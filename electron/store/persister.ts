@@ -146,9 +146,12 @@ export class Persister {
       loaded.imageFile,
       imageBytes,
     );
-    // Opened from the backup, or an image from before journals: write a proper image once open.
+    // Opened from the backup, or an image from before journals, or a journal past its threshold (a
+    // one-shot command's import, a kill before the checkpoint): write a proper image once open.
     persister.checkpointWhenOpen =
-      loaded.source === 'backup' || (loaded.imageFile !== null && loaded.imageGen === 0);
+      loaded.source === 'backup' ||
+      (loaded.imageFile !== null && loaded.imageGen === 0) ||
+      persister.journalBytes >= persister.checkpointBytes;
     return persister;
   }
 

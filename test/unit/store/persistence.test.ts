@@ -202,6 +202,19 @@ describe('writing', () => {
     expect(await reopenedNotes()).toEqual(['after']);
   });
 
+  it('opening a folder whose journal is past the threshold (a killed or one-shot process) checkpoints', async () => {
+    const writer = await open({
+      checkpoint: { checkpointBytes: 1024 * 1024 * 1024, quitCheckpointBytes: Infinity },
+    });
+    writer.run('CREATE TABLE ballast (payload BLOB)');
+    for (let n = 0; n < 10; n++) writer.run('INSERT INTO ballast VALUES (randomblob(20000))');
+    await writer.close();
+    expect(existsSync(mainFile())).toBe(false);
+
+    await open({ checkpoint: { checkpointBytes: 64 * 1024 } });
+    await waitFor(() => existsSync(mainFile()), 'a checkpoint wrote the image');
+  });
+
   it('commits made while a checkpoint runs go to the next journal and survive a restart', async () => {
     const store = await open({ debounceMs: 5 });
     store.run('CREATE TABLE ballast (payload BLOB)');
