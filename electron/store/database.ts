@@ -11,7 +11,8 @@ import { MIGRATIONS } from './migrations';
 import { PageCapture } from './pageCapture';
 import { type LoadedDatabase, readDatabaseFile } from './persistence';
 import { type PersistOptions, type PersistProblem, type PersistStats, Persister } from './persister';
-import { loadSqlJs, openChecked } from './sqlJs';
+import { ChunkLock, type ChunkRunner } from './chunkLock';
+import { configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
 
 export { loadSqlJs } from './sqlJs';
 
@@ -55,19 +56,7 @@ export interface TransactionOptions {
   dataChange?: boolean;
 }
 
-/** Thrown when the store is used while a chunked transaction holds it without waiting (`whenIdle`). */
-export class StoreBusyError extends Error {
-  constructor() {
-    super('the store is busy with a chunked transaction (a sync commit); wait with store.whenIdle()');
-    this.name = 'StoreBusyError';
-  }
-}
-
-/** Runs one slice of a chunked transaction's work (see `Store.transactionInChunks`). */
-export type ChunkRunner = <R>(slice: () => R) => Promise<R>;
-
-/** Lets timers and I/O callbacks run between two slices of work (a macrotask, unlike a microtask). */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export { type ChunkRunner, StoreBusyError } from './chunkLock';
 
 const NO_LOG: StoreLogger = { warn: () => {}, error: () => {} };
 
@@ -82,10 +71,7 @@ export class Store {
   private replayedBytes = 0;
   private closed = false;
   private revision = 0;
-  /** Settles when the chunked transaction in progress ends; undefined when none is open. */
-  private held: Promise<void> | undefined;
-  /** True while a slice of the chunked transaction runs: only then may the store be used. */
-  private inSlice = false;
+  private readonly lock = new ChunkLock();
   /** Differs per process, so an ETag from an earlier run never matches a new body. */
   readonly bootId = randomUUID().slice(0, 8);
 
@@ -102,20 +88,7 @@ export class Store {
       );
       for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
     }
-    let db = loaded?.opened ?? null;
-    if (!db) {
-      db = new SQL.Database();
-      // Larger pages for a new database: fewer records and page headers per change.
-      db.run('PRAGMA page_size = 8192');
-    }
-    db.run('PRAGMA foreign_keys = ON');
-    // The database lives in memory and reaches disk through the journal, whose records are the pages
-    // SQLite writes; a rollback journal in the in-memory file system would only copy them twice.
-    db.run('PRAGMA journal_mode = MEMORY');
-    db.run('PRAGMA temp_store = MEMORY');
-    // Pages not in SQLite's cache are copied from the in-memory file on every read: keep the hot ones
-    // (8 MiB; the WebAssembly heap never shrinks, so more would stay with the process for good).
-    db.run('PRAGMA cache_size = -8192');
+    const db = configure(loaded?.opened ?? newDatabase(SQL));
     const store = new Store(db);
     try {
       if (options.dataDir !== null && loaded)
@@ -223,22 +196,10 @@ export class Store {
     work: (slice: ChunkRunner) => Promise<T>,
     options: TransactionOptions = {},
   ): Promise<T> {
-    while (this.held) await this.held;
-    this.checkFree();
-    let release!: () => void;
-    this.held = new Promise((resolve) => (release = resolve));
+    const release = await this.lock.acquire();
     this.begin(options);
-    const slice: ChunkRunner = async (fn) => {
-      await nextTurn();
-      this.inSlice = true;
-      try {
-        return fn();
-      } finally {
-        this.inSlice = false;
-        // A large commit's pages go to the journal in parts, so they are never all held at once.
-        this.persister?.spillIfLarge();
-      }
-    };
+    // A large commit's pages go to the journal in parts after each slice, so they are never all held.
+    const slice = this.lock.runner(() => this.persister?.spillIfLarge());
     try {
       const result = await work(slice);
       this.commit();
@@ -248,7 +209,6 @@ export class Store {
       throw error;
     } finally {
       this.depth = 0;
-      this.held = undefined;
       release();
     }
   }
@@ -258,18 +218,17 @@ export class Store {
    * so nothing can begin in between: every asynchronous user of the store (API requests, saves,
    * read-through writes) goes through here.
    */
-  async whenIdle<T>(fn: () => T): Promise<T> {
-    while (this.held) await this.held;
-    return fn();
+  whenIdle<T>(fn: () => T): Promise<T> {
+    return this.lock.whenIdle(fn);
   }
 
   /** A chunked transaction is open and the caller is not one of its slices. */
   get busy(): boolean {
-    return this.held !== undefined && !this.inSlice;
+    return this.lock.busy;
   }
 
   private checkFree(): void {
-    if (this.busy) throw new StoreBusyError();
+    this.lock.checkFree();
   }
 
   private begin(options: TransactionOptions): void {
@@ -408,7 +367,7 @@ export class Store {
    */
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.held) await this.held;
+    await this.lock.idle();
     await this.persister?.close();
     if (this.closed) return;
     this.closed = true;
