@@ -1,6 +1,5 @@
 /** Servers under test run in their own Node processes, so they never share the benchmark's event loop. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopChild, trackChild } from './cleanup';
@@ -79,21 +78,29 @@ export function startNodeServer(
   });
 }
 
-export interface ProcessMemory {
-  /** Resident set now and at its peak (VmHWM), in bytes. */
-  rss: number;
-  peak: number;
+export interface Finished {
+  /** From spawning to the exit, in ms. */
+  ms: number;
+  code: number | null;
+  stderr: string;
 }
 
-/** Reads a live process's memory from /proc (Linux); null elsewhere. */
-export function processMemory(pid: number): ProcessMemory | null {
-  let status: string;
-  try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return null;
-  }
-  const kb = (field: string): number =>
-    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
-  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+/** Runs `node ...nodeArgs` in the project folder to its exit (killed after `timeoutMs`). */
+export function runNode(nodeArgs: readonly string[], timeoutMs = 300_000): Promise<Finished> {
+  const started = performance.now();
+  const child = spawn(process.execPath, nodeArgs, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  trackChild(child);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ ms: performance.now() - started, code, stderr });
+    });
+  });
 }

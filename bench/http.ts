@@ -91,3 +91,34 @@ export async function compare(
     nativeP99: mean(runs.native.map((r) => r.p99)),
   };
 }
+
+/**
+ * Every page of the org in default order: our paths carry page tokens, the baseline's the same keyset
+ * position in plain form (`after` = [name_key, dataset_id] of the previous page's last item).
+ */
+export async function pagesAcrossTheOrg(ours: Target): Promise<{ ours: string[]; native: string[] }> {
+  const base = new URL(ours.url);
+  const paths = { ours: [`${base.pathname}${base.search}`], native: [`${base.pathname}${base.search}`] };
+  let token = '';
+  let lastItem: { datasetName: string | null; datasetId: string } | undefined;
+  for (;;) {
+    const url = new URL(ours.url);
+    if (token) url.searchParams.set('pageToken', token);
+    const response = await fetch(url, { headers: ours.headers });
+    if (response.status !== 200) throw new Error(`walking pages: HTTP ${response.status}`);
+    const page = (await response.json()) as {
+      items: { datasetName: string | null; datasetId: string }[];
+      nextPageToken: string;
+    };
+    lastItem = page.items[page.items.length - 1];
+    if (!page.nextPageToken || !lastItem) return paths;
+    token = page.nextPageToken;
+    const next = new URL(ours.url);
+    next.searchParams.set('pageToken', token);
+    paths.ours.push(`${next.pathname}${next.search}`);
+    const after = Buffer.from(JSON.stringify([lastItem.datasetName ?? '', lastItem.datasetId])).toString(
+      'base64url',
+    );
+    paths.native.push(`${base.pathname}${base.search}&after=${after}`);
+  }
+}

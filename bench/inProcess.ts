@@ -1,6 +1,6 @@
 /**
  * In-process figures: the query layer producing the exact bodies the API sends (list pages built from
- * the database, not served from the page cache), and persisting.
+ * the database, not served from the page cache), and persisting a small change.
  */
 import { getDataset } from '../electron/query/dataset';
 import { type ListRequest, buildListPage } from '../electron/query/list';
@@ -135,12 +135,15 @@ export function measureTasks(store: Store, orgId: string): Summary {
   );
 }
 
-/** `store.flush()` after one small committed change, on the store's real data dir. */
+/**
+ * A small change committed and made durable: from the commit until `flush()` resolves (its journal
+ * record appended and fsynced), on the store's real data dir.
+ */
 export async function measurePersist(store: Store, runs: number): Promise<Summary> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
-    store.run("INSERT OR REPLACE INTO meta(key, value) VALUES('bench', ?)", [String(i)]);
     const started = performance.now();
+    store.run("INSERT OR REPLACE INTO meta(key, value) VALUES('bench', ?)", [String(i)]);
     await store.flush();
     samples.push(performance.now() - started);
   }

@@ -3,13 +3,14 @@
  * native baseline, and memory. Servers run in child processes on copies of the org's database. A phase
  * that fails is reported as such and the others still run.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE } from '../electron/store/files';
-import { BUDGET, judgedAt } from './budgets';
-import { type ServerProcess, processMemory, startTsServer } from './children';
+import { BUDGET, coldStartBudget, rssBudget } from './budgets';
+import { type ServerProcess, startTsServer } from './children';
+import { processMemory } from './proc';
 import { LIST_PATH, coldStart, startBundledServe, startServe } from './coldStart';
-import { type Target, compare } from './http';
+import { type Target, compare, pagesAcrossTheOrg } from './http';
 import { type Report, megabytes, ms, ratio } from './report';
 import type { BenchOrg } from './setup';
 import { median } from './stats';
@@ -61,13 +62,14 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
     }
   };
 
-  // Everything is persisted (the caller flushed): `serve` gets its own copy of the data dir, the
-  // native baseline the same bytes as a plain file.
+  // The org is in the image (setup checkpointed it; later commits touched no dataset): `serve` gets
+  // its own copy of it, the native baseline the same bytes as a plain file.
   const serveDir = join(org.root, 'serve');
   mkdirSync(serveDir, { recursive: true });
-  copyFileSync(join(org.dataDir, DATABASE_FILE), join(serveDir, DATABASE_FILE));
+  const image = join(org.dataDir, DATABASE_FILE);
+  copyFileSync(image, join(serveDir, DATABASE_FILE));
   const nativeFile = join(org.root, 'native.sqlite');
-  writeFileSync(nativeFile, org.store.db.export());
+  copyFileSync(image, nativeFile);
 
   const servers: ServerProcess[] = [];
   try {
@@ -83,10 +85,14 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
         );
         const memory = processMemory(server.pid);
         await server.stop();
-        report.atMost('cold start to first answer, bundled JS', size, median(times), BUDGET.coldStartMs, ms, {
-          judged: judgedAt(size),
-          note: `${times.map(ms).join(', ')}${memory ? `; peak RSS by then ${megabytes(memory.peak)}` : ''}`,
-        });
+        report.atMostSized(
+          'cold start to first answer, bundled JS',
+          size,
+          median(times),
+          coldStartBudget(size),
+          ms,
+          `${times.map(ms).join(', ')}${memory ? `; peak RSS by then ${megabytes(memory.peak)}` : ''}`,
+        );
       });
     }
 
@@ -158,46 +164,19 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
 
     const memory = processMemory(server.pid);
     if (memory) {
-      report.atMost('serve memory, peak RSS (tsx)', size, memory.peak, BUDGET.rssBytes, megabytes, {
-        judged: judgedAt(size),
-        note: `VmHWM; RSS after the HTTP runs ${megabytes(memory.rss)}`,
-      });
+      report.atMostSized(
+        'serve memory, peak RSS (tsx)',
+        size,
+        memory.peak,
+        rssBudget(size),
+        megabytes,
+        `VmHWM; RSS after the HTTP runs ${megabytes(memory.rss)}`,
+      );
     } else {
       report.info('serve memory', size, 'n/a', '/proc not available');
     }
   } finally {
     for (const server of servers) await server.stop();
-  }
-}
-
-/**
- * Every page of the org in default order: our paths carry page tokens, the baseline's the same keyset
- * position in plain form (`after` = [name_key, dataset_id] of the previous page's last item).
- */
-async function pagesAcrossTheOrg(ours: Target): Promise<{ ours: string[]; native: string[] }> {
-  const base = new URL(ours.url);
-  const paths = { ours: [`${base.pathname}${base.search}`], native: [`${base.pathname}${base.search}`] };
-  let token = '';
-  let lastItem: { datasetName: string | null; datasetId: string } | undefined;
-  for (;;) {
-    const url = new URL(ours.url);
-    if (token) url.searchParams.set('pageToken', token);
-    const response = await fetch(url, { headers: ours.headers });
-    if (response.status !== 200) throw new Error(`walking pages: HTTP ${response.status}`);
-    const page = (await response.json()) as {
-      items: { datasetName: string | null; datasetId: string }[];
-      nextPageToken: string;
-    };
-    lastItem = page.items[page.items.length - 1];
-    if (!page.nextPageToken || !lastItem) return paths;
-    token = page.nextPageToken;
-    const next = new URL(ours.url);
-    next.searchParams.set('pageToken', token);
-    paths.ours.push(`${next.pathname}${next.search}`);
-    const after = Buffer.from(JSON.stringify([lastItem.datasetName ?? '', lastItem.datasetId])).toString(
-      'base64url',
-    );
-    paths.native.push(`${base.pathname}${base.search}&after=${after}`);
   }
 }
 

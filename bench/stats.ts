@@ -1,4 +1,5 @@
 /** Timing helpers for the benchmarks: repeated measurements and their percentiles, in milliseconds. */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface Summary {
   n: number;
@@ -59,4 +60,26 @@ export function spread<T>(items: readonly T[], count: number): T[] {
   if (items.length <= count) return [...items];
   const step = items.length / count;
   return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]!);
+}
+
+export interface Timed<T> {
+  result: T;
+  ms: number;
+  /** Longest event-loop stall while it ran (perf_hooks.monitorEventLoopDelay, 5 ms resolution). */
+  stallMs: number;
+}
+
+/** Runs `work`, timing it and watching the event loop meanwhile. */
+export async function timed<T>(work: () => Promise<T>): Promise<Timed<T>> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  // The monitor's timer starts on the next turn of the loop: a block before that would go unseen.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, ms: performance.now() - started, stallMs: loop.max / 1e6 };
+  } finally {
+    loop.disable();
+  }
 }

@@ -1,0 +1,135 @@
+/**
+ * A journal grown to its checkpoint threshold (DESIGN.md §3): the most a start ever replays. Built on
+ * the org's data dir with checkpoints held off (large thresholds; closing then only fsyncs), then:
+ * opening it (replay time, counted toward cold start), `serve` started on a copy of it (cold start to
+ * the first answer), and the checkpoint that folds it (duration, longest event-loop stall).
+ */
+import { cpSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Store } from '../electron/store/database';
+import { DATABASE_FILE } from '../electron/store/files';
+import { BUDGET, coldStartBudget, judgedAt } from './budgets';
+import type { ServerProcess } from './children';
+import { coldStart, startBundledServe, startServe } from './coldStart';
+import { type Report, bytes, ms } from './report';
+import type { ServeOptions } from './serveFigures';
+import type { BenchOrg } from './setup';
+import { median, timed } from './stats';
+
+/** persister.ts's floor: a checkpoint starts once the journal passes max(this, the image's size). */
+const MIN_CHECKPOINT_BYTES = 64 * 1024 * 1024;
+/** Checkpoints held off, at quit and at idle too (setTimeout's longest delay). */
+const HELD = {
+  checkpointBytes: Number.MAX_SAFE_INTEGER,
+  quitCheckpointBytes: Number.MAX_SAFE_INTEGER,
+  idleCheckpointMs: 2 ** 31 - 1,
+};
+/** Datasets rewritten per transaction, as a sync's chunk of changed records would be. */
+const BATCH = 500;
+
+export async function journalFigures(org: BenchOrg, report: Report, options: ServeOptions): Promise<void> {
+  const { size, dataDir } = org;
+  const { log } = options;
+  await org.store.close();
+  const imageBytes = statSync(join(dataDir, DATABASE_FILE)).size;
+  const threshold = Math.max(MIN_CHECKPOINT_BYTES, imageBytes);
+
+  log(`  growing the journal to its threshold (${bytes(threshold)})…`);
+  const built = await buildJournal(org, threshold);
+  report.info(
+    'journal at its checkpoint threshold',
+    size,
+    bytes(built.journalBytes),
+    `${built.commits} commits of ${BATCH} datasets, written in ${ms(built.ms)}; image ${bytes(imageBytes)}`,
+  );
+
+  const runs = options.quick ? 1 : 3;
+  const opens: number[] = [];
+  let replayedBytes = 0;
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const store = await Store.open({ dataDir, checkpoint: HELD });
+    opens.push(performance.now() - started);
+    replayedBytes = store.persistence!.replayedBytes;
+    await store.close();
+  }
+  report.info(
+    'open with that journal (in-process, replay)',
+    size,
+    ms(median(opens)),
+    `${bytes(replayedBytes)} replayed; ${opens.map(ms).join(', ')}; files in the page cache`,
+  );
+
+  // serve may fold the journal when it stops: it gets a copy.
+  const copy = join(org.root, 'replay-serve');
+  cpSync(dataDir, copy, { recursive: true });
+  const cli = options.bundledCli;
+  log(`  cold start on it (${cli ? 'bundled JS' : 'tsx'})…`);
+  const started = await coldStart(() => (cli ? startBundledServe(cli, copy) : startServe(copy)), org.apiKey);
+  await kill(started.server);
+  const budget = coldStartBudget(size);
+  report.atMostSized(
+    `cold start to first answer with it, ${cli ? 'bundled JS' : 'tsx'}`,
+    size,
+    started.firstAnswerMs,
+    cli ? budget : { ...budget, judged: false },
+    ms,
+    `replays ${bytes(replayedBytes)}; URL after ${ms(started.urlMs)}`,
+  );
+
+  log('  checkpoint of it…');
+  const store = await Store.open({ dataDir, checkpoint: HELD });
+  try {
+    const checkpoint = await timed(() => store.persistence!.checkpoint());
+    const newImage = statSync(join(dataDir, DATABASE_FILE)).size;
+    report.info(
+      'checkpoint of that journal',
+      size,
+      ms(checkpoint.ms),
+      `image ${bytes(newImage)} written (copy of the last one, then the journal's pages); fold ${ms(store.persistence!.lastCheckpointMs)}`,
+    );
+    report.atMost('  longest event-loop stall during it', size, checkpoint.stallMs, BUDGET.stallMs, ms, {
+      judged: judgedAt(size),
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+/** Rewrites datasets' fingerprints, a batch per commit, until the journal passes `threshold`. */
+async function buildJournal(
+  org: BenchOrg,
+  threshold: number,
+): Promise<{ journalBytes: number; commits: number; ms: number }> {
+  const store = await Store.open({ dataDir: org.dataDir, checkpoint: HELD });
+  try {
+    const persistence = store.persistence!;
+    const pks = store.column<number>('SELECT pk FROM datasets WHERE org_id = ? ORDER BY pk', [org.orgId]);
+    if (pks.length === 0) throw new Error('the org has no datasets');
+    const started = performance.now();
+    let commits = 0;
+    for (let at = 0; persistence.journalBytes < threshold; at = (at + BATCH) % pks.length) {
+      const batch = pks.slice(at, at + BATCH);
+      store.transaction(() => {
+        for (const pk of batch) {
+          store.run('UPDATE datasets SET remote_hash = ? WHERE pk = ?', [`bench-${commits}-${pk}`, pk]);
+        }
+      });
+      commits += 1;
+      // Group commits as the debounce window would make them; bounds what waits in memory.
+      if (commits % 20 === 0) await store.flush();
+    }
+    await store.flush();
+    return { journalBytes: persistence.journalBytes, commits, ms: performance.now() - started };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The copy is thrown away: no need to wait for `serve` to fold its journal on the way out. */
+async function kill(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGKILL');
+  await exited;
+}
