@@ -8,18 +8,14 @@ import type { DatasetRecord } from '../../shared/schemas';
 import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
 import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
 import { ensureOrg, markOrgSynced } from '../store/orgs';
+import type { Changes } from './changes';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices } from './slices';
-
-export interface RecordChange {
-  record: DatasetRecord;
-  hash: string;
-}
 
 export interface ApplyInput {
   orgId: string;
   /** Records that differ from what is stored. */
-  changes: readonly RecordChange[];
+  changes: Changes;
   /** After a complete crawl: every datasetId the remote listed; stored datasets not among them go. */
   listed?: ReadonlySet<string>;
   /** Every dataset of the org stored before the cycle: the others are new (nothing to read or compare). */
@@ -52,7 +48,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
   const { orgId } = input;
   const listed = input.listed;
   const removals = listed !== undefined && [...input.stored.keys()].some((id) => !listed.has(id));
-  if (input.changes.length === 0 && (input.gone?.length ?? 0) === 0 && !removals) {
+  if (input.changes.count === 0 && (input.gone?.length ?? 0) === 0 && !removals) {
     // Most polls and crawls of a quiet org: only the sync time moves. Not a data change (the API's
     // cached pages stay valid; X-Synced-At is read per request).
     await store.whenIdle(() =>
@@ -71,9 +67,8 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
     let removed = 0;
     const written = new Set<string>();
     await slice(() => ensureOrg(store, orgId, input.now));
-    await inSlices(
+    await input.changes.each(
       slice,
-      input.changes,
       ({ record, hash }) => {
         // A remote that lists a dataset twice in one crawl: the second write merges into the first.
         const isNew = !input.stored.has(record.datasetId) && !written.has(record.datasetId);
@@ -113,6 +108,6 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
       pruneTasks(store, orgId);
       markOrgSynced(store, orgId, input.now);
     });
-    return { transitions, written: input.changes.length, removed };
+    return { transitions, written: input.changes.count, removed };
   });
 }

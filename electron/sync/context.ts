@@ -1,6 +1,7 @@
 /** What one sync cycle of one source works with, and what it reports. */
 import type { StatusTransition, SyncCounts, SyncKind } from '../../shared/sync';
 import type { Store } from '../store/database';
+import type { SpoolOptions } from './changes';
 import type { RemoteClient } from './client';
 
 export interface CycleContext {
@@ -14,6 +15,8 @@ export interface CycleContext {
   deliveriesPerDataset: number;
   /** Concurrent requests for tasks and direct dataset fetches. */
   concurrency: number;
+  /** Where and past how much the cycle's changed records wait on disk for its commit (changes.ts). */
+  spool: SpoolOptions;
   /** A short line about what runs now ("crawl: page 3, 2,000 datasets"). */
   progress: (line: string) => void;
 }

@@ -7,43 +7,54 @@ import { EMPTY_COUNTS } from '../../shared/sync';
 import { remoteHashes } from '../store/fingerprints';
 import { hasCompletedCrawl } from '../store/syncRuns';
 import { applySync } from './apply';
+import { ChangeSet } from './changes';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, FIRST_CRAWL_DELIVERIES, LATER_DELIVERIES } from './context';
 import { withFailedTasks } from './failedTasks';
 import { walkList } from './remote';
+import { removeLeftoverSpools } from './spool';
 
 export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const { store, orgId } = ctx;
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
   const firstSync = await store.whenIdle(() => !hasCompletedCrawl(store, orgId));
+  // Crawls (at start, then every 15 minutes) clear what a killed process left; polls touch no disk.
+  await removeLeftoverSpools(ctx.spool.dir);
   // The whole org's fingerprints, read once: a complete crawl also needs them to find removed datasets.
   const stored = await remoteHashes(store, orgId);
-  const collector = new ChangeCollector(async () => stored, counts, ctx.client.host);
-  await walkList(
-    ctx.client,
-    { latestDeliveriesCount: firstSync ? FIRST_CRAWL_DELIVERIES : LATER_DELIVERIES },
-    async ({ items, page }) => {
-      await collector.addAll(items, ctx.signal);
-      ctx.progress(`crawl: page ${page}, ${collector.seen.size.toLocaleString('en-US')} datasets`);
-    },
-    ctx.signal,
+  const changes = new ChangeSet(ctx.spool, () =>
+    ctx.progress(`crawl: more changed datasets than memory keeps: the rest wait on disk`),
   );
-  ctx.progress(`crawl: saving ${collector.changes.length.toLocaleString('en-US')} changed datasets`);
-  const applied = await withFailedTasks(ctx, collector.changes, counts, () =>
-    applySync(store, {
-      orgId,
-      changes: collector.changes,
-      stored,
-      // A skipped record (no datasetId) may be a stored dataset: the crawl is then not complete enough
-      // to remove anything (its local history beyond the remote's window could not be fetched again).
-      listed: counts.skipped > 0 ? undefined : collector.seen,
-      now: startedAt,
-      deliveriesPerDataset: ctx.deliveriesPerDataset,
-      signal: ctx.signal,
-    }),
-  );
-  counts.written = applied.written;
-  counts.removed = applied.removed;
-  return { kind: 'crawl', firstSync, transitions: applied.transitions, counts };
+  const collector = new ChangeCollector(async () => stored, counts, ctx.client.host, changes);
+  try {
+    await walkList(
+      ctx.client,
+      { latestDeliveriesCount: firstSync ? FIRST_CRAWL_DELIVERIES : LATER_DELIVERIES },
+      async ({ items, page }) => {
+        await collector.addAll(items, ctx.signal);
+        ctx.progress(`crawl: page ${page}, ${collector.seen.size.toLocaleString('en-US')} datasets`);
+      },
+      ctx.signal,
+    );
+    ctx.progress(`crawl: saving ${changes.count.toLocaleString('en-US')} changed datasets`);
+    const applied = await withFailedTasks(ctx, changes.failedDeliveries, counts, () =>
+      applySync(store, {
+        orgId,
+        changes,
+        stored,
+        // A skipped record (no datasetId) may be a stored dataset: the crawl is then not complete enough
+        // to remove anything (its local history beyond the remote's window could not be fetched again).
+        listed: counts.skipped > 0 ? undefined : collector.seen,
+        now: startedAt,
+        deliveriesPerDataset: ctx.deliveriesPerDataset,
+        signal: ctx.signal,
+      }),
+    );
+    counts.written = applied.written;
+    counts.removed = applied.removed;
+    return { kind: 'crawl', firstSync, transitions: applied.transitions, counts };
+  } finally {
+    await changes.discard();
+  }
 }

@@ -142,6 +142,7 @@ export class SyncEngine {
           timers: this.options.timers,
           timeoutMs: this.options.timeoutMs,
           retry: this.options.retry,
+          spool: this.options.spool,
           onCycle: (event) => this.cycleListeners.forEach((listener) => listener(event)),
           onState: (state) => this.stateListeners.forEach((listener) => listener(state)),
         }),

@@ -10,26 +10,22 @@ import type { SyncCounts } from '../../shared/sync';
 import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../query/missingTasks';
 import type { Store } from '../store/database';
 import { writeTasks } from '../store/datasetWriter';
-import type { RecordChange } from './apply';
 import { RemoteError } from './client';
 import type { CycleContext } from './context';
-import { failedDeliveryOf } from './fingerprint';
 import { fetchTasks } from './remote';
 import { inSlices } from './slices';
 
 /** One retry, soon: a tasks endpoint that is down must not hold the cycle (and the polls after it) for minutes. */
 const TASKS_RETRY = { retries: 1, baseDelayMs: 1_000, maxRetryAfterMs: 5_000 };
 
-/** The FAILED deliveries whose tasks are not stored: of the stored datasets, and of the changed records. */
-export function deliveriesNeedingTasks(
-  store: Store,
-  orgId: string,
-  changes: readonly RecordChange[],
-): string[] {
+/**
+ * The FAILED deliveries whose tasks are not stored: of the stored datasets, and of the changed records
+ * (`changed`: the delivery each changed FAILED record names, see ChangeSet.failedDeliveries).
+ */
+export function deliveriesNeedingTasks(store: Store, orgId: string, changed: readonly string[]): string[] {
   const wanted = new Set(failedDeliveriesWithoutTasks(store, orgId));
-  for (const { record } of changes) {
-    const failed = failedDeliveryOf(record);
-    if (failed === null || wanted.has(failed)) continue;
+  for (const failed of changed) {
+    if (wanted.has(failed)) continue;
     if (!hasStoredTasks(store, orgId, failed)) wanted.add(failed);
   }
   return [...wanted];
@@ -77,31 +73,30 @@ export async function storeTasks(
 ): Promise<void> {
   if (fetched.length === 0) return;
   const { store, orgId } = ctx;
-  await store.transactionInChunks(
-    async (slice) =>
-      inSlices(
-        slice,
-        fetched,
-        ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
-        ctx.signal,
-      ),
+  await store.transactionInChunks(async (slice) =>
+    inSlices(
+      slice,
+      fetched,
+      ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
+      ctx.signal,
+    ),
   );
   counts.tasksFetched += fetched.length;
 }
 
 /**
- * Starts fetching the tasks the changes need, runs `write` (the cycle's commit) meanwhile, then stores
- * the tasks. A failing write stops the fetches.
+ * Starts fetching the tasks the changes need (`changed`: their FAILED deliveries), runs `write` (the
+ * cycle's commit) meanwhile, then stores the tasks. A failing write stops the fetches.
  */
 export async function withFailedTasks<T>(
   ctx: CycleContext,
-  changes: readonly RecordChange[],
+  changed: readonly string[],
   counts: SyncCounts,
   write: () => Promise<T>,
 ): Promise<T> {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
-  const deliveries = await ctx.store.whenIdle(() => deliveriesNeedingTasks(ctx.store, ctx.orgId, changes));
+  const deliveries = await ctx.store.whenIdle(() => deliveriesNeedingTasks(ctx.store, ctx.orgId, changed));
   const fetching = fetchTasksOf({ ...ctx, signal }, deliveries, counts);
   fetching.catch(() => {});
   let result: T;

@@ -10,6 +10,7 @@ import { troubledDatasets } from '../query/storedHealth';
 import { remoteHashesOf } from '../store/fingerprints';
 import { applySync } from './apply';
 import { RemoteError } from './client';
+import { ChangeSet } from './changes';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, LATER_DELIVERIES } from './context';
 import { withFailedTasks } from './failedTasks';
@@ -25,7 +26,43 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
   const troubled = await store.whenIdle(() => troubledDatasets(store, orgId));
-  const collector = new ChangeCollector((ids) => remoteHashesOf(store, orgId, ids), counts, ctx.client.host);
+  // A poll's changes stay far below the memory bound, so it writes no spool; a burst past it would.
+  const changes = new ChangeSet(ctx.spool, () =>
+    ctx.progress(`poll: more changed datasets than memory keeps: the rest wait on disk`),
+  );
+  const collector = new ChangeCollector(
+    (ids) => remoteHashesOf(store, orgId, ids),
+    counts,
+    ctx.client.host,
+    changes,
+  );
+  try {
+    const gone = await collectTroubled(ctx, collector, troubled);
+    const applied = await withFailedTasks(ctx, changes.failedDeliveries, counts, () =>
+      applySync(store, {
+        orgId,
+        changes,
+        stored: collector.stored,
+        gone,
+        now: startedAt,
+        deliveriesPerDataset: ctx.deliveriesPerDataset,
+        signal: ctx.signal,
+      }),
+    );
+    counts.written = applied.written;
+    counts.removed = applied.removed;
+    return { kind: 'poll', firstSync: false, transitions: applied.transitions, counts };
+  } finally {
+    await changes.discard();
+  }
+}
+
+/** Collects the listed troubled datasets and those that were troubled; returns the ones that are gone. */
+async function collectTroubled(
+  ctx: CycleContext,
+  collector: ChangeCollector,
+  troubled: readonly string[],
+): Promise<string[]> {
   try {
     await walkList(
       ctx.client,
@@ -52,18 +89,5 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
       ),
   );
   await collector.addAll(recovered, ctx.signal);
-  const applied = await withFailedTasks(ctx, collector.changes, counts, () =>
-    applySync(store, {
-      orgId,
-      changes: collector.changes,
-      stored: collector.stored,
-      gone,
-      now: startedAt,
-      deliveriesPerDataset: ctx.deliveriesPerDataset,
-      signal: ctx.signal,
-    }),
-  );
-  counts.written = applied.written;
-  counts.removed = applied.removed;
-  return { kind: 'poll', firstSync: false, transitions: applied.transitions, counts };
+  return gone;
 }

@@ -7,6 +7,7 @@ import { EMPTY_COUNTS, type CycleEvent, type SourceState, type SyncKind } from '
 import type { Store } from '../store/database';
 import type { Source } from '../store/sources';
 import { lastSyncRun, recordSyncRun } from '../store/syncRuns';
+import { type SpoolOptions, defaultSpoolOptions } from './changes';
 import { type FetchLike, RemoteClient, RemoteError, type RetryPolicy, type Sleep } from './client';
 import { type CycleContext, DEFAULT_CONCURRENCY } from './context';
 import { runCrawl } from './crawl';
@@ -31,6 +32,8 @@ export interface SyncDeps {
   timers?: Timers;
   timeoutMs?: number;
   retry?: RetryPolicy;
+  /** Where changed records past the memory bound wait for the commit (default: the temp folder, 8 MiB). */
+  spool?: Partial<SpoolOptions>;
 }
 
 export interface RunnerOptions extends SyncDeps {
@@ -205,6 +208,7 @@ export class SourceRunner {
       signal: this.abort.signal,
       deliveriesPerDataset: this.options.deliveriesPerDataset,
       concurrency: this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      spool: defaultSpoolOptions(this.options.spool),
       progress: (line) => this.progress(line),
     };
     let result: CycleEvent;

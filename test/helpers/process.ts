@@ -1,4 +1,7 @@
-/** Spawns the real CLI (`node --import tsx electron/cli/main.ts`) and tracks the children to clean up. */
+/**
+ * Spawns the real CLI (`node --import tsx electron/cli/main.ts`), or a helper script, and tracks the
+ * children to clean up.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +16,12 @@ export interface Spawned {
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/main.ts', ...args], {
+  return spawnScript('electron/cli/main.ts', args, env);
+}
+
+/** Runs a TypeScript file of the repository (path from its root) in a child process. */
+export function spawnScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
