@@ -36,8 +36,8 @@ export class ChunkLock {
     };
   }
 
-  /** A runner for the holder's slices: each runs on a later turn of the loop; `after` follows each. */
-  runner(after: () => void): ChunkRunner {
+  /** A runner for the holder's slices: each runs on a later turn of the loop. */
+  runner(): ChunkRunner {
     return async (fn) => {
       await nextTurn();
       this.inSlice = true;
@@ -45,7 +45,6 @@ export class ChunkLock {
         return fn();
       } finally {
         this.inSlice = false;
-        after();
       }
     };
   }

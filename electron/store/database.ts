@@ -198,8 +198,7 @@ export class Store {
   ): Promise<T> {
     const release = await this.lock.acquire();
     this.begin(options);
-    // A large commit's pages go to the journal in parts after each slice, so they are never all held.
-    const slice = this.lock.runner(() => this.persister?.spillIfLarge());
+    const slice = this.lock.runner();
     try {
       const result = await work(slice);
       this.commit();

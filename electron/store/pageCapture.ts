@@ -103,6 +103,8 @@ export function installPageCapture(SQL: SqlJsStatic): void {
     if (node) reserve(node, position + length);
     const written = write.call(this, stream, buffer, offset, length, position, canOwn);
     if (node) makeGrowable(node);
+    // After the write, so the page that filled the capture is read with its new bytes.
+    capture.written();
     return written;
   };
 }
@@ -161,6 +163,22 @@ export class PageCapture {
       return;
     }
     for (let at = 0; at < length; at += pageSize) this.dirty.add((position + at) / pageSize + 1);
+  }
+
+  private full: { bytes: number; then: () => void } | undefined;
+
+  /**
+   * Calls `then` after a write leaves more than `bytes` of pages captured, so a transaction of any size
+   * (a synchronous import as much as a sync's chunked commit) is journaled in parts of bounded size.
+   * `then` runs inside SQLite's write: it may read pages and queue records, never use the database.
+   */
+  whenFull(bytes: number, then: () => void): void {
+    this.full = { bytes, then };
+  }
+
+  /** After each write of the file. */
+  written(): void {
+    if (this.full && this.bytes >= this.full.bytes && !this.stopped) this.full.then();
   }
 
   /** Bytes of the pages written since the last `take()`. */

@@ -103,6 +103,7 @@ export class Persister {
     this.unfolded = unfolded;
     this.imageFile = imageFile;
     this.checkpointBytes = options.checkpointBytes ?? Math.max(MIN_CHECKPOINT_BYTES, imageBytes);
+    capture.whenFull(SPILL_BYTES, () => this.spill());
   }
 
   /** Continues from what was loaded: appends to the last journal replayed, or starts one on the image. */
@@ -180,9 +181,8 @@ export class Persister {
     if (this.journal.committedLength - HEADER_BYTES >= this.checkpointBytes) this.scheduleCheckpoint();
   }
 
-  /** Between slices of a large transaction: its pages so far go to the journal as an uncommitted part. */
-  spillIfLarge(): void {
-    if (this.capture.bytes < SPILL_BYTES) return;
+  /** A large transaction's pages so far go to the journal as an uncommitted part (see `whenFull`). */
+  private spill(): void {
     this.appendCaptured(false);
     this.scheduleSync();
   }
@@ -289,9 +289,16 @@ export class Persister {
   }
 
   private scheduleCheckpoint(): void {
-    if (this.checkpointRun || this.closed) return;
-    void this.checkpoint().catch(() => {});
+    if (this.checkpointRun || this.closed || this.checkpointQueued) return;
+    // On a later turn: this may be called inside SQLite's write (a spill), where the database cannot be used.
+    this.checkpointQueued = true;
+    setImmediate(() => {
+      this.checkpointQueued = false;
+      if (!this.checkpointRun && !this.closed) void this.checkpoint().catch(() => {});
+    });
   }
+
+  private checkpointQueued = false;
 
   /** Folds the journals into a new image; resolves when it is in place (or rejects with why not). */
   checkpoint(): Promise<void> {

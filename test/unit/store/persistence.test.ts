@@ -262,6 +262,23 @@ describe('writing', () => {
     expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(40);
   });
 
+  it('a synchronous transaction of any size (an import) is journaled in parts of bounded size', async () => {
+    const store = await open({ debounceMs: 5 });
+    store.transaction(() => {
+      store.run('CREATE TABLE ballast (payload BLOB)');
+      for (let n = 0; n < 40; n++) store.run('INSERT INTO ballast VALUES (randomblob(1000000))');
+    });
+    await store.flush();
+    const [journal] = journals();
+    const bytes = readFileSync(join(dir, journal!));
+    const sizes: number[] = [];
+    for (let at = 40; at + 8 <= bytes.length; at += 8 + bytes.readUInt32LE(at))
+      sizes.push(bytes.readUInt32LE(at));
+    expect(sizes.length).toBeGreaterThan(5);
+    expect(Math.max(...sizes)).toBeLessThan(8 * 1024 * 1024);
+    expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(40);
+  });
+
   it('a full disk (ENOSPC from /dev/full): reported, the store keeps working, nothing lost once there is room', async () => {
     let full = false;
     const openJournal: OpenJournalFile = (file, flags) =>
