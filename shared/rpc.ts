@@ -6,6 +6,7 @@
  * cross a trust boundary: the engine checks every one before its handler runs.
  */
 import Type, { type Static, type TSchema } from 'typebox';
+import type { DatabaseStatus } from './database';
 import type { DatasetRecord, TasksRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
@@ -149,6 +150,7 @@ function call<Request extends TSchema>(request: Request): { request: Request } {
 
 /** Every call the renderer may make, by name, with its request schema. */
 export const RPC_CALLS = {
+  'database.status': call(Empty),
   'orgs.list': call(Empty),
   'datasets.rows': call(
     Type.Object(
@@ -194,6 +196,7 @@ export const RPC_CALLS = {
 
 /** What each call answers. */
 export interface RpcResponses {
+  'database.status': DatabaseStatus;
   'orgs.list': OrgView[];
   'datasets.rows': RowsPage;
   'datasets.counts': StatusCounts;
@@ -223,6 +226,8 @@ export interface RpcEvents {
   'source.state': SourceState;
   /** The app asks the window to show a place (a notification or the tray was clicked): a route path. */
   'app.navigate': { path: string };
+  /** The database finished opening, or the disk started, went on, or stopped refusing its writes. */
+  'database.status': DatabaseStatus;
 }
 
 export type RpcCall = keyof typeof RPC_CALLS;
@@ -275,4 +280,11 @@ export interface RpcErrorBody {
 }
 
 export const isRpcCall = (name: string): name is RpcCall => Object.hasOwn(RPC_CALLS, name);
-export const RPC_EVENTS: readonly RpcEvent[] = ['sync.cycle', 'source.state', 'app.navigate'];
+export const RPC_EVENTS = [
+  'sync.cycle',
+  'source.state',
+  'app.navigate',
+  'database.status',
+] as const satisfies readonly RpcEvent[];
+/** Fails to compile when an event is missing from RPC_EVENTS (the transports subscribe by that list). */
+export const EVENTS_COMPLETE: Same<RpcEvent, (typeof RPC_EVENTS)[number]> = true;

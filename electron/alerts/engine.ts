@@ -91,6 +91,7 @@ export class AlertsEngine {
     this.unsubscribe = [
       this.options.sync.onCycle((event) => void this.handleCycle(event).catch(this.reportError)),
       this.options.sync.onState(() => this.settleThenRefresh()),
+      this.onDiskProblem(() => void this.refresh().catch(this.reportError)),
     ];
     this.scheduleTick();
     void this.refresh().catch(this.reportError);
@@ -164,6 +165,21 @@ export class AlertsEngine {
     }, TICK_MS);
   }
 
+  /**
+   * Calls `changed` when the disk starts or stops refusing the store's writes (the tray says so). The
+   * store reports again at each retry while it refuses; the tray needs only the start and the end.
+   */
+  private onDiskProblem(changed: () => void): () => void {
+    const persistence = this.options.store.persistence;
+    if (!persistence) return () => undefined;
+    let refusing = persistence.problem !== null;
+    return persistence.onProblem((problem) => {
+      if ((problem !== null) === refusing) return;
+      refusing = problem !== null;
+      changed();
+    });
+  }
+
   private settleThenRefresh(): void {
     if (!this.running) return;
     this.timers.clearTimeout(this.settleTimer);
@@ -199,7 +215,7 @@ export class AlertsEngine {
       if (recovered) announcements.push(recovered);
       return { announcements, remembered: candidates.length > 0 };
     });
-    if (decided.remembered) await store.flush();
+    if (decided.remembered) await this.saveDecisions();
     return this.emit(decided.announcements);
   }
 
@@ -232,8 +248,18 @@ export class AlertsEngine {
       }
       return made;
     });
-    if (announcements.length > 0) await store.flush();
+    if (announcements.length > 0) await this.saveDecisions();
     return this.emit(announcements);
+  }
+
+  /**
+   * Writes the decisions before they are announced, so a kill right after cannot announce them twice. A
+   * disk that refuses the write (full, folder gone) does not hold the announcement back: the store
+   * reports the problem and keeps the decisions in memory until the disk accepts them. A kill before
+   * then may announce a failure again, which beats never announcing it.
+   */
+  private async saveDecisions(): Promise<void> {
+    await this.options.store.flush().catch(() => undefined);
   }
 
   /** Recovery notices (opt-in): FAILED or MISSING datasets that delivered again, as one notice a cycle. */

@@ -33,6 +33,8 @@ export interface TrayState {
   /** Why the data cannot be trusted now ("sync failing: …", "data is stale"), or null. */
   distrust: string | null;
   syncedAt: string | null;
+  /** The disk refuses the database's writes: committed changes wait in memory (the window says more). */
+  diskProblem: boolean;
   /** When notifications are paused now: until when ("forever" until resumed). */
   pausedUntil: string | null;
   /** The org the "FAILED" list opens (the first source's). */
@@ -108,6 +110,7 @@ export function computeTrayState(
     freshness: fresh,
     distrust,
     syncedAt,
+    diskProblem: (store.persistence?.problem ?? null) !== null,
     pausedUntil,
     orgId: orgs[0] ?? null,
   };
@@ -115,6 +118,9 @@ export function computeTrayState(
 }
 
 export const TOOLTIP_LIMIT = 127;
+
+/** The tooltip's and the menu's words for a disk that refuses the database's writes. */
+export const DISK_PROBLEM_TEXT = 'changes not saved to disk';
 
 const COUNT_WORDS: Record<DeliveryStatus, string> = {
   FAILED: 'FAILED',
@@ -129,7 +135,8 @@ export function trayTooltip(
   sources: readonly SourceState[],
   now: Date,
 ): string {
-  if (sources.length === 0) return 'Dataset Health · no sources to sync';
+  const disk = state.diskProblem ? [DISK_PROBLEM_TEXT] : [];
+  if (sources.length === 0) return ['Dataset Health', 'no sources to sync', ...disk].join(' · ');
   const counts = DELIVERY_STATUSES.filter((status) => state.counts[status] > 0).map(
     (status) => `${state.counts[status].toLocaleString('en-US')} ${COUNT_WORDS[status]}`,
   );
@@ -138,6 +145,8 @@ export function trayTooltip(
     counts.length > 0 ? counts.join(', ') : 'no datasets yet',
     state.syncedAt === null ? 'never synced' : `synced ${relativeTime(state.syncedAt, now)}`,
   ];
+  // Before the rest: the tooltip is cut at 127 characters, and this one asks for action.
+  lines.push(...disk);
   if (state.snoozed > 0) lines.push(`${state.snoozed} snoozed`);
   if (state.distrust !== null) lines.push(state.distrust);
   if (state.pausedUntil !== null)

@@ -1,3 +1,5 @@
+import type { OpenJournalFile } from '../store/journal';
+
 /** What a CLI command may touch, injected so tests run commands in-process with their own clock. */
 export interface CliIo {
   stdout(text: string): void;
@@ -8,6 +10,8 @@ export interface CliIo {
   stopRequested(): Promise<string>;
   /** Opens a URL in the user's default browser (`ui --open`). */
   openUrl(url: string): Promise<void>;
+  /** How the store opens its journal files (default: the file system; tests: a disk that fills up). */
+  openJournal?: OpenJournalFile;
 }
 
 /** A failure the user can act on: printed as one line on stderr, exit code 1 (also from a running instance). */

@@ -1,6 +1,6 @@
 /** Opens a data directory's store for a CLI command, holding the directory's lock while it runs. */
 import { acquireDataDirLock } from '../store/lock';
-import { Store } from '../store/database';
+import { Store, type StoreLogger } from '../store/database';
 import type { CliIo } from './io';
 
 export interface OpenedStore {
@@ -9,14 +9,22 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-export async function openDataDir(dataDir: string, purpose: string, io: CliIo): Promise<OpenedStore> {
+/** The store's warnings (a file moved aside, a disk that refuses writes) as lines on stderr. */
+export const stderrStoreLog = (io: CliIo): StoreLogger => ({
+  warn: (m) => io.stderr(`warning: ${m}\n`),
+  error: (m) => io.stderr(`error: ${m}\n`),
+});
+
+export async function openDataDir(
+  dataDir: string,
+  purpose: string,
+  io: CliIo,
+  log: StoreLogger = stderrStoreLog(io),
+): Promise<OpenedStore> {
   // A held directory throws DataDirLockedError: its message names the holder (the CLI prints it).
   const lock = acquireDataDirLock(dataDir, { purpose, now: () => io.now() });
   try {
-    const store = await Store.open({
-      dataDir,
-      log: { warn: (m) => io.stderr(`warning: ${m}\n`), error: (m) => io.stderr(`error: ${m}\n`) },
-    });
+    const store = await Store.open({ dataDir, log, openJournal: io.openJournal });
     return {
       store,
       close: async () => {

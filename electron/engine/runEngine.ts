@@ -127,7 +127,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   const dispatch = createDispatch(handlers, (error) =>
     options.logger ? options.logger.error({ err: error }, 'RPC call failed') : undefined,
   );
-  const events = createEventHub(sync);
+  const events = createEventHub(sync, { store, dataDir: options.dataDir });
   const sessions = rendererDir ? new UiSessions() : undefined;
   const reloadSync = () => sync.reload(syncSettings(options.settings.read(), options.intervals));
   // The CLI's commands run here while this process holds the data directory (DESIGN §3).

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { WindowTarget } from '../../shared/routes';
-import type { TrayState } from '../alerts/trayState';
+import { DISK_PROBLEM_TEXT, type TrayState } from '../alerts/trayState';
 import { trayIconFile } from './icons/files';
 import type { ShellDeps, ShellTray } from './types';
 
@@ -19,6 +19,8 @@ export interface TrayActions {
   resume(): void;
   quit(): void;
 }
+
+const DISK_PROBLEM_LABEL = `${DISK_PROBLEM_TEXT[0]!.toUpperCase()}${DISK_PROBLEM_TEXT.slice(1)} (retrying)`;
 
 /** `&` starts a mnemonic in menu labels on Windows and Linux: a dataset's `&` must stay an `&`. */
 const label = (text: string): string => text.replace(/&/g, '&&');
@@ -46,6 +48,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
   return [
     { label: header, enabled: false },
     ...(state.distrust !== null ? [{ label: label(state.distrust), enabled: false }] : []),
+    ...(state.diskProblem ? [{ label: DISK_PROBLEM_LABEL, enabled: false }] : []),
     ...failed,
     { type: 'separator' },
     { label: 'Sync now', click: () => actions.syncNow() },

@@ -1,6 +1,11 @@
-/** The engine's events for open windows (shared/rpc.ts RpcEvents), from the sync, for any transport. */
+/**
+ * The engine's events for open windows (shared/rpc.ts RpcEvents), from the sync and the store, for any
+ * transport.
+ */
 import type { RpcEvent, RpcEvents } from '../../shared/rpc';
+import type { Store } from '../store/database';
 import type { SyncEngine } from '../sync/engine';
+import { watchDatabaseStatus } from './database';
 
 export type EventListener = <E extends RpcEvent>(name: E, payload: RpcEvents[E]) => void;
 
@@ -11,11 +16,16 @@ export interface EventHub {
   emit: EventListener;
 }
 
-export function createEventHub(sync: Pick<SyncEngine, 'onCycle' | 'onState'>): EventHub {
+export function createEventHub(
+  sync: Pick<SyncEngine, 'onCycle' | 'onState'>,
+  database?: { store: Pick<Store, 'persistence'>; dataDir: string },
+): EventHub {
   const listeners = new Set<EventListener>();
   const emit: EventListener = (name, payload) => listeners.forEach((listener) => listener(name, payload));
   sync.onCycle((event) => emit('sync.cycle', event));
   sync.onState((state) => emit('source.state', state));
+  if (database)
+    watchDatabaseStatus(database.store, database.dataDir, (status) => emit('database.status', status));
   return {
     emit,
     subscribe(listener) {

@@ -20,6 +20,7 @@ import { parseSelection } from '../query/selection';
 import { readDeliveryTasks } from '../query/tasks';
 import type { SyncEngine } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
+import { databaseStatus } from './database';
 import { type SourceDeps, sourceHandlers } from './sources';
 
 /** Events a dataset view shows: every one the store retains. */
@@ -52,6 +53,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
   });
 
   return {
+    'database.status': async () => databaseStatus(store, deps.runtime.dataDir),
     'orgs.list': () =>
       idle(() =>
         listOrgs(store).map(({ id, name, datasets, lastSyncedAt }) => ({ id, name, datasets, lastSyncedAt })),

@@ -4,6 +4,7 @@
  */
 import { type RunningEngine, runEngine } from '../../electron/engine/runEngine';
 import { Store } from '../../electron/store/database';
+import type { OpenJournalFile } from '../../electron/store/journal';
 import { acquireDataDirLock } from '../../electron/store/lock';
 import { memorySettings } from '../../electron/store/settings';
 import { envSecretStore } from '../../electron/sync/secrets';
@@ -19,10 +20,16 @@ const running = new Set<Instance>();
 
 export async function startInstance(
   dataDir: string,
-  options: { now: () => Date; ui?: boolean; remoteKeys?: NodeJS.ProcessEnv },
+  options: {
+    now: () => Date;
+    ui?: boolean;
+    remoteKeys?: NodeJS.ProcessEnv;
+    /** How the store opens its journal files (test/helpers/fullDisk.ts: a disk that fills). */
+    openJournal?: OpenJournalFile;
+  },
 ): Promise<Instance> {
   const lock = acquireDataDirLock(dataDir, { purpose: 'serve', now: options.now });
-  const store = await Store.open({ dataDir });
+  const store = await Store.open({ dataDir, openJournal: options.openJournal });
   const engine = await runEngine({
     purpose: 'serve',
     store,

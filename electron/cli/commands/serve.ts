@@ -17,11 +17,14 @@ import { RendererNotBuiltError } from '../../rpc/rendererDir';
 import { listSources } from '../../store/sources';
 import { type RunningEngine, runEngine } from '../../engine/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
+import type { DatabaseStatus } from '../../../shared/database';
+import { databaseStatus, watchDatabaseStatus } from '../../rpc/database';
 import { envSecretStore } from '../../sync/secrets';
 import { AnnouncementHook, hookFailure } from '../../alerts/hook';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
-import { openDataDir } from '../openStore';
+import { openDataDir, stderrStoreLog } from '../openStore';
+import { describeStorage } from '../storageLine';
 import { dataDirOption, integerOption } from '../options';
 
 interface ServeOptions {
@@ -71,9 +74,17 @@ export function serveCommand(io: CliIo): Command {
 
 async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, io.env);
-  const opened = await openDataDir(dataDir, 'serve', io);
-  const { store } = opened;
   const logger = cliLogger(io);
+  let storeOpen = false;
+  // The store's own lines: plain warnings while it opens (a file moved aside); once open, its account
+  // of a disk problem goes to the structured log beside the `storage:` line below, as sync failures do.
+  const plain = stderrStoreLog(io);
+  const opened = await openDataDir(dataDir, 'serve', io, {
+    warn: (message) => (storeOpen ? logger.warn({ dataDir }, message) : plain.warn(message)),
+    error: (message) => (storeOpen ? logger.error({ dataDir }, message) : plain.error(message)),
+  });
+  storeOpen = true;
+  const { store } = opened;
   const hook = options.onFailed
     ? new AnnouncementHook(options.onFailed, {
         env: io.env,
@@ -142,6 +153,15 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     const line = describeCycle(event);
     if (line !== null) io.stderr(`${line}\n`);
   });
+  // From "writes work": a disk that refused while the engine started (its first commits) is said now.
+  let storage: DatabaseStatus = { state: 'open', dataDir, opening: null, writeProblem: null };
+  const reportStorage = (status: DatabaseStatus) => {
+    const line = describeStorage(storage, status);
+    storage = status;
+    if (line !== null) io.stderr(`${line}\n`);
+  };
+  reportStorage(databaseStatus(store, dataDir));
+  watchDatabaseStatus(store, dataDir, reportStorage);
   const sources = sync.states();
   io.stderr(
     sources.length === 0
@@ -156,7 +176,15 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     await hook?.idle();
   } finally {
     removeRuntimeFile(dataDir);
-    await opened.close();
+    await opened.close().catch((error: unknown) => {
+      // Stopping is the last chance to write what waits in memory: say what could not be saved.
+      const refused = databaseStatus(store, dataDir).writeProblem;
+      if (refused)
+        throw new CliError(
+          `stopped with ${refused.pendingBytes.toLocaleString('en-US')} bytes of committed changes unsaved: the disk still refuses writes to ${dataDir} (see the storage: line above)`,
+        );
+      throw error;
+    });
   }
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { ORG, alertsBench, putDataset } from '../../helpers/alerts';
+import { fill, fillableDisk } from '../../helpers/fullDisk';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -145,6 +146,28 @@ describe('memory across restarts', () => {
     stores.push(reopened);
     const bench = alertsBench(reopened);
     expect((await bench.cycle({ kind: 'crawl' })).map((a) => a.kind)).toEqual(['failed']);
+  });
+});
+
+describe('a full disk', () => {
+  it('still announces a new failure while the disk refuses writes; the decision is saved once it accepts them', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dh-alerts-'));
+    dirs.push(dataDir);
+    const disk = fillableDisk();
+    const store = await Store.open({ dataDir, openJournal: disk.openJournal });
+    const bench = alertsBench(store);
+    putDataset(store, 1, 'HEALTHY', 'dlv-1a');
+    expect(await bench.cycle()).toEqual([]);
+    await fill(disk, store);
+    putDataset(store, 1, 'FAILED', 'dlv-1b');
+    // Announced now: on-call hears of it while the disk is full, not never.
+    expect((await bench.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 1']);
+    expect(store.persistence!.problem?.message).toMatch(/ENOSPC/);
+    disk.full = false;
+    await store.close();
+    const reopened = await Store.open({ dataDir });
+    stores.push(reopened);
+    expect(await alertsBench(reopened).cycle({ kind: 'crawl' })).toEqual([]);
   });
 });
 

@@ -3,11 +3,15 @@
  * snoozed, counts, the FAILED menu, and grey whenever the data cannot be trusted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { computeTrayState, TRAY_FAILED_LIMIT, TOOLTIP_LIMIT } from '../../../electron/alerts/trayState';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
+import { fill, fillableDisk } from '../../helpers/fullDisk';
 
 let store: Store;
 afterEach(() => store?.close());
@@ -102,5 +106,36 @@ describe('tray state', () => {
     await bench.alerts.refresh();
     expect(states.at(-1)).toBe('stale');
     await bench.alerts.stop();
+  });
+
+  it("says when the disk refuses the store's writes, and stops saying it once it accepts them", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dh-tray-'));
+    const disk = fillableDisk();
+    store = await Store.open({ dataDir, openJournal: disk.openJournal });
+    try {
+      const bench = alertsBench(store, { now: NOW });
+      bench.sync.setState(fresh);
+      putDataset(store, 1, 'FAILED', 'd1');
+      bench.alerts.start();
+      await bench.alerts.refresh();
+      expect(bench.alerts.trayState).toMatchObject({ level: 'failed', diskProblem: false });
+      await fill(disk, store);
+      putDataset(store, 2, 'HEALTHY', 'd2');
+      await expect(store.flush()).rejects.toThrow(/ENOSPC/);
+      await expect.poll(() => bench.alerts.trayState?.diskProblem).toBe(true);
+      // The statuses are as current as before: the icon stays red, the tooltip says what is wrong.
+      expect(bench.alerts.trayState).toMatchObject({ level: 'failed', counts: { FAILED: 1, HEALTHY: 1 } });
+      expect(bench.alerts.trayState?.tooltip).toBe(
+        'Dataset Health · 1 FAILED, 1 healthy · synced 2 minutes ago · changes not saved to disk',
+      );
+      disk.full = false;
+      await store.flush();
+      await expect.poll(() => bench.alerts.trayState?.diskProblem).toBe(false);
+      expect(bench.alerts.trayState?.tooltip).not.toContain('disk');
+      await bench.alerts.stop();
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

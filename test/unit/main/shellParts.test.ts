@@ -34,6 +34,7 @@ const state = (overrides: Partial<TrayState> = {}): TrayState => ({
   freshness: 'fresh',
   distrust: null,
   syncedAt: null,
+  diskProblem: false,
   pausedUntil: null,
   orgId: 'acme',
   tooltip: 'Dataset Health · 12 FAILED',
@@ -91,6 +92,16 @@ describe('tray menu', () => {
     expect(menu.slice(0, 2).map((item) => item.label)).toEqual(['Data is not current', 'sync failing: down']);
     const pause = menu.find((item) => item.label === 'Notifications paused')!;
     expect((pause.submenu as { label?: string }[]).map((item) => item.label)[0]).toBe('Resume notifications');
+  });
+
+  it('says when changes are not saved to disk, under what it says about the data', () => {
+    const actions = { open() {}, syncNow() {}, pause() {}, resume() {}, quit() {} };
+    const menu = trayMenuTemplate(state({ diskProblem: true, distrust: 'data is stale' }), actions);
+    expect(menu.slice(0, 3).map((item) => [item.label, item.enabled])).toEqual([
+      ['12 FAILED', false],
+      ['data is stale', false],
+      ['Changes not saved to disk (retrying)', false],
+    ]);
   });
 });
 
