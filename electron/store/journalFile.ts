@@ -14,7 +14,7 @@ const VERSION = 1;
 export const HEADER_BYTES = 40;
 const RECORD_FRAME_BYTES = 8;
 const BODY_FIXED_BYTES = 12;
-/** No record is larger (a transaction spills its pages in parts well below this). */
+/** No record is larger (a commit is journaled in records of a few MiB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 
 /** What a journal's changes apply to: an image of generation `gen`, or the end of another journal. */

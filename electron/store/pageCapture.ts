@@ -6,9 +6,9 @@
  * system. Its own `Database.export()` wraps the write of the in-memory file type, and to do so calls
  * `Object.create` with the file type's shared stream operations: we borrow that one call, once per
  * process, to find the same object and wrap its `write`. The wrapper notes which pages of a watched
- * database file (identified by the stream's path, `/<db.filename>`) a write touches; a record reads
- * their bytes from the file when it is made (at a commit, or a spill of a large transaction), so a page
- * written many times costs one copy, and the file itself stays the only copy in memory. If a
+ * database file (identified by the stream's path, `/<db.filename>`) a write touches; their bytes are
+ * read from the file when the journal takes them (see `PageCapture`), so the file itself stays the only
+ * copy in memory. If a
  * future sql.js no longer lends itself to this, `installPageCapture` says so and opening a data
  * directory fails with that message (test/unit/store/pageCapture.test.ts pins the behaviour), instead
  * of silently saving nothing.
@@ -103,8 +103,6 @@ export function installPageCapture(SQL: SqlJsStatic): void {
     if (node) reserve(node, position + length);
     const written = write.call(this, stream, buffer, offset, length, position, canOwn);
     if (node) makeGrowable(node);
-    // After the write, so the page that filled the capture is read with its new bytes.
-    capture.written();
     return written;
   };
 }
@@ -128,9 +126,29 @@ export function openAdopting<T>(bytes: Uint8Array, open: () => T): T {
 /** Copies page `pgno` of the file, as it is now, into `into` at `at`; returns the bytes copied. */
 type PageReader = (into: Uint8Array, at: number, pgno: number) => number;
 
-/** The pages written to one database file since the last `take()`, and a way to read them from the file. */
+/**
+ * A committed transaction whose pages are not in the journal yet: their numbers, the database's size
+ * after it, and the bytes of those pages a later write changed before they were journaled.
+ */
+export interface PendingCommit {
+  readonly pgnos: readonly number[];
+  readonly dbPages: number;
+  readonly before: Map<number, Uint8Array>;
+  /** How many of `pgnos` are journaled already (a write the disk refused resumes from here). */
+  journaled: number;
+}
+
+/**
+ * Which pages of one database file were written, per committed transaction, and their bytes as of that
+ * commit: read from the file when journaled, or copied just before a later write changes them (copy on
+ * write), so a transaction is journaled whole and consistent whenever its pages are read, and a page
+ * written a hundred times in a transaction is journaled once.
+ */
 export class PageCapture {
+  /** Pages the transaction in progress wrote. */
   private dirty = new Set<number>();
+  /** For each page of a pending commit not copied yet: the newest such commit. */
+  private uncopied = new Map<number, PendingCommit>();
   private reader: PageReader | undefined;
   private stopped = false;
   /** Set when a write did not look like SQLite's page writes: the journal cannot describe it. */
@@ -152,7 +170,7 @@ export class PageCapture {
     return capture;
   }
 
-  /** Called for each write to the file: SQLite writes whole, aligned pages to a database file. */
+  /** Called just before each write to the file: SQLite writes whole, aligned pages to a database file. */
   record(length: number, position: number, reader: PageReader): void {
     if (this.stopped) return;
     this.reader = reader;
@@ -162,36 +180,51 @@ export class PageCapture {
       this.unexpected ??= `a write of ${length} bytes at ${position} (page size ${pageSize})`;
       return;
     }
-    for (let at = 0; at < length; at += pageSize) this.dirty.add((position + at) / pageSize + 1);
+    for (let at = 0; at < length; at += pageSize) {
+      const pgno = (position + at) / pageSize + 1;
+      const pending = this.uncopied.get(pgno);
+      if (pending) {
+        // The page is about to change before its commit is journaled: keep its bytes as of that commit.
+        const page = new Uint8Array(pageSize);
+        this.read(pgno, page, 0);
+        pending.before.set(pgno, page);
+        this.uncopied.delete(pgno);
+      }
+      this.dirty.add(pgno);
+    }
   }
 
-  private full: { bytes: number; then: () => void } | undefined;
-
-  /**
-   * Calls `then` after a write leaves more than `bytes` of pages captured, so a transaction of any size
-   * (a synchronous import as much as a sync's chunked commit) is journaled in parts of bounded size.
-   * `then` runs inside SQLite's write: it may read pages and queue records, never use the database.
-   */
-  whenFull(bytes: number, then: () => void): void {
-    this.full = { bytes, then };
-  }
-
-  /** After each write of the file. */
-  written(): void {
-    if (this.full && this.bytes >= this.full.bytes && !this.stopped) this.full.then();
-  }
-
-  /** Bytes of the pages written since the last `take()`. */
-  get bytes(): number {
-    return this.dirty.size * this.pageSize;
-  }
-
-  /** The numbers of the pages written since the last call, ascending, and forgets them. */
-  take(): number[] {
-    this.unexpected = undefined;
-    const pages = [...this.dirty].sort((a, b) => a - b);
+  /** At each COMMIT: the pages the transaction wrote become a pending commit (null: it wrote none). */
+  commit(dbPages: number): PendingCommit | null {
+    if (this.dirty.size === 0) return null;
+    const pending: PendingCommit = {
+      pgnos: [...this.dirty].sort((a, b) => a - b),
+      dbPages,
+      before: new Map(),
+      journaled: 0,
+    };
+    for (const pgno of pending.pgnos) this.uncopied.set(pgno, pending);
     this.dirty = new Set();
-    return pages;
+    return pending;
+  }
+
+  /** Copies page `pgno` as of `pending`'s commit into `into` at `at`, and lets it go. */
+  readCommitted(pending: PendingCommit, pgno: number, into: Uint8Array, at: number): void {
+    const copy = pending.before.get(pgno);
+    if (copy) {
+      into.set(copy, at);
+      pending.before.delete(pgno);
+    } else {
+      this.read(pgno, into, at);
+    }
+    if (this.uncopied.get(pgno) === pending) this.uncopied.delete(pgno);
+  }
+
+  /** Forgets every pending commit (the whole database was written instead). */
+  reset(): void {
+    this.dirty = new Set();
+    this.uncopied = new Map();
+    this.unexpected = undefined;
   }
 
   /** Copies page `pgno` as the file holds it now into `into` at `at`. */

@@ -13,7 +13,7 @@ import { writeCheckpoint, writeImage } from './checkpoint';
 import { DATABASE_FILE, listDir } from './files';
 import { JournalWriter, type OpenJournalFile, isJournalFileName } from './journal';
 import { HEADER_BYTES, encodeRecord } from './journalFile';
-import type { PageCapture } from './pageCapture';
+import type { PageCapture, PendingCommit } from './pageCapture';
 import type { LoadedDatabase } from './persistence';
 
 export interface PersistLogger {
@@ -35,8 +35,8 @@ export interface PersistOptions {
   openJournal?: OpenJournalFile;
 }
 
-/** A part of a transaction written before its commit once its pages pass this (bounds memory). */
-export const SPILL_BYTES = 4 * 1024 * 1024;
+/** A commit's pages go to the journal in records of at most this many bytes (bounds memory). */
+const RECORD_BYTES = 4 * 1024 * 1024;
 /** Queued journal bytes past this are written at once instead of at the end of the debounce window. */
 const EAGER_SYNC_BYTES = 8 * 1024 * 1024;
 const MIN_CHECKPOINT_BYTES = 64 * 1024 * 1024;
@@ -70,6 +70,9 @@ export interface PersistStats {
 
 const newGen = (): number => randomInt(1, 2 ** 32 - 1);
 
+/** Lets timers and I/O run between two records of a large commit. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class Persister {
   private journal: JournalWriter;
   /** Closed journals whose records are in no image yet, oldest first. */
@@ -80,8 +83,11 @@ export class Persister {
   private retryTimer: NodeJS.Timeout | undefined;
   private checkpointRun: Promise<void> | undefined;
   private closed = false;
-  /** Parts of the open transaction are in the journal: its commit needs a record even without pages. */
-  private spilled = false;
+  /** Commits not journaled yet, oldest first, and their pages' bytes. */
+  private pending: PendingCommit[] = [];
+  private pendingBytes = 0;
+  /** The journal work in progress (journaling, syncing, switching journals): one at a time. */
+  private queue: Promise<void> = Promise.resolve();
   /** The journal missed a write: the next checkpoint writes an export of the database instead. */
   private wholeImage = false;
   private currentProblem: PersistProblem | null = null;
@@ -103,7 +109,6 @@ export class Persister {
     this.unfolded = unfolded;
     this.imageFile = imageFile;
     this.checkpointBytes = options.checkpointBytes ?? Math.max(MIN_CHECKPOINT_BYTES, imageBytes);
-    capture.whenFull(SPILL_BYTES, () => this.spill());
   }
 
   /** Continues from what was loaded: appends to the last journal replayed, or starts one on the image. */
@@ -171,26 +176,32 @@ export class Persister {
     await this.journal.close();
   }
 
-  /** After each COMMIT: the transaction's pages become one record, fsynced within the debounce window. */
+  /**
+   * After each COMMIT: the transaction's pages become a pending commit (page numbers; their bytes are
+   * copied only if a later write would change them first), journaled and fsynced within the debounce
+   * window, or at once when much is pending.
+   */
   committed(): void {
     if (this.closed) return;
-    this.appendCaptured(true);
+    if (this.capture.unexpected && !this.wholeImage) {
+      this.options.log.error(`the journal cannot record ${this.capture.unexpected}; writing a whole image`);
+      this.wholeImage = true;
+      this.scheduleCheckpoint();
+    }
+    const pending = this.capture.commit(this.db.pageCount());
+    if (!pending) return;
+    this.pending.push(pending);
+    this.pendingBytes += pending.pgnos.length * this.capture.pageSize;
     this.stats.commits += 1;
     this.scheduleSync();
     this.restartIdleTimer();
-    if (this.journal.committedLength - HEADER_BYTES >= this.checkpointBytes) this.scheduleCheckpoint();
+    if (this.journalBytes + this.pendingBytes >= this.checkpointBytes) this.scheduleCheckpoint();
   }
 
-  /** A large transaction's pages so far go to the journal as an uncommitted part (see `whenFull`). */
-  private spill(): void {
-    this.appendCaptured(false);
-    this.scheduleSync();
-  }
-
-  /** The group commit: one write and fsync for everything queued within the debounce window. */
+  /** The group commit: one write and fsync for everything committed within the debounce window. */
   private scheduleSync(): void {
-    // A large commit (a first sync) is written as it comes: memory holds a few records, not all of it.
-    if (this.journal.pending >= EAGER_SYNC_BYTES) {
+    // A large commit (a first sync) is written at once, a few MiB at a time, not held.
+    if (this.pendingBytes >= EAGER_SYNC_BYTES) {
       void this.flush().catch(() => {});
       return;
     }
@@ -200,26 +211,45 @@ export class Persister {
     }, this.options.debounceMs);
   }
 
-  private appendCaptured(commits: boolean): void {
-    if (this.capture.unexpected && !this.wholeImage) {
-      this.options.log.error(`the journal cannot record ${this.capture.unexpected}; writing a whole image`);
-      this.wholeImage = true;
-      this.scheduleCheckpoint();
-    }
-    const pages = this.capture.take();
-    // A transaction that wrote nothing needs no record, unless parts of it were spilled already.
-    if (pages.length === 0 && !(commits && this.spilled)) return;
-    this.spilled = !commits;
-    const dbPages = commits ? this.db.pageCount() : 0;
-    const record = encodeRecord(
-      this.journal.header.gen,
-      pages,
-      this.capture.pageSize,
-      dbPages,
-      (pgno, into, at) => this.capture.read(pgno, into, at),
+  /** Runs `work` after the journal work queued before it: one writer of records at a time. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.then(
+      () => {},
+      () => {},
     );
-    this.journal.append(record, commits);
-    this.stats.journalBytes += record.length;
+    return run;
+  }
+
+  /**
+   * Turns pending commits into journal records, in order, each of at most RECORD_BYTES of pages (the
+   * last one of a commit carries its commit mark); writes the journal whenever EAGER_SYNC_BYTES are
+   * queued, so memory holds a few records whatever the size of a commit.
+   */
+  private async journalPending(): Promise<void> {
+    const { pageSize } = this.capture;
+    const perRecord = Math.max(1, Math.floor(RECORD_BYTES / (pageSize + 4)));
+    while (this.pending.length > 0) {
+      const commit = this.pending[0]!;
+      while (commit.journaled < commit.pgnos.length) {
+        const pgnos = commit.pgnos.slice(commit.journaled, commit.journaled + perRecord);
+        const last = commit.journaled + pgnos.length === commit.pgnos.length;
+        const record = encodeRecord(
+          this.journal.header.gen,
+          pgnos,
+          pageSize,
+          last ? commit.dbPages : 0,
+          (pgno, into, at) => this.capture.readCommitted(commit, pgno, into, at),
+        );
+        this.journal.append(record, last);
+        commit.journaled += pgnos.length;
+        this.pendingBytes -= pgnos.length * pageSize;
+        this.stats.journalBytes += record.length;
+        if (this.journal.pending >= EAGER_SYNC_BYTES) await this.journal.sync();
+        else if (!last) await nextTurn();
+      }
+      this.pending.shift();
+    }
   }
 
   /** Resolves once every commit so far is fsynced. Rejects when the disk refuses (and retries later). */
@@ -229,19 +259,22 @@ export class Persister {
     await this.sync();
   }
 
-  private async sync(): Promise<void> {
-    try {
-      await this.journal.sync();
-      this.setProblem(null);
-    } catch (error) {
-      this.refused(error);
-      throw error;
-    }
+  private sync(): Promise<void> {
+    return this.exclusive(async () => {
+      try {
+        await this.journalPending();
+        await this.journal.sync();
+        this.setProblem(null);
+      } catch (error) {
+        this.refused(error);
+        throw error;
+      }
+    });
   }
 
   private refused(error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
-    const pendingBytes = this.journal.pending;
+    const pendingBytes = this.journal.pending + this.pendingBytes;
     const message = `could not write to ${this.dataDir} (${reason}); ${pendingBytes.toLocaleString('en-US')} bytes of committed changes are kept in memory and will be written when the disk accepts them`;
     if (!this.currentProblem) this.options.log.error(message);
     this.setProblem({ message, since: this.currentProblem?.since ?? new Date(), pendingBytes });
@@ -290,7 +323,7 @@ export class Persister {
 
   private scheduleCheckpoint(): void {
     if (this.checkpointRun || this.closed || this.checkpointQueued) return;
-    // On a later turn: this may be called inside SQLite's write (a spill), where the database cannot be used.
+    // On a later turn: this may be called inside a commit, where the database cannot be used yet.
     this.checkpointQueued = true;
     setImmediate(() => {
       this.checkpointQueued = false;
@@ -310,24 +343,24 @@ export class Persister {
 
   private async runCheckpoint(): Promise<void> {
     if (this.wholeImage) return this.writeWholeImage();
-    // Switch journals at a quiet moment: no chunked transaction half-written into the old one.
     const gen = newGen();
-    await this.db.whenIdle(() => {
-      this.appendCaptured(true);
-      const old = this.journal;
-      this.journal = JournalWriter.next(
-        this.dataDir,
-        {
-          gen,
-          base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
-          pageSize: old.header.pageSize,
-        },
-        old,
-        this.options.openJournal,
-      );
-      this.unfolded.push(old);
-    });
     try {
+      // Switch journals between two commits: what is pending now goes to the next journal.
+      await this.exclusive(async () => {
+        await this.journalPending();
+        const old = this.journal;
+        this.journal = JournalWriter.next(
+          this.dataDir,
+          {
+            gen,
+            base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
+            pageSize: old.header.pageSize,
+          },
+          old,
+          this.options.openJournal,
+        );
+        this.unfolded.push(old);
+      });
       for (const writer of this.unfolded) {
         await writer.sync();
         await writer.close();
@@ -357,7 +390,10 @@ export class Persister {
   private async writeWholeImage(): Promise<void> {
     const gen = newGen();
     const bytes = await this.db.whenIdle(() => {
-      this.capture.take();
+      // The export holds every commit: nothing pending needs journaling any more.
+      this.capture.reset();
+      this.pending = [];
+      this.pendingBytes = 0;
       const old = this.journal;
       this.journal = JournalWriter.next(
         this.dataDir,
@@ -407,8 +443,8 @@ export class Persister {
     this.timer = undefined;
     this.idleTimer = undefined;
     if (this.checkpointRun) await this.checkpointRun.catch(() => {});
-    this.appendCaptured(true);
-    if (this.journalBytes >= this.quitCheckpointBytes || this.capture.unexpected) await this.checkpoint();
+    if (this.journalBytes + this.pendingBytes >= this.quitCheckpointBytes || this.wholeImage)
+      await this.checkpoint();
     else await this.sync();
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);

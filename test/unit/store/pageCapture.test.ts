@@ -32,9 +32,10 @@ it('the pages written, laid at their offsets, are the database: same rows, quick
   const capture = PageCapture.watch(SQL, db, 8192);
   const image = new Map<number, Uint8Array>();
   const keep = () => {
-    for (const pgno of capture.take()) {
+    const pending = capture.commit(0);
+    for (const pgno of pending?.pgnos ?? []) {
       const page = new Uint8Array(8192);
-      capture.read(pgno, page, 0);
+      capture.readCommitted(pending!, pgno, page, 0);
       image.set(pgno, page);
     }
   };
@@ -60,6 +61,35 @@ it('the pages written, laid at their offsets, are the database: same rows, quick
   expect(rows(rebuilt)).toEqual(rows(db));
   expect(capture.unexpected).toBeUndefined();
   rebuilt.close();
+  db.close();
+});
+
+it("a commit's pages read later are as of that commit, even after later transactions rewrote them", async () => {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  db.run('PRAGMA page_size = 8192');
+  db.run('PRAGMA journal_mode = MEMORY');
+  const capture = PageCapture.watch(SQL, db, 8192);
+  db.run('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
+  db.run('BEGIN');
+  for (let i = 0; i < 2000; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, `first ${i}`]);
+  db.run('COMMIT');
+  const first = capture.commit(Number(db.exec('PRAGMA page_count')[0]!.values[0]![0]))!;
+  // The file as of the first commit, page by page (page 1's header counters aside, the same bytes).
+  const asOfFirst = db.export();
+  db.run("UPDATE t SET b = 'second ' || a");
+  const second = capture.commit(0)!;
+  expect(second.pgnos.filter((pgno) => first.pgnos.includes(pgno)).length).toBeGreaterThan(5);
+
+  for (const pgno of first.pgnos.filter((n) => n > 1)) {
+    const page = new Uint8Array(8192);
+    capture.readCommitted(first, pgno, page, 0);
+    expect(
+      Buffer.from(page).equals(Buffer.from(asOfFirst.subarray((pgno - 1) * 8192, pgno * 8192))),
+      `page ${pgno}`,
+    ).toBe(true);
+  }
+  capture.stop();
   db.close();
 });
 

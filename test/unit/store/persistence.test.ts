@@ -222,6 +222,11 @@ describe('writing', () => {
       for (let n = 0; n < 80; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
     });
     const checkpoint = store.persistence!.checkpoint();
+    // The image is being written: the journals have been switched.
+    await waitFor(
+      () => readdirSync(dir).some((name) => name.startsWith(`${DATABASE_FILE}.tmp-`)),
+      'the checkpoint writes its image',
+    );
     addNote(store, 'during');
     await checkpoint;
     addNote(store, 'after');
@@ -245,21 +250,28 @@ describe('writing', () => {
     expect(await notesIn(mainFile())).toEqual(['small', 'grown']);
   });
 
-  it('a transaction larger than the spill size is written in parts, and only its commit makes it count', async () => {
+  it('a large commit is journaled in records of bounded size; without its last record none of it counts', async () => {
     const store = await open({ debounceMs: 5 });
     store.run('CREATE TABLE ballast (payload BLOB)');
     await store.flush();
-    const before = journalBytes();
     await store.transactionInChunks(async (slice) => {
       for (let n = 0; n < 40; n++)
         await slice(() => store.run('INSERT INTO ballast VALUES (randomblob(1000000))'));
-      // Parts reach the journal before the commit: memory stays bounded by the spill size.
-      await waitFor(() => journalBytes() - before > 16 * 1024 * 1024, 'a part was written');
-      // A restart now sees none of it: no commit record yet.
-      expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(0);
     });
     await store.flush();
+    const file = join(dir, journals()[0]!);
+    const bytes = readFileSync(file);
+    const records: { start: number; length: number }[] = [];
+    for (let at = 40; at + 8 <= bytes.length; at += 8 + bytes.readUInt32LE(at)) {
+      records.push({ start: at, length: bytes.readUInt32LE(at) });
+    }
+    expect(records.length).toBeGreaterThan(5);
+    expect(Math.max(...records.map((record) => record.length))).toBeLessThan(8 * 1024 * 1024);
     expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(40);
+
+    // A kill before the commit's last record reached the disk: whole or nothing.
+    writeFileSync(file, bytes.subarray(0, records.at(-1)!.start));
+    expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(0);
   });
 
   it('a synchronous transaction of any size (an import) is journaled in parts of bounded size', async () => {
