@@ -132,7 +132,8 @@ function reportPollWrites(size: number, report: Report, cycles: PollCycle[]): vo
   const json = sum(cycles.map((cycle) => cycle.jsonBytes));
   const journal = sum(cycles.map((cycle) => cycle.journalBytes));
   const pollMs = cycles.map((cycle) => cycle.ms);
-  const described = `${cycles.length} polls a simulated minute apart: ${records} records written (${bytes(json)} of JSON), ${ms(Math.min(...pollMs))}–${ms(Math.max(...pollMs))} each`;
+  const apart = (sum(cycles.map((cycle) => cycle.sinceLastMs)) / cycles.length / 60_000) * SIM_SPEED;
+  const described = `${cycles.length} polls ${apart.toFixed(1)} simulated minutes apart: ${records} records written (${bytes(json)} of JSON), ${ms(Math.min(...pollMs))}–${ms(Math.max(...pollMs))} each`;
   const written = cycles.map((cycle) => cycle.writeBytes);
   if (written.some((value) => value === null)) {
     report.info(what, size, 'n/a', `${NO_PROC}; ${described}`);
