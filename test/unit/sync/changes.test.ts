@@ -92,12 +92,14 @@ describe('changes past the memory bound', () => {
   });
 
   it('a spool that cannot be written fails with where and why, and leaves nothing behind', async () => {
-    const dir = join(spoolDir(), 'missing');
+    const parent = spoolDir();
+    const dir = join(parent, 'missing');
     const set = new ChangeSet({ dir, memoryBytes: 0 });
     set.add(changeOf(fixtureRecords(1)[0]!), 1);
     await expect(set.flush()).rejects.toThrow(
       `could not keep the changed datasets on disk in ${dir}: ENOENT`,
     );
     await set.discard();
+    expect(readdirSync(parent)).toEqual([]);
   });
 });
