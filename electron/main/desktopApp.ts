@@ -1,30 +1,24 @@
 /**
- * The desktop app's composition root: one instance per user; the engine (store, sync, local API,
- * alerts) on the data directory; the secure window; the tray; a notification per announcement; the
- * RPC over IPC. Closing the window hides it to the tray (unless the user turned that off); quitting
- * stops the sync, persists the store, removes runtime.json and releases the data directory.
+ * The desktop app's composition root: one instance per user; the window and the tray at once; then the
+ * engine (store, sync, local API, alerts) on the data directory, which may take seconds to open (the
+ * window says so meanwhile, startup.ts); a notification per announcement; the RPC over IPC. Closing the
+ * window hides it to the tray (unless the user turned that off); quitting stops the sync, persists the
+ * store, removes runtime.json and releases the data directory.
  */
 import { join } from 'node:path';
 import { targetPath, type WindowTarget } from '../../shared/routes';
-import { APP_VERSION } from '../../shared/version';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { databaseStatus } from '../rpc/database';
 import { DATA_DIR_ENV } from '../store/dataDir';
-import { Store } from '../store/database';
+import type { Store } from '../store/database';
 import { acquireDataDirLock } from '../store/lock';
-import { removeRuntimeFile, writeRuntimeFile } from '../store/runtimeFile';
-import {
-  SETTINGS_FILE_NAME,
-  openConfFile,
-  settingsFile,
-  settingsFileOptions,
-  settingsPath,
-  type SettingsFile,
-} from '../store/settings';
-import type { Settings } from '../../shared/settings';
-import { type EngineOptions, type RunningEngine, runEngine } from '../engine/runEngine';
-import { PortInUseError } from '../api/server';
+import { removeRuntimeFile } from '../store/runtimeFile';
+import type { SettingsFile } from '../store/settings';
+import type { RunningEngine } from '../engine/runEngine';
+import { openAppSettings, runAppEngine } from './appEngine';
 import { NotificationPresenter } from './notifications';
 import { registerRpcIpc } from './rpcIpc';
-import { safeStorageSecretStore } from './secrets';
+import { EngineStartup } from './startup';
 import { type PauseChoice, TrayController } from './tray';
 import type { ShellDeps, ShellWindow } from './types';
 import { migrateLegacyConfig } from './legacyConfig';
@@ -49,9 +43,16 @@ export interface DesktopApp {
   stopped: Promise<void>;
 }
 
+/** What starting opened: the store, and (unless quitting began first) the settings and the engine. */
+interface Started {
+  store: Store;
+  running?: { settings: SettingsFile; engine: RunningEngine };
+}
+
 /**
- * Starts the app; resolves undefined when another instance runs (it is told to come forward, and this
- * one quits).
+ * Starts the app; resolves once the engine runs (the window and the tray exist well before), or
+ * undefined when another instance runs (it is told to come forward, and this one quits) or the user
+ * quit before the engine ran.
  */
 export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | undefined> {
   const { app } = deps;
@@ -59,36 +60,31 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     app.quit();
     return undefined;
   }
-  // A second launch before this one is ready has nothing to show yet.
-  const started: { app?: DesktopApp } = {};
-  app.on('second-instance', () => started.app?.open());
+  // A second launch before the window exists has nothing to show yet.
+  const shown: { open?: (target?: WindowTarget) => void } = {};
+  app.on('second-instance', () => shown.open?.());
   await app.whenReady();
 
   // The same data directory the CLI uses: $DATASET_HEALTH_DATA_DIR, else the app's user-data folder.
   const dataDir = deps.env[DATA_DIR_ENV] || app.getPath('userData');
   const lock = acquireDataDirLock(dataDir, { purpose: 'app' });
-  const store = await Store.open({ dataDir });
   const legacy = migrateLegacyConfig(dataDir, deps.now);
   if (legacy)
     deps.warn(`The settings of 0.2.0 were carried over; its config.json moved to ${legacy.movedTo}.`);
-  const settings = settingsFile(
-    openConfFile(
-      () => deps.openStore<Settings>({ ...settingsFileOptions(dataDir, store), name: SETTINGS_FILE_NAME }),
-      settingsPath(dataDir),
-      deps.now,
-      (movedTo) => deps.warn(`The settings file was not valid: moved to ${movedTo}; using the defaults.`),
-    ),
-  );
   const windowState = openWindowState(deps, dataDir);
   const appIcon = deps.platform === 'darwin' ? undefined : join(deps.files.resources, 'icon.png');
+  const startup = new EngineStartup(dataDir, deps.now);
+  // Set once the database is open; until then closing behaves as by default.
+  let running: Started['running'];
+  const closeToTray = (): boolean => (running?.settings.read() ?? DEFAULT_SETTINGS).window.closeToTray;
 
   let quitting = false;
   let window: ShellWindow | undefined;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
-  const saveWindowState = (shown: ShellWindow) => {
+  const saveWindowState = (made: ShellWindow) => {
     clearTimeout(saveTimer);
     saveTimer = setTimeout(() => {
-      if (!shown.isDestroyed()) windowState.write(stateOf(shown));
+      if (!made.isDestroyed()) windowState.write(stateOf(made));
     }, SAVE_STATE_MS);
   };
   const makeWindow = (path?: string): ShellWindow => {
@@ -97,7 +93,7 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
       made.on(event, () => saveWindowState(made));
     made.on('close', (event) => {
       if (!made.isDestroyed()) windowState.write(stateOf(made));
-      if (quitting || !settings.read().window.closeToTray) return;
+      if (quitting || !closeToTray()) return;
       event.preventDefault();
       made.hide();
     });
@@ -106,42 +102,6 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     });
     return made;
   };
-
-  const notifications = new NotificationPresenter(deps, (target) => open(target), appIcon);
-  const engineOptions: EngineOptions = {
-    purpose: 'app',
-    store,
-    dataDir,
-    settings,
-    now: deps.now,
-    secrets: safeStorageSecretStore(deps.safeStorage, deps.env, deps.platform),
-    demoWhenNoSources: true,
-    version: APP_VERSION,
-    announce: (announcement) => notifications.show(announcement),
-  };
-  let engine: RunningEngine;
-  try {
-    engine = await runEngine(engineOptions);
-  } catch (error) {
-    // The window and the alerts matter more than the API's usual port: scripts find it in runtime.json.
-    if (!(error instanceof PortInUseError)) throw error;
-    deps.warn(
-      `The local API's port ${settings.read().api.port} is in use: it listens on a free port instead (runtime.json names it).`,
-    );
-    engine = await runEngine({ ...engineOptions, port: 0 });
-  }
-  writeRuntimeFile(dataDir, {
-    apiUrl: engine.api.url,
-    pid: process.pid,
-    startedAt: deps.now().toISOString(),
-  });
-  const unregister = registerRpcIpc({
-    ipcMain: deps.ipcMain,
-    dispatch: engine.rpc.dispatch,
-    events: engine.rpc.events,
-    windows: () => (window && !window.isDestroyed() ? [window] : []),
-  });
-
   function open(target?: WindowTarget): void {
     const path = target ? targetPath(target) : undefined;
     if (!window || window.isDestroyed()) {
@@ -151,17 +111,25 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
-    if (path) engine.rpc.events.emit('app.navigate', { path });
+    if (path) startup.events.emit('app.navigate', { path });
   }
 
+  const unregister = registerRpcIpc({
+    ipcMain: deps.ipcMain,
+    dispatch: startup.dispatch,
+    events: startup.events,
+    windows: () => (window && !window.isDestroyed() ? [window] : []),
+  });
   const pause = async (until: string | null) => {
-    const next = settings.read();
+    if (!running) return;
+    const next = running.settings.read();
     next.notifications.pausedUntil = until;
-    await engine.rpc.dispatch('settings.save', next);
+    await running.engine.rpc.dispatch('settings.save', next);
   };
+  // Its menu offers Sync now and Pause only once the engine runs (the alerts' first state).
   const tray = new TrayController(deps, {
     open,
-    syncNow: () => void engine.sync.syncNow().catch(() => undefined),
+    syncNow: () => void running?.engine.sync.syncNow().catch(() => undefined),
     pause: (choice) =>
       void pause(
         choice === 'forever' ? 'forever' : new Date(deps.now().getTime() + PAUSE_MS[choice]).toISOString(),
@@ -169,8 +137,24 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     resume: () => void pause(null),
     quit: () => app.quit(),
   });
-  engine.alerts.onTrayState((state) => tray.update(state));
-  if (engine.alerts.trayState) tray.update(engine.alerts.trayState);
+  const notifications = new NotificationPresenter(deps, (target) => open(target), appIcon);
+  window = makeWindow();
+  shown.open = open;
+
+  // Only now the database: the window and the tray are up while it opens.
+  const starting = (async (): Promise<Started> => {
+    const store = await deps.openDatabase({ dataDir });
+    if (quitting) return { store };
+    const settings = openAppSettings(deps, dataDir, store);
+    const engine = await runAppEngine(deps, {
+      store,
+      dataDir,
+      settings,
+      announce: (announcement) => notifications.show(announcement),
+    });
+    running = { settings, engine };
+    return { store, running };
+  })();
 
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
@@ -178,14 +162,26 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   app.on('before-quit', (event) => {
     quitting = true;
     if (shutdown) return;
-    // Quitting waits for the engine: a sync commit in progress rolls back, the store is saved.
+    // Quitting waits for the engine (and for the database, if it is still opening): a sync commit in
+    // progress rolls back, the store is saved.
     event.preventDefault();
     shutdown = (async () => {
       clearTimeout(saveTimer);
+      const started = await starting.catch(() => undefined);
       unregister();
-      await engine.stop();
-      removeRuntimeFile(dataDir);
-      await store.close();
+      if (started?.running) {
+        await started.running.engine.stop();
+        removeRuntimeFile(dataDir);
+      }
+      await started?.store.close().catch((error: unknown) => {
+        // The last chance to write what waits in memory: say what could not be saved, and quit anyway.
+        const refused = databaseStatus(started.store, dataDir).writeProblem;
+        deps.warn(
+          refused
+            ? `Quit with ${refused.pendingBytes.toLocaleString('en-US')} bytes of committed changes unsaved: the disk still refuses writes to ${dataDir}.`
+            : `Could not save the database at quit: ${String(error)}`,
+        );
+      });
       lock.release();
       tray.destroy();
     })().finally(() => {
@@ -195,12 +191,17 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   });
   app.on('window-all-closed', () => {
     // With close-to-tray off, closing the window is quitting.
-    if (!settings.read().window.closeToTray) app.quit();
+    if (!closeToTray()) app.quit();
   });
   app.on('activate', () => open());
 
-  window = makeWindow();
-  started.app = {
+  const { store } = await starting;
+  if (!running || quitting) return undefined;
+  const { engine, settings } = running;
+  startup.started(engine.rpc, databaseStatus(store, dataDir));
+  engine.alerts.onTrayState((state) => tray.update(state));
+  if (engine.alerts.trayState) tray.update(engine.alerts.trayState);
+  return {
     engine,
     store,
     settings,
@@ -210,5 +211,4 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     open,
     stopped,
   };
-  return started.app;
 }

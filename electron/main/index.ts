@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, safeStorage, screen, shell } from 'electron';
 import ElectronStore from 'electron-store';
+import { Store } from '../store/database';
 import { DataDirLockedError } from '../store/lock';
 import { startDesktopApp } from './desktopApp';
 import type { ShellDeps } from './types';
@@ -42,6 +43,7 @@ const deps: ShellDeps = {
     resources: join(app.getAppPath(), 'resources'),
   },
   openStore: (options) => new ElectronStore(options),
+  openDatabase: (options) => Store.open(options),
   warn: (message) => console.warn(message),
 };
 

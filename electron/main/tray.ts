@@ -22,6 +22,18 @@ export interface TrayActions {
 
 const DISK_PROBLEM_LABEL = `${DISK_PROBLEM_TEXT[0]!.toUpperCase()}${DISK_PROBLEM_TEXT.slice(1)} (retrying)`;
 
+/** While the database opens: what the tray can offer already (the window shows the progress). */
+export function openingMenuTemplate(
+  actions: Pick<TrayActions, 'open' | 'quit'>,
+): MenuItemConstructorOptions[] {
+  return [
+    { label: 'Opening the database…', enabled: false },
+    { type: 'separator' },
+    { label: 'Open Dataset Health', click: () => actions.open() },
+    { label: 'Quit', role: 'quit', click: () => actions.quit() },
+  ];
+}
+
 /** `&` starts a mnemonic in menu labels on Windows and Linux: a dataset's `&` must stay an `&`. */
 const label = (text: string): string => text.replace(/&/g, '&&');
 
@@ -78,7 +90,9 @@ export class TrayController {
     private readonly actions: TrayActions,
   ) {
     this.tray = deps.createTray(this.iconPath('stale'));
-    this.tray.setToolTip('Dataset Health · starting');
+    // Until the engine's first state: the database may take seconds to open (issue 12).
+    this.tray.setToolTip('Dataset Health · opening the database…');
+    this.tray.setMenu(openingMenuTemplate(actions));
     // Windows and Linux: a click opens the window (macOS opens the menu).
     this.tray.on('click', () => actions.open());
   }

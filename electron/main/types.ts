@@ -5,6 +5,7 @@
  * them against these types; tests hand in typed fakes.
  */
 import type Conf from 'conf';
+import type { Store, StoreOptions } from '../store/database';
 import type { Options as ElectronStoreOptions } from 'electron-store';
 import type {
   App,
@@ -103,6 +104,8 @@ export interface ShellDeps {
    * named by `name` (`conf`'s `configName` would be ignored) and the version is the app's.
    */
   openStore<T extends Record<string, unknown>>(options: ElectronStoreOptions<T>): Conf<T>;
+  /** Opens the data directory's database (`Store.open`): seconds for a large one, so the window shows first. */
+  openDatabase(options: StoreOptions): Promise<Store>;
   /** Something the user may want to know that does not stop the app (a file moved aside). */
   warn(message: string): void;
 }

@@ -1,4 +1,7 @@
-/** The database's status for the window (shared/database.ts) once the engine runs: open, and what the disk refuses. */
+/**
+ * The database's status for the window (shared/database.ts) once the engine runs: open, and what the
+ * disk refuses. Before the engine runs, the app's shell answers "opening" itself (main/startup.ts).
+ */
 import type { DatabaseStatus, WriteProblem } from '../../shared/database';
 import type { Store } from '../store/database';
 

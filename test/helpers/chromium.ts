@@ -11,6 +11,11 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, headless: true });
+/** `extraArgs`: e.g. `--allow-file-access-from-files` to load the built page from file:// as the app does. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [...CHROMIUM_FLAGS, ...extraArgs],
+    headless: true,
+  });
 }

@@ -6,10 +6,14 @@
  */
 import type {
   BrowserWindowConstructorOptions,
+  IpcMainInvokeEvent,
   MenuItemConstructorOptions,
   NotificationConstructorOptions,
 } from 'electron';
 import ElectronStore from 'electron-store';
+import { rpcCallChannel } from '../../electron/preload/channels';
+import { Store } from '../../electron/store/database';
+import type { RpcCall } from '../../shared/rpc';
 import { join } from 'node:path';
 import type {
   PreventableEvent,
@@ -60,8 +64,11 @@ export class FakeWebContents implements ShellWebContents {
     setPermissionCheckHandler: (handler: FakeWebContents['permissionCheck']) =>
       void (this.permissionCheck = handler),
   } satisfies ShellWebContents['session'];
+  /** Hears what is sent, as the page would (a test that shows the real renderer in Chromium). */
+  onSend: ((channel: string, payload: unknown) => void) | undefined;
   send(channel: string, ...args: unknown[]): void {
     this.sent.push({ channel, payload: args[0] });
+    this.onSend?.(channel, args[0]);
   }
   setWindowOpenHandler(handler: NonNullable<FakeWebContents['openHandler']>): void {
     this.openHandler = handler;
@@ -312,7 +319,46 @@ export function fakeElectron(options: {
     },
     // The real electron-store: in vitest its `electron` import is test/helpers/fakeElectronModule.ts.
     openStore: (storeOptions) => new ElectronStore(storeOptions),
+    openDatabase: (storeOptions) => Store.open(storeOptions),
     warn: (message) => void fake.warnings.push(message),
   };
   return fake;
+}
+
+/** A call from the app's window, as its preload makes it over IPC: answers `{ result }` or `{ error }`. */
+export function invokeFromWindow(
+  fake: FakeElectron,
+  name: RpcCall,
+  request: unknown = null,
+): Promise<unknown> {
+  const handler = fake.handled.get(rpcCallChannel(name)) as (
+    event: IpcMainInvokeEvent,
+    request: unknown,
+  ) => unknown;
+  const event = { sender: { id: fake.windows[0]!.webContents.id } } as unknown as IpcMainInvokeEvent;
+  return Promise.resolve(handler(event, request));
+}
+
+/**
+ * A data directory that opens only when the test says so (a large one, without the wait): `opening`
+ * resolves when the app has asked for it, and the real Store.open runs once released.
+ */
+export function slowDatabase(fake: FakeElectron): {
+  opening: Promise<void>;
+  release(): void;
+  opened(): boolean;
+} {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const opening = new Promise<void>((resolve) => (asked = resolve));
+  let opened = false;
+  fake.deps.openDatabase = async (options) => {
+    asked();
+    await released;
+    const store = await Store.open(options);
+    opened = true;
+    return store;
+  };
+  return { opening, release, opened: () => opened };
 }

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { SECURE_WEB_PREFERENCES } from '../../../electron/main/window';
-import { rpcEventChannel } from '../../../electron/preload/channels';
+import { rpcCallChannel, rpcEventChannel } from '../../../electron/preload/channels';
 import { Store } from '../../../electron/store/database';
 import type { FakeRecord } from '../../helpers/fakeElectronModule';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
@@ -144,11 +144,34 @@ describe('the built app on an empty data directory, then again on the same one',
   it('has a tray with an icon, a tooltip and a menu', async () => {
     const tray = await first.waitFor('the tray', (r) => r.type === 'Tray.new');
     expect(existsSync(tray.image as string)).toBe(true);
-    const menu = await first.waitFor('the tray menu', (r) => r.type === 'tray.setContextMenu');
+    // First what works while the database opens, then the engine's menu.
+    const menus = () => first.of('tray.setContextMenu').map((r) => labels(r.menu as MenuItem[]));
+    await first.waitFor('the tray menu', (r) => r.type === 'tray.setContextMenu');
+    expect(menus()[0]).toEqual(['Opening the database…', 'Open Dataset Health', 'Quit']);
+    const menu = await first.waitFor(
+      "the engine's tray menu",
+      (r) => r.type === 'tray.setContextMenu' && labels(r.menu as MenuItem[]).includes('Sync now'),
+    );
     expect(labels(menu.menu as MenuItem[])).toEqual(
       expect.arrayContaining(['Sync now', 'Pause notifications', 'Open Dataset Health', 'Quit']),
     );
     expect(first.of('tray.setToolTip').at(-1)!.toolTip).toMatch(/^Dataset Health/);
+  });
+
+  it('made the window and the tray before the database was open: the window heard "open" after both', async () => {
+    const opened = await first.waitFor(
+      'the database opened',
+      (r) => r.type === 'webContents.send' && r.channel === rpcEventChannel('database.status'),
+    );
+    expect(opened.args).toEqual([{ state: 'open', dataDir, opening: null, writeProblem: null }]);
+    const seq = (type: string) => first.records().find((r) => r.type === type)!.seq;
+    expect(seq('BrowserWindow.new')).toBeLessThan(opened.seq);
+    expect(seq('Tray.new')).toBeLessThan(opened.seq);
+    // Until then the tray said what the app was doing.
+    expect(first.of('tray.setToolTip')[0]!.toolTip).toBe('Dataset Health · opening the database…');
+    expect(
+      await first.command('ipc.invoke', { channel: rpcCallChannel('database.status'), args: [null] }),
+    ).toEqual({ result: { state: 'open', dataDir, opening: null, writeProblem: null } });
   });
 
   it('syncs the built-in demo: a first-sync summary, the tray showing the statuses, runtime.json', async () => {
@@ -286,6 +309,11 @@ describe('the built app with a corrupt settings.json and window-state.json', () 
       const made = await app.waitFor('the window', (r) => r.type === 'BrowserWindow.new');
       expect(options(made)).toMatchObject({ width: 1280, height: 800 });
       expect(options(made).x).toBeUndefined();
+      // The settings are opened with the database, after the window.
+      await app.waitFor(
+        'the database opened',
+        (r) => r.type === 'webContents.send' && r.channel === rpcEventChannel('database.status'),
+      );
       const moved = readdirSync(dataDir).filter((name) => name.includes('.invalid-'));
       expect(moved.map((name) => name.replace(/-[\dTZ-]+$/, ''))).toEqual([
         'settings.json.invalid',

@@ -3,17 +3,21 @@
  * engine: the built-in demo remote on loopback, the store and settings files in a temp folder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { rpcEventChannel } from '../../../electron/preload/channels';
+import { isJournalFileName } from '../../../electron/store/journal';
+import { ensureOrg } from '../../../electron/store/orgs';
+import type { DatabaseStatus } from '../../../shared/database';
+import { fill, fillableDisk } from '../../helpers/fullDisk';
 import { type DesktopApp, startDesktopApp } from '../../../electron/main/desktopApp';
 import { SECURE_WEB_PREFERENCES } from '../../../electron/main/window';
 import { Store } from '../../../electron/store/database';
 import { openHeadlessSettings } from '../../../electron/store/settings';
 import { listSources } from '../../../electron/store/sources';
 import { targetPath } from '../../../shared/routes';
-import { type FakeElectron, fakeElectron } from '../../helpers/electronFake';
+import { type FakeElectron, fakeElectron, invokeFromWindow, slowDatabase } from '../../helpers/electronFake';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -260,5 +264,121 @@ describe('desktop app lifecycle', () => {
     fake.app.events.fire('window-all-closed');
     await desktop.stopped;
     expect(fake.app.quitted).toBe(true);
+  }, 60_000);
+});
+
+const databaseEvents = (fake: FakeElectron) =>
+  fake.windows[0]!.webContents.sent.filter((m) => m.channel === rpcEventChannel('database.status')).map(
+    (m) => m.payload,
+  );
+
+describe('a data directory that takes long to open (issue 12)', () => {
+  afterAll(() => removeTempDirs());
+
+  it('shows the window and the tray first; the window hears "opening", then "open", and its calls wait', async () => {
+    const dataDir = await dataDirWith();
+    const bytes = readdirSync(dataDir)
+      .filter((name) => name === 'health.sqlite' || isJournalFileName(name))
+      .reduce((sum, name) => sum + statSync(join(dataDir, name)).size, 0);
+    const fake = fakeElectron({ dataDir, root: ROOT, now });
+    const database = slowDatabase(fake);
+    const starting = startDesktopApp(fake.deps);
+    await database.opening;
+
+    // Everything the user sees exists while the database cannot have opened yet.
+    expect(database.opened()).toBe(false);
+    expect(fake.windows).toHaveLength(1);
+    expect(fake.windows[0]!.loaded).toEqual({ file: join(ROOT, 'out/renderer/index.html'), hash: undefined });
+    const tray = fake.trays[0]!;
+    expect(tray.tooltip).toBe('Dataset Health · opening the database…');
+    expect(tray.menu.map((item) => item.label ?? item.type)).toEqual([
+      'Opening the database…',
+      'separator',
+      'Open Dataset Health',
+      'Quit',
+    ]);
+    expect(await invokeFromWindow(fake, 'database.status')).toEqual({
+      result: {
+        state: 'opening',
+        dataDir,
+        opening: { bytes, since: expect.stringMatching(/^\d{4}-/) },
+        writeProblem: null,
+      },
+    });
+    expect(bytes).toBeGreaterThan(0);
+    // Any other call waits for the engine rather than failing.
+    let answered: unknown;
+    const keys = invokeFromWindow(fake, 'keys.list').then((answer) => (answered = answer));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBeUndefined();
+    // A second launch meanwhile brings the window forward.
+    fake.windows[0]!.hide();
+    fake.app.events.fire('second-instance');
+    expect(fake.windows[0]!.visible).toBe(true);
+
+    database.release();
+    const desktop = (await starting)!;
+    expect(await keys).toEqual({ result: [] });
+    expect(databaseEvents(fake)).toEqual([{ state: 'open', dataDir, opening: null, writeProblem: null }]);
+    expect(await invokeFromWindow(fake, 'database.status')).toEqual({
+      result: { state: 'open', dataDir, opening: null, writeProblem: null },
+    });
+    expect(fake.windows).toHaveLength(1);
+    await waitUntil(() => tray.menu.some((item) => item.label === 'Sync now'));
+    await quit(fake, desktop);
+  }, 60_000);
+
+  it('quitting while it opens waits for it, starts no engine, and saves and releases the folder', async () => {
+    const dataDir = await dataDirWith();
+    const fake = fakeElectron({ dataDir, root: ROOT, now });
+    const database = slowDatabase(fake);
+    const starting = startDesktopApp(fake.deps);
+    await database.opening;
+    fake.app.quit();
+    expect(fake.app.quitted).toBe(false);
+    database.release();
+    expect(await starting).toBeUndefined();
+    await waitUntil(() => fake.app.quitted);
+    expect(database.opened()).toBe(true);
+    expect(fake.trays[0]!.destroyed).toBe(true);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    expect(existsSync(join(dataDir, 'dataset-health.lock'))).toBe(false);
+    const reopened = await Store.open({ dataDir });
+    // No engine ran: the built-in demo never synced into it.
+    expect(reopened.value('SELECT count(*) FROM datasets')).toBe(0);
+    await reopened.close();
+  }, 60_000);
+});
+
+describe('a disk that refuses the database’s writes (issue 12)', () => {
+  afterAll(() => removeTempDirs());
+
+  it('the window and the tray say so while it lasts; quitting meanwhile says what is unsaved and quits', async () => {
+    const dataDir = await dataDirWith();
+    const fake = fakeElectron({ dataDir, root: ROOT, now });
+    const disk = fillableDisk();
+    fake.deps.openDatabase = (options) => Store.open({ ...options, openJournal: disk.openJournal });
+    const desktop = (await startDesktopApp(fake.deps))!;
+    const tray = fake.trays[0]!;
+    await waitUntil(() => tray.menu.some((item) => item.label === 'Sync now'));
+
+    await fill(disk, desktop.store);
+    await desktop.store.whenIdle(() =>
+      desktop.store.transaction(() => ensureOrg(desktop.store, 'acme', now())),
+    );
+    await expect(desktop.store.flush()).rejects.toThrow(/ENOSPC/);
+    const refused = databaseEvents(fake).at(-1) as DatabaseStatus;
+    expect(refused.writeProblem?.message).toMatch(/^could not write to .*ENOSPC/);
+    await waitUntil(() => tray.tooltip.includes('changes not saved to disk'));
+    expect(tray.menu.map((item) => item.label)).toContain('Changes not saved to disk (retrying)');
+
+    fake.app.quit();
+    await desktop.stopped;
+    expect(fake.app.quitted).toBe(true);
+    expect(fake.warnings.at(-1)).toMatch(
+      /^Quit with [\d,]+ bytes of committed changes unsaved: the disk still refuses writes to .+\.$/,
+    );
+    expect(existsSync(join(dataDir, 'dataset-health.lock'))).toBe(false);
+    expect(fake.trays[0]!.destroyed).toBe(true);
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { drawIcon } from '../../../electron/main/icons/generate';
 import { iconFiles } from '../../../electron/main/icons/files';
 import { pngSize } from '../../../electron/main/icons/png';
 import { safeStorageSecretStore } from '../../../electron/main/secrets';
-import { trayMenuTemplate } from '../../../electron/main/tray';
+import { openingMenuTemplate, trayMenuTemplate } from '../../../electron/main/tray';
 import { visibleState } from '../../../electron/main/window';
 import type { TrayState } from '../../../electron/alerts/trayState';
 import type { Source } from '../../../electron/store/sources';
@@ -102,6 +102,19 @@ describe('tray menu', () => {
       ['data is stale', false],
       ['Changes not saved to disk (retrying)', false],
     ]);
+  });
+
+  it('while the database opens: says so, and offers Open and Quit', () => {
+    const done: string[] = [];
+    const menu = openingMenuTemplate({ open: () => done.push('open'), quit: () => done.push('quit') });
+    expect(menu.map((item) => [item.label ?? item.type, item.enabled])).toEqual([
+      ['Opening the database…', false],
+      ['separator', undefined],
+      ['Open Dataset Health', undefined],
+      ['Quit', undefined],
+    ]);
+    for (const item of menu) (item.click as (() => void) | undefined)?.();
+    expect(done).toEqual(['open', 'quit']);
   });
 });
 
