@@ -96,6 +96,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     now: options.now,
     ...syncSettings(settings, options.intervals),
     builtIn: demo ? [{ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS }] : [],
+    // A large crawl's changes wait on disk beside the database, not in a /tmp that may live in memory.
+    spool: { dir: options.dataDir },
   });
   const overridden = [
     ...(options.port !== undefined ? ['api.port'] : []),
