@@ -24,7 +24,14 @@ export async function openDataDir(
   // A held directory throws DataDirLockedError: its message names the holder (the CLI prints it).
   const lock = acquireDataDirLock(dataDir, { purpose, now: () => io.now() });
   try {
-    const store = await Store.open({ dataDir, log, openJournal: io.openJournal });
+    const store = await Store.open({
+      dataDir,
+      log,
+      openJournal: io.openJournal,
+      // A one-shot command exits at once: its journal is fsynced, and the next app or serve to open the
+      // folder folds it into the image (at open, when it is past the threshold).
+      checkpoint: { quitCheckpointBytes: Infinity },
+    });
     return {
       store,
       close: async () => {
