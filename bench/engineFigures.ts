@@ -67,7 +67,7 @@ export async function engineFigures(size: number, report: Report, options: Engin
       `engine: first sync${entry ? '' : ' (tsx)'}`,
       size,
       ms(first.ms),
-      `${c.received} datasets, ${c.tasksFetched} tasks records; ${bytes(first.journalBytes)} of journal; longest stall ${ms(first.stallMs)}`,
+      `${c.received} datasets, ${c.tasksFetched} tasks records; ${bytes(first.journalBytes)} of journal appended, ${first.writeBytes === null ? 'disk writes n/a' : `${bytes(first.writeBytes)} written to disk`}; longest stall ${ms(first.stallMs)}`,
     );
     const checkpoint = await engine.next('checkpoint');
     report.info(

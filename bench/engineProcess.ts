@@ -46,7 +46,15 @@ export interface PollCycle {
 }
 
 export type EngineEvent =
-  | { event: 'firstSync'; ms: number; stallMs: number; counts: SyncCounts; journalBytes: number }
+  | {
+      event: 'firstSync';
+      ms: number;
+      stallMs: number;
+      counts: SyncCounts;
+      /** Journal the store appended, and what the process wrote to disk (null without /proc). */
+      journalBytes: number;
+      writeBytes: number | null;
+    }
   | {
       event: 'checkpoint';
       /** From the request (after the journal was fsynced) until the image is in place. */
@@ -101,14 +109,18 @@ async function main(): Promise<void> {
   await fetch(`${remote}/warm-up`).then((response) => response.arrayBuffer());
 
   log('first sync…');
+  const writesBeforeSync = processWrites('self');
   const first = await timed(() => runner.runCycle('crawl'));
+  const writesAfterSync = processWrites('self');
   if (first.result.outcome !== 'ok') throw new Error(`first sync failed: ${first.result.error}`);
   emit({
     event: 'firstSync',
     ms: first.ms,
     stallMs: first.stallMs,
     counts: first.result.counts,
-    journalBytes: persistence.journalBytes,
+    journalBytes: persistence.stats.journalBytes,
+    writeBytes:
+      writesBeforeSync === null || writesAfterSync === null ? null : writesAfterSync - writesBeforeSync,
   });
 
   // The first sync's journal is the whole mirror: past the threshold (64 MiB) the store starts a
@@ -129,7 +141,7 @@ async function main(): Promise<void> {
   const polls = Number(values.polls);
   const gapMs = Number(values['poll-gap-ms']);
   // Unmeasured: the simulated hours that passed during the first sync and the checkpoint (minutes at
-  // 100k) come in here, so the measured polls each see a simulated minute.
+  // 100k) come in here, so the measured polls see about a simulated minute each.
   log('settling poll…');
   let previousStart = performance.now();
   const settling = await runner.runCycle('poll');
@@ -137,11 +149,12 @@ async function main(): Promise<void> {
   await store.flush();
   // A checkpoint it set off (past the threshold) must not write its image during a measured poll.
   await persistence.checkpoint();
+  // Each poll's fingerprints after are the next one's before (reading 100k of them takes a while).
+  let before = await remoteHashes(store, ENGINE_ORG);
   for (let i = 1; i <= polls; i++) {
     // The simulator's clock runs fast: this gap between starts stands for the real poll interval (a
     // poll that takes longer spaces them more; `sinceLastMs` says by how much).
     await sleep(Math.max(0, previousStart + gapMs - performance.now()));
-    const before = await remoteHashes(store, ENGINE_ORG);
     received.start();
     const journalBefore = persistence.stats.journalBytes;
     const writesBefore = processWrites('self');
@@ -154,7 +167,9 @@ async function main(): Promise<void> {
     const writesAfter = processWrites('self');
     received.stop();
     if (poll.outcome !== 'ok') throw new Error(`poll ${i} failed: ${poll.error}`);
-    const changed = changedSince(before, await remoteHashes(store, ENGINE_ORG));
+    const after = await remoteHashes(store, ENGINE_ORG);
+    const changed = changedSince(before, after);
+    before = after;
     emit({
       event: 'poll',
       cycle: {

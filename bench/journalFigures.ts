@@ -54,7 +54,7 @@ export async function journalFigures(org: BenchOrg, report: Report, options: Ser
     await store.close();
   }
   report.info(
-    'open with that journal (in-process, replay)',
+    'open replaying that journal (in-process)',
     size,
     ms(median(opens)),
     `${bytes(replayedBytes)} replayed; ${opens.map(ms).join(', ')}; files in the page cache`,
@@ -69,7 +69,7 @@ export async function journalFigures(org: BenchOrg, report: Report, options: Ser
   await kill(started.server);
   const budget = coldStartBudget(size);
   report.atMostSized(
-    `cold start to first answer with it, ${cli ? 'bundled JS' : 'tsx'}`,
+    `cold start to first answer replaying it, ${cli ? 'bundled JS' : 'tsx'}`,
     size,
     started.firstAnswerMs,
     cli ? budget : { ...budget, judged: false },

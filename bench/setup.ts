@@ -88,7 +88,7 @@ export async function createBenchOrg(size: number, log: (line: string) => void):
   await store.flush();
   const firstWriteMs = performance.now() - writeStarted;
   const persistence = store.persistence!;
-  const firstWriteBytes = persistence.journalBytes;
+  const firstWriteBytes = persistence.stats.journalBytes;
   log(`  ${bytes(firstWriteBytes)} journal fsynced in ${(firstWriteMs / 1000).toFixed(1)} s; checkpoint…`);
   const checkpointStarted = performance.now();
   await foldEverything(store);

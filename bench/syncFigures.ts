@@ -63,10 +63,10 @@ export async function syncFigures(size: number, report: Report, log: (line: stri
     report.atMost('  longest event-loop stall during it', size, first.stallMs, BUDGET.stallMs, ms);
 
     log('  persisting it…');
-    const journalBytes = store.persistence!.journalBytes;
+    const journalBytes = store.persistence!.stats.journalBytes;
     const persist = await timed(() => store.flush());
     report.atMost('  longest stall while its journal is fsynced', size, persist.stallMs, BUDGET.stallMs, ms, {
-      note: `flush took ${ms(persist.ms)} for ${bytes(journalBytes)} of journal (most written during the sync)`,
+      note: `flush took ${ms(persist.ms)} for ${bytes(journalBytes)} of journal appended by the sync (most of it written meanwhile)`,
     });
 
     log('  a steady-state crawl (nothing much changed)…');
