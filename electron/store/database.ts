@@ -28,7 +28,10 @@ export interface StoreOptions {
   debounceMs?: number;
   log?: StoreLogger;
   /** Checkpoint thresholds (persister.ts); the defaults suit the app. */
-  checkpoint?: Pick<PersistOptions, 'checkpointBytes' | 'quitCheckpointBytes' | 'idleCheckpointMs'>;
+  checkpoint?: Pick<
+    PersistOptions,
+    'checkpointBytes' | 'checkpointFloorBytes' | 'quitCheckpointBytes' | 'idleCheckpointMs'
+  >;
   /** How journal files are opened; tests pass one that reaches `/dev/full` (a disk that is full). */
   openJournal?: PersistOptions['openJournal'];
 }

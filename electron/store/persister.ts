@@ -26,6 +26,8 @@ export interface PersistOptions {
   debounceMs: number;
   /** A checkpoint starts once the journal's committed records pass this many bytes. */
   checkpointBytes?: number;
+  /** Without `checkpointBytes`: the threshold is the image's size, and at least this (64 MiB). */
+  checkpointFloorBytes?: number;
   /** At quit, a journal past this many bytes is folded into the image first (small ones replay in ms). */
   quitCheckpointBytes?: number;
   /** After this long without a commit, a journal past `quitCheckpointBytes` is folded in. */
@@ -93,7 +95,8 @@ export class Persister {
   private currentProblem: PersistProblem | null = null;
   private readonly listeners = new Set<(problem: PersistProblem | null) => void>();
   readonly stats: PersistStats = { commits: 0, journalBytes: 0, checkpoints: 0, checkpointBytes: 0 };
-  private readonly checkpointBytes: number;
+  /** The image's size as of the last checkpoint (or at open): the threshold follows it. */
+  private imageBytes: number;
 
   private constructor(
     private readonly dataDir: string,
@@ -108,7 +111,7 @@ export class Persister {
     this.journal = journal;
     this.unfolded = unfolded;
     this.imageFile = imageFile;
-    this.checkpointBytes = options.checkpointBytes ?? Math.max(MIN_CHECKPOINT_BYTES, imageBytes);
+    this.imageBytes = imageBytes;
   }
 
   /** Continues from what was loaded: appends to the last journal replayed, or starts one on the image. */
@@ -162,6 +165,16 @@ export class Persister {
   }
 
   private checkpointWhenOpen = false;
+
+  /**
+   * A checkpoint starts once the journal passes this: the larger of 64 MiB and the image's size as of
+   * the last checkpoint, so replaying never costs more than reading the image again and a database that
+   * grew since it opened is not rewritten every 64 MiB of journal.
+   */
+  get checkpointBytes(): number {
+    const floor = this.options.checkpointFloorBytes ?? MIN_CHECKPOINT_BYTES;
+    return this.options.checkpointBytes ?? Math.max(floor, this.imageBytes);
+  }
 
   /** The store is open (migrated): a checkpoint that opening called for starts now. */
   opened(): void {
@@ -376,6 +389,7 @@ export class Persister {
       });
       this.stats.checkpoints += 1;
       this.stats.checkpointBytes += result.imageBytes;
+      this.imageBytes = result.imageBytes;
       this.lastCheckpointMs = performance.now() - started;
       this.imageFile = join(this.dataDir, DATABASE_FILE);
       this.unfolded = [];
@@ -410,6 +424,7 @@ export class Persister {
       this.imageFile = join(this.dataDir, DATABASE_FILE);
       this.stats.checkpoints += 1;
       this.stats.checkpointBytes += bytes.length;
+      this.imageBytes = bytes.length;
       const folded = this.unfolded;
       this.unfolded = [];
       await Promise.all(folded.map((writer) => writer.close()));

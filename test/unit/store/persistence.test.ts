@@ -215,6 +215,27 @@ describe('writing', () => {
     await waitFor(() => existsSync(mainFile()), 'a checkpoint wrote the image');
   });
 
+  it('the threshold follows the image: after a checkpoint of a grown database, it waits for a journal that large', async () => {
+    const store = await open({ debounceMs: 5, checkpoint: { checkpointFloorBytes: 64 * 1024 } });
+    store.run('CREATE TABLE ballast (payload BLOB)');
+    store.transaction(() => {
+      for (let n = 0; n < 20; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
+    });
+    // Past the 64 KiB floor: one checkpoint, which makes a 2 MB image.
+    await waitFor(() => existsSync(mainFile()), 'a checkpoint wrote the image');
+    await waitFor(() => store.persistence!.stats.checkpoints === 1, 'the checkpoint ended');
+    const image = inode(mainFile());
+    // 300 KiB of journal: past the floor, far below the image's size.
+    for (let n = 0; n < 3; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
+    await store.flush();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(store.persistence!.stats.checkpoints).toBe(1);
+    expect(inode(mainFile())).toBe(image);
+    // Past the image's size: the next one.
+    for (let n = 0; n < 25; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
+    await waitFor(() => inode(mainFile()) !== image, 'a second checkpoint');
+  });
+
   it('commits made while a checkpoint runs go to the next journal and survive a restart', async () => {
     const store = await open({ debounceMs: 5 });
     store.run('CREATE TABLE ballast (payload BLOB)');
