@@ -3,9 +3,10 @@
  * native baseline, and memory. Servers run in child processes on copies of the org's database. A phase
  * that fails is reported as such and the others still run.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE } from '../electron/store/files';
+import { SUM_FILE } from '../electron/store/imageSum';
 import { BUDGET, coldStartBudget, rssBudget } from './budgets';
 import { type ServerProcess, startTsServer } from './children';
 import { processMemory } from './proc';
@@ -68,6 +69,9 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
   mkdirSync(serveDir, { recursive: true });
   const image = join(org.dataDir, DATABASE_FILE);
   copyFileSync(image, join(serveDir, DATABASE_FILE));
+  // With its checksum, as a checkpoint leaves it: opening checks the CRC instead of quick_check.
+  if (existsSync(join(org.dataDir, SUM_FILE)))
+    copyFileSync(join(org.dataDir, SUM_FILE), join(serveDir, SUM_FILE));
   const nativeFile = join(org.root, 'native.sqlite');
   copyFileSync(image, nativeFile);
 
