@@ -37,6 +37,19 @@ export function growableBuffer(size: number): Uint8Array {
   return new Uint8Array(new ResizableArrayBuffer(size, { maxByteLength: MAX_BYTES }));
 }
 
+/** A buffer from `growableBuffer` at least `length` long: grown in place (a quarter more), or copied past 4 GiB. */
+export function ensureLength(view: Uint8Array, length: number): Uint8Array {
+  if (length <= view.length) return view;
+  const size = Math.max(length, view.length + Math.max(MIN_STEP, Math.ceil(view.length / 4)));
+  if (isGrowableView(view) && size <= MAX_BYTES) {
+    resizable(view).resize(size);
+    return view;
+  }
+  const larger = new Uint8Array(size);
+  larger.set(view);
+  return larger;
+}
+
 /** Cuts a buffer from `growableBuffer` to `size` bytes (a database smaller than the image it came from). */
 export function shrink(view: Uint8Array, size: number): Uint8Array {
   if (isGrowableView(view)) {

@@ -10,16 +10,16 @@
 import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, isErrno, listDir, moveAside, removeLeftoverTempFiles } from './files';
-import { growableBuffer, shrink } from './fileStorage';
+import { ensureLength, growableBuffer, shrink } from './fileStorage';
 import { type ImageSum, checkImage, readImageSum } from './imageSum';
 import { isJournalFileName, isNewJournalFileName } from './journal';
 import {
   HEADER_BYTES,
   type JournalExtent,
   type JournalHeader,
-  applyJournal,
   decodeHeader,
-  measureJournal,
+  readRecords,
+  recordPages,
 } from './journalFile';
 
 /** Where a checkpoint stamps the image's generation: SQLite's application_id (4 bytes, big-endian). */
@@ -154,16 +154,14 @@ async function tryImage<T>(
     imagePageSize = sizeField === 1 ? 65536 : sizeField;
   }
   try {
-    const chain = await findChain(journals, gen);
-    if (file === null && chain.length === 0) return { status: 'ok', opened: null, gen, file, chain };
-    const pageSize = chain[0]?.journal.header.pageSize ?? imagePageSize;
-    if (file !== null && chain.some((link) => link.journal.header.pageSize !== imagePageSize)) {
+    const first = firstJournal(journals, gen);
+    if (file === null && !first) return { status: 'ok', opened: null, gen, file, chain: [] };
+    const pageSize = first?.header.pageSize ?? imagePageSize;
+    if (file !== null && first && first.header.pageSize !== imagePageSize) {
       return { status: 'unusable', problem: 'its journal was written with another page size' };
     }
-    const last = [...chain].reverse().find((link) => link.extent.dbPages > 0);
-    const size = last ? last.extent.dbPages * pageSize : imageSize;
     // Growable, and adopted by sql.js as the database file's storage: the image is in memory once.
-    const bytes = growableBuffer(Math.max(size, imageSize));
+    const bytes = growableBuffer(imageSize);
     let verified = false;
     if (image) {
       const { bytesRead } = await image.read(bytes, 0, imageSize, 0);
@@ -173,47 +171,67 @@ async function tryImage<T>(
       if (check === 'corrupt') return { status: 'unusable', problem: 'its checksum does not match' };
       verified = check === 'ok';
     }
-    for (const link of chain) {
-      const handle = await open(link.journal.file, 'r');
-      try {
-        await applyJournal(handle, link.journal.header, link.extent.committedLength, (pages) => {
-          for (const page of pages) {
-            const at = (page.pgno - 1) * pageSize;
-            if (at + pageSize <= bytes.length) bytes.set(page.bytes, at);
-          }
-        });
-      } finally {
-        await handle.close();
-      }
-    }
+    const replayed = await replayChain(journals, first, bytes, pageSize, imageSize);
     // Journal records are checksummed too: a verified image stays verified once they are replayed.
-    const result = openBytes(bytes.length > size ? shrink(bytes, size) : bytes, verified);
+    const result = openBytes(shrink(replayed.bytes, replayed.size), verified);
     if ('problem' in result) return { status: 'unusable', problem: result.problem };
-    return { status: 'ok', opened: result.opened, gen, file, chain };
+    return { status: 'ok', opened: result.opened, gen, file, chain: replayed.chain };
   } finally {
     await image?.close();
   }
 }
 
-/**
- * The journals that follow an image of generation `gen`, in order: the image's own journal (same
- * generation) or one started on it, then each journal that continues the previous one at exactly its
- * committed length. A journal that continues from anything else belongs to another image and is
- * ignored.
- */
-async function findChain(journals: JournalOnDisk[], gen: number): Promise<ChainLink[]> {
-  const chain: ChainLink[] = [];
-  let current =
+/** The journal that follows an image of generation `gen`: its own (same generation), or one started on it. */
+function firstJournal(journals: JournalOnDisk[], gen: number): JournalOnDisk | undefined {
+  return (
     (gen !== 0 ? journals.find((j) => j.header.gen === gen) : undefined) ??
-    journals.find((j) => j.header.base.kind === 'image' && j.header.base.gen === gen);
-  while (current) {
+    journals.find((j) => j.header.base.kind === 'image' && j.header.base.gen === gen)
+  );
+}
+
+/**
+ * Applies the journals that follow the image, in one pass over each: from `first`, each journal that
+ * continues the previous one at exactly its committed length (any other belongs to another image and
+ * is ignored). Pages are written into `bytes` as records are read; the pages an unfinished commit at
+ * a journal's end overwrote are put back (only pages that existed before it: a commit that grows the
+ * database, like a first sync, needs no copies). Returns the buffer (grown in place) and the size.
+ */
+async function replayChain(
+  journals: JournalOnDisk[],
+  first: JournalOnDisk | undefined,
+  image: Uint8Array,
+  pageSize: number,
+  imageSize: number,
+): Promise<{ chain: ChainLink[]; bytes: Uint8Array; size: number }> {
+  const chain: ChainLink[] = [];
+  let bytes = image;
+  let size = imageSize;
+  let current = first;
+  while (current && current.header.pageSize === pageSize) {
     const handle = await open(current.file, 'r');
-    let extent: JournalExtent;
+    const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, clean: false, commits: 0 };
+    const undo = new Map<number, Uint8Array>();
     try {
-      extent = await measureJournal(handle, current.header, current.size);
+      for await (const record of readRecords(handle, current.header, current.size)) {
+        for (const page of recordPages(record.body, pageSize)) {
+          const at = (page.pgno - 1) * pageSize;
+          bytes = ensureLength(bytes, at + pageSize);
+          if (at < size && !undo.has(page.pgno)) undo.set(page.pgno, bytes.slice(at, at + pageSize));
+          bytes.set(page.bytes, at);
+        }
+        if (record.dbPages > 0) {
+          extent.committedLength = record.end;
+          extent.dbPages = record.dbPages;
+          extent.commits += 1;
+          size = record.dbPages * pageSize;
+          undo.clear();
+        }
+      }
     } finally {
       await handle.close();
     }
+    for (const [pgno, original] of undo) bytes.set(original, (pgno - 1) * pageSize);
+    extent.clean = extent.committedLength === current.size;
     chain.push({ journal: current, extent });
     const previous = current;
     current = journals.find(
@@ -224,7 +242,7 @@ async function findChain(journals: JournalOnDisk[], gen: number): Promise<ChainL
         !chain.some((link) => link.journal === j),
     );
   }
-  return chain;
+  return { chain, bytes, size };
 }
 
 /** Every journal of the folder whose header reads; others are reported and left alone. */

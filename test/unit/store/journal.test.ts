@@ -130,6 +130,31 @@ describe('a damaged journal', () => {
     expect(notes(reopened)).toEqual(['one']);
     expect(warnings).toEqual([expect.stringMatching(/ignored the journal .*header checksum mismatch/)]);
   });
+
+  it('a commit cut before its last record, over pages that existed: they read as before it', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    store.run('CREATE TABLE big (n INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+    store.transaction(() => {
+      for (let n = 0; n < 40; n++)
+        store.run('INSERT INTO big VALUES (?, ?)', [n, `before ${n} `.repeat(20_000)]);
+    });
+    await store.flush();
+    const [journal] = journalFiles(dir);
+    const beforeLength = readFileSync(journal!).length;
+    // Rewrites every page of the table in place: several records, the last one its commit.
+    store.run("UPDATE big SET payload = replace(payload, 'before', 'after!')");
+    await store.flush();
+    const bytes = readFileSync(journal!);
+    let last = beforeLength;
+    for (let at = beforeLength; at + 8 <= bytes.length; at += 8 + bytes.readUInt32LE(at)) last = at;
+    expect(last).toBeGreaterThan(beforeLength);
+    writeFileSync(journal!, bytes.subarray(0, last));
+
+    const reopened = await reopenCopy(dir);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+    expect(reopened.value("SELECT count(*) FROM big WHERE payload LIKE 'before %'")).toBe(40);
+  });
 });
 
 describe('files that belong elsewhere', () => {
