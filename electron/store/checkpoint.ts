@@ -10,7 +10,7 @@
  * committed while it runs, and memory does not grow with the database (the benchmark shows the longest
  * stall during a checkpoint). A worker would need its own bundle entry and would copy the same pages.
  */
-import { copyFile, link, open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, exists, isErrno, syncDirectory, tempFile } from './files';
 import { type JournalHeader, type Page, applyJournal, measureJournal } from './journalFile';
@@ -42,55 +42,54 @@ export interface CheckpointResult {
 
 /** Writes the new image and swaps it in; on failure nothing but a temp file changed (and it is removed). */
 export async function writeCheckpoint(input: CheckpointInput): Promise<CheckpointResult> {
-  const { dataDir, pageSize } = input;
-  const temp = tempFile(dataDir);
+  const { pageSize } = input;
   let imageBytes = 0;
   let appliedBytes = 0;
-  try {
-    if (input.imageFile) await copyFile(input.imageFile, temp);
-    const target = await open(temp, input.imageFile ? 'r+' : 'wx', 0o600);
-    try {
-      let dbPages = input.imageFile ? Math.ceil((await target.stat()).size / pageSize) : 0;
-      for (const journal of input.journals) {
-        const source = await open(journal.file, 'r');
-        try {
-          const { size } = await source.stat();
-          const extent = await measureJournal(source, journal.header, size);
-          if (extent.dbPages > 0) dbPages = extent.dbPages;
-          appliedBytes += extent.committedLength;
-          await applyJournal(source, journal.header, extent.committedLength, (pages) =>
-            writePages(target, pages, pageSize),
-          );
-        } finally {
-          await source.close();
-        }
+  await writeNewImage(input.dataDir, input.newGen, input.imageFile, async (target) => {
+    let dbPages = input.imageFile ? Math.ceil((await target.stat()).size / pageSize) : 0;
+    for (const journal of input.journals) {
+      const source = await open(journal.file, 'r');
+      try {
+        const { size } = await source.stat();
+        const extent = await measureJournal(source, journal.header, size);
+        if (extent.dbPages > 0) dbPages = extent.dbPages;
+        appliedBytes += extent.committedLength;
+        await applyJournal(source, journal.header, extent.committedLength, (pages) =>
+          writePages(target, pages, pageSize),
+        );
+      } finally {
+        await source.close();
       }
-      imageBytes = dbPages * pageSize;
-      await target.truncate(imageBytes);
-      const stamp = Buffer.alloc(4);
-      stamp.writeUInt32BE(input.newGen);
-      await target.write(stamp, 0, 4, GEN_OFFSET);
-      await target.sync();
-    } finally {
-      await target.close();
     }
-    const { size, crc } = await fileCrc(temp);
-    await swapIn(dataDir, temp);
-    await writeImageSum(dataDir, { gen: input.newGen, size, crc });
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw error;
-  }
+    imageBytes = dbPages * pageSize;
+    await target.truncate(imageBytes);
+  });
   return { imageBytes, appliedBytes };
 }
 
 /** Writes `bytes` (a whole database) as the new image, stamped with `gen`, and swaps it in. */
 export async function writeImage(dataDir: string, bytes: Uint8Array, gen: number): Promise<void> {
+  await writeNewImage(dataDir, gen, null, async (target) => {
+    await target.write(bytes, 0, bytes.length, 0);
+  });
+}
+
+/**
+ * The steps every new image takes: a temp file in the folder (a copy of `copyOf`, or empty) that
+ * `build` fills, stamped with `gen`, fsynced, swapped in, and its checksum written beside it.
+ */
+async function writeNewImage(
+  dataDir: string,
+  gen: number,
+  copyOf: string | null,
+  build: (target: FileHandle) => Promise<void>,
+): Promise<void> {
   const temp = tempFile(dataDir);
   try {
-    const target = await open(temp, 'wx', 0o600);
+    if (copyOf) await copyFile(copyOf, temp);
+    const target = await open(temp, copyOf ? 'r+' : 'wx', 0o600);
     try {
-      await target.write(bytes, 0, bytes.length, 0);
+      await build(target);
       const stamp = Buffer.alloc(4);
       stamp.writeUInt32BE(gen);
       await target.write(stamp, 0, 4, GEN_OFFSET);
@@ -108,11 +107,7 @@ export async function writeImage(dataDir: string, bytes: Uint8Array, gen: number
 }
 
 /** Writes a record's pages (sorted by number) with one write per run of consecutive pages. */
-async function writePages(
-  target: Awaited<ReturnType<typeof open>>,
-  pages: Page[],
-  pageSize: number,
-): Promise<void> {
+async function writePages(target: FileHandle, pages: Page[], pageSize: number): Promise<void> {
   let run: Page[] = [];
   const flush = async (): Promise<void> => {
     if (run.length === 0) return;
