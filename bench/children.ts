@@ -25,6 +25,20 @@ export function startTsServer(
   return startNodeServer(script, ['--import', 'tsx', script, ...args], undefined, urlLine);
 }
 
+/** The remote simulator of a reference org (seed 1) in its own process, as a real remote would be. */
+export function startSimulator(size: number, extraArgs: readonly string[] = []): Promise<ServerProcess> {
+  return startTsServer('electron/cli/main.ts', [
+    'simulate-remote',
+    '--port',
+    '0',
+    '--datasets',
+    String(size),
+    '--seed',
+    '1',
+    ...extraArgs,
+  ]);
+}
+
 /**
  * Spawns `node ...nodeArgs` in the project folder and resolves once it prints a line holding an
  * `http://127.0.0.1:<port>` URL; rejects (with its stderr) if it exits or times out first.

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { REMOTE_KEY_ENV } from '../electron/sync/secrets';
 import { BUDGET, judgedAt, rssBudget } from './budgets';
-import { PROJECT_ROOT, startTsServer } from './children';
+import { PROJECT_ROOT, startSimulator } from './children';
 import { makeTempDir, removeTempDir, stopChild, trackChild } from './cleanup';
 import { LIST_PATH } from './coldStart';
 import type { EngineEvent, PollCycle } from './engineProcess';
@@ -34,17 +34,7 @@ export async function engineFigures(size: number, report: Report, options: Engin
   const { log } = options;
   log(`  engine process: simulator (${size} datasets, clock ${SIM_SPEED}×) and engine…`);
   process.env[REMOTE_KEY_ENV] = KEY;
-  const simulator = await startTsServer('electron/cli/main.ts', [
-    'simulate-remote',
-    '--port',
-    '0',
-    '--datasets',
-    String(size),
-    '--seed',
-    '1',
-    '--speed',
-    String(SIM_SPEED),
-  ]);
+  const simulator = await startSimulator(size, ['--speed', String(SIM_SPEED)]);
   const root = makeTempDir(`dataset-health-bench-engine-${size}-`);
   let engine: EngineChild | undefined;
   try {

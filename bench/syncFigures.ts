@@ -8,7 +8,7 @@ import { saveSource } from '../electron/store/sources';
 import { SourceRunner } from '../electron/sync/runner';
 import { REMOTE_KEY_ENV } from '../electron/sync/secrets';
 import { BUDGET } from './budgets';
-import { startTsServer } from './children';
+import { startSimulator } from './children';
 import { makeTempDir, removeTempDir } from './cleanup';
 import type { Report } from './report';
 import { bytes, ms } from './report';
@@ -20,15 +20,7 @@ const ORG = 'bench-sync';
 export async function syncFigures(size: number, report: Report, log: (line: string) => void): Promise<void> {
   log(`  starting the remote simulator (${size} datasets) in its own process…`);
   process.env[REMOTE_KEY_ENV] = KEY;
-  const simulator = await startTsServer('electron/cli/main.ts', [
-    'simulate-remote',
-    '--port',
-    '0',
-    '--datasets',
-    String(size),
-    '--seed',
-    '1',
-  ]);
+  const simulator = await startSimulator(size);
   const root = makeTempDir(`dataset-health-bench-sync-${size}-`);
   const store = await Store.open({ dataDir: root });
   try {
