@@ -1,125 +1,91 @@
 /**
- * A checkpoint (DESIGN.md §3): a new image made from the last image and the journals that follow it,
- * written atomically (temp file in the same folder, fsync, rename), the previous image kept as
- * `health.sqlite.bak`.
+ * A checkpoint (DESIGN.md §3): the database as of one moment written as a new image, atomically (temp
+ * file in the same folder, fsync, rename), the previous image kept as `health.sqlite.bak`.
  *
- * Why not a worker thread: every byte of it is file I/O (a copy of the image, then the journals'
- * pages written over it at their offsets), which Node already runs on libuv's thread pool; the event
- * loop only checks each journal record's checksum and hands the pages on, a record at a time (records
- * are at most a few MiB). The in-memory database is never read, so requests keep being answered and
- * committed while it runs, and memory does not grow with the database (the benchmark shows the longest
- * stall during a checkpoint). A worker would need its own bundle entry and would copy the same pages.
+ * The pages come from the database in memory, a chunk at a time, through a snapshot (pageCapture.ts):
+ * a page a later commit changes before the checkpoint reached it was copied first, so the image is
+ * exactly the database at the moment the journals were switched, while commits go on meanwhile. So a
+ * checkpoint costs one sequential write of the image, whatever the journals hold (their records may be
+ * patches of a few bytes each: folding them onto a copy of the last image would read a page for each).
+ *
+ * Why not a worker thread: the writes run on libuv's thread pool already; the event loop only copies
+ * a chunk of pages (a few MiB, about a millisecond) between two writes, so requests keep being
+ * answered and committed while it runs (the benchmark shows the longest stall during a checkpoint).
+ * A worker could not read the database in memory without a copy of it.
  */
-import { type FileHandle, copyFile, link, open, rename, rm } from 'node:fs/promises';
+import { copyFile, link, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { BACKUP_FILE, DATABASE_FILE, exists, isErrno, syncDirectory, tempFile } from './files';
-import { type JournalHeader, type Page, applyJournal, measureJournal } from './journalFile';
-import { fileCrc, writeImageSum } from './imageSum';
+import { writeImageSum } from './imageSum';
 import { GEN_OFFSET } from './persistence';
 
-export interface CheckpointJournal {
-  file: string;
-  header: JournalHeader;
-}
+/** Pages are copied out of memory and written this many bytes at a time. */
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
-export interface CheckpointInput {
-  dataDir: string;
-  /** The image the journals follow (the main file, or the backup when the main one was unusable); null: none. */
-  imageFile: string | null;
-  /** The journals to apply, in order; each continues the previous one. */
-  journals: CheckpointJournal[];
-  /** Stamped into the new image: the generation of the journal that continues after these. */
-  newGen: number;
+export interface SnapshotSource {
+  /** The database's size in pages at the snapshot's moment. */
+  pages: number;
   pageSize: number;
+  /** Copies `count` pages from page `from` (ascending, each once) as of that moment into `into`. */
+  readPages(from: number, count: number, into: Uint8Array): void;
 }
 
-export interface CheckpointResult {
-  /** Bytes of the new image. */
-  imageBytes: number;
-  /** Journal bytes applied. */
-  appliedBytes: number;
-}
-
-/** Writes the new image and swaps it in; on failure nothing but a temp file changed (and it is removed). */
-export async function writeCheckpoint(input: CheckpointInput): Promise<CheckpointResult> {
-  const { pageSize } = input;
-  let imageBytes = 0;
-  let appliedBytes = 0;
-  await writeNewImage(input.dataDir, input.newGen, input.imageFile, async (target) => {
-    let dbPages = input.imageFile ? Math.ceil((await target.stat()).size / pageSize) : 0;
-    for (const journal of input.journals) {
-      const source = await open(journal.file, 'r');
-      try {
-        const { size } = await source.stat();
-        const extent = await measureJournal(source, journal.header, size);
-        if (extent.dbPages > 0) dbPages = extent.dbPages;
-        appliedBytes += extent.committedLength;
-        await applyJournal(source, journal.header, extent.committedLength, (pages) =>
-          writePages(target, pages, pageSize),
-        );
-      } finally {
-        await source.close();
-      }
+/** Writes the snapshot as the new image, stamped with `gen`, and swaps it in; returns its bytes. */
+export async function writeSnapshot(dataDir: string, gen: number, source: SnapshotSource): Promise<number> {
+  const { pages, pageSize } = source;
+  const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / pageSize));
+  await writeNewImage(dataDir, gen, async (append) => {
+    for (let from = 1; from <= pages; from += perChunk) {
+      const count = Math.min(perChunk, pages - from + 1);
+      const chunk = Buffer.allocUnsafe(count * pageSize);
+      source.readPages(from, count, chunk);
+      await append(chunk);
     }
-    imageBytes = dbPages * pageSize;
-    await target.truncate(imageBytes);
   });
-  return { imageBytes, appliedBytes };
+  return pages * pageSize;
 }
 
 /** Writes `bytes` (a whole database) as the new image, stamped with `gen`, and swaps it in. */
 export async function writeImage(dataDir: string, bytes: Uint8Array, gen: number): Promise<void> {
-  await writeNewImage(dataDir, gen, null, async (target) => {
-    await target.write(bytes, 0, bytes.length, 0);
-  });
+  await writeNewImage(dataDir, gen, (append) => append(bytes));
 }
 
 /**
- * The steps every new image takes: a temp file in the folder (a copy of `copyOf`, or empty) that
- * `build` fills, stamped with `gen`, fsynced, swapped in, and its checksum written beside it.
+ * The steps every new image takes: a temp file in the folder that `build` fills front to back (each
+ * `append` is written after the last; the buffers are the checkpoint's own, so the first is stamped
+ * with `gen` in place), summed as it is written, fsynced, swapped in, and its checksum written beside it.
  */
 async function writeNewImage(
   dataDir: string,
   gen: number,
-  copyOf: string | null,
-  build: (target: FileHandle) => Promise<void>,
+  build: (append: (bytes: Uint8Array) => Promise<void>) => Promise<void>,
 ): Promise<void> {
   const temp = tempFile(dataDir);
+  let size = 0;
+  let crc = 0;
   try {
-    if (copyOf) await copyFile(copyOf, temp);
-    const target = await open(temp, copyOf ? 'r+' : 'wx', 0o600);
+    const target = await open(temp, 'wx', 0o600);
     try {
-      await build(target);
-      const stamp = Buffer.alloc(4);
-      stamp.writeUInt32BE(gen);
-      await target.write(stamp, 0, 4, GEN_OFFSET);
+      await build(async (bytes) => {
+        if (size === 0) new DataView(bytes.buffer, bytes.byteOffset, bytes.length).setUint32(GEN_OFFSET, gen);
+        for (let written = 0; written < bytes.length;) {
+          const { bytesWritten } = await target.write(bytes, written, bytes.length - written, size + written);
+          written += bytesWritten;
+        }
+        crc = crc32(bytes, crc);
+        size += bytes.length;
+      });
       await target.sync();
     } finally {
       await target.close();
     }
-    const { size, crc } = await fileCrc(temp);
     await swapIn(dataDir, temp);
     await writeImageSum(dataDir, { gen, size, crc });
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
     throw error;
   }
-}
-
-/** Writes a record's pages (sorted by number) with one write per run of consecutive pages. */
-async function writePages(target: FileHandle, pages: Page[], pageSize: number): Promise<void> {
-  let run: Page[] = [];
-  const flush = async (): Promise<void> => {
-    if (run.length === 0) return;
-    const bytes = run.length === 1 ? run[0]!.bytes : Buffer.concat(run.map((page) => page.bytes));
-    await target.write(bytes, 0, bytes.length, (run[0]!.pgno - 1) * pageSize);
-    run = [];
-  };
-  for (const page of pages) {
-    if (run.length > 0 && page.pgno !== run[run.length - 1]!.pgno + 1) await flush();
-    run.push(page);
-  }
-  await flush();
 }
 
 /** The current image becomes the backup (a second name for it), and the temp file the image. */

@@ -114,8 +114,9 @@ export class Store {
     log: StoreLogger,
   ): Promise<void> {
     const pageSize = Number(this.value<number>('PRAGMA page_size'));
-    const capture = PageCapture.watch(SQL, this.db, pageSize);
-    const imageBytes = Number(this.value<number>('PRAGMA page_count')) * pageSize;
+    const pageCount = Number(this.value<number>('PRAGMA page_count'));
+    const capture = PageCapture.watch(SQL, this.db, pageSize, pageCount);
+    const imageBytes = pageCount * pageSize;
     this.replayedBytes = loaded.replayedBytes;
     this.persister = await Persister.start(
       dataDir,

@@ -95,7 +95,12 @@ VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').jo
 ON CONFLICT (delivery_id, dataset_pk) WHERE delivery_id IS NOT NULL DO UPDATE SET
   status = excluded.status, deadline = excluded.deadline, delivered_at = excluded.delivered_at,
   config_id = excluded.config_id, run_details = coalesce(excluded.run_details, events.run_details),
-  deadline_key = excluded.deadline_key, delivered_key = excluded.delivered_key`;
+  deadline_key = excluded.deadline_key, delivered_key = excluded.delivered_key
+-- An event the remote sent again unchanged is not rewritten: an update moves the row and its index entry
+-- even when every value is the same, dirtying pages the journal would then write (DESIGN.md §3).
+WHERE events.status IS NOT excluded.status OR events.deadline IS NOT excluded.deadline
+  OR events.delivered_at IS NOT excluded.delivered_at OR events.config_id IS NOT excluded.config_id
+  OR (excluded.run_details IS NOT NULL AND events.run_details IS NOT excluded.run_details)`;
 const UPSERT_EVENTS = Array.from({ length: EVENTS_PER_STATEMENT + 1 }, (_, rows) => upsertEvents(rows));
 
 /** Keeps the newest `limit` events of a dataset (newest by deadline, then delivered time). */

@@ -12,32 +12,11 @@ import { DATABASE_FILE, isErrno, tempFile } from './files';
 export const SUM_FILE = `${DATABASE_FILE}.sum`;
 const MAGIC = Buffer.from('DHSUM001', 'latin1');
 const BYTES = 28;
-/** The CRC is computed in slices this large, so the event loop stays free while a checkpoint runs. */
-const SLICE = 8 * 1024 * 1024;
 
 export interface ImageSum {
   gen: number;
   size: number;
   crc: number;
-}
-
-/** The CRC-32 of a file, read and summed a slice at a time. */
-export async function fileCrc(file: string): Promise<{ size: number; crc: number }> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(SLICE);
-    let crc = 0;
-    let size = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, SLICE, size);
-      if (bytesRead === 0) break;
-      crc = crc32(buffer.subarray(0, bytesRead), crc);
-      size += bytesRead;
-    }
-    return { size, crc };
-  } finally {
-    await handle.close();
-  }
 }
 
 export async function writeImageSum(dataDir: string, sum: ImageSum): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * The journal's file format (DESIGN.md §3): a header naming the journal's generation and what it
  * continues, then records, each framed with its length and a CRC-32 seeded with the generation (so a
- * record from another journal never checks out here). A record carries whole database pages; a
- * transaction is the run of records up to one flagged `commit`. Reading stops at the first record that
+ * record from another journal never checks out here). A record carries database pages, each whole or
+ * as the runs of bytes that changed since the previous commit; a transaction is the run of records up
+ * to one flagged `commit`. Reading stops at the first record that
  * is short or does not check out: that torn or corrupt tail, and any uncommitted records before it,
  * are dropped, everything before them kept.
  */
@@ -10,7 +11,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 
 const MAGIC = Buffer.from('DHJOURNL', 'latin1');
-const VERSION = 1;
+/** Format 2 writes a changed page as the runs of bytes that changed; format 1 (whole pages) still reads. */
+export const JOURNAL_VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 export const HEADER_BYTES = 40;
 const RECORD_FRAME_BYTES = 8;
 const BODY_FIXED_BYTES = 12;
@@ -25,18 +28,14 @@ export interface JournalHeader {
   gen: number;
   base: JournalBase;
   pageSize: number;
-}
-
-/** One database page as written: its 1-based number and its bytes. */
-export interface Page {
-  pgno: number;
-  bytes: Uint8Array;
+  /** The format its records are in (new journals: the current one). */
+  version?: number;
 }
 
 export function encodeHeader(header: JournalHeader): Buffer {
   const out = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(out, 0);
-  out.writeUInt32LE(VERSION, 8);
+  out.writeUInt32LE(header.version ?? JOURNAL_VERSION, 8);
   out.writeUInt32LE(header.gen, 12);
   out.writeUInt32LE(header.base.kind === 'image' ? 0 : 1, 16);
   out.writeUInt32LE(header.base.gen, 20);
@@ -52,19 +51,35 @@ export function decodeHeader(bytes: Buffer): JournalHeader | { problem: string }
   if (!bytes.subarray(0, 8).equals(MAGIC)) return { problem: 'not a Dataset Health journal' };
   if (bytes.readUInt32LE(36) !== crc32(bytes.subarray(0, 36))) return { problem: 'header checksum mismatch' };
   const version = bytes.readUInt32LE(8);
-  if (version !== VERSION) return { problem: `journal format ${version} is not known to this version` };
+  if (!READABLE_VERSIONS.includes(version))
+    return { problem: `journal format ${version} is not known to this version` };
   const gen = bytes.readUInt32LE(12);
   const baseGen = bytes.readUInt32LE(20);
   const base: JournalBase =
     bytes.readUInt32LE(16) === 0
       ? { kind: 'image', gen: baseGen }
       : { kind: 'journal', gen: baseGen, length: Number(bytes.readBigUInt64LE(24)) };
-  return { gen, base, pageSize: bytes.readUInt32LE(32) };
+  return { gen, base, pageSize: bytes.readUInt32LE(32), version };
 }
+
+/** A page entry's run count that means "the whole page follows". */
+const WHOLE_PAGE = 0xffffffff;
+/** Bytes of a page entry before its contents: the page number and its run count. */
+const PAGE_ENTRY_BYTES = 8;
+/** Bytes of a run's header: its offset in the page and its length. */
+const RUN_HEADER_BYTES = 8;
+/** Unchanged bytes shorter than this between two changed ones stay in one run (a run header costs as much). */
+const RUN_GAP_BYTES = RUN_HEADER_BYTES;
+
+/** The most bytes a record of `pages` pages can take (every page whole). */
+export const recordBytesFor = (pages: number, pageSize: number): number =>
+  RECORD_FRAME_BYTES + BODY_FIXED_BYTES + pages * (PAGE_ENTRY_BYTES + pageSize);
 
 /**
  * One record: the pages `pgnos` (each copied in by `readPage`); `dbPages` (the database's size in pages
- * after the transaction) on the record that commits it, 0 on a part written before the commit.
+ * after the transaction) on the record that commits it, 0 on a part written before the commit. A page
+ * whose bytes as of the previous commit `baseOf` knows is written as the runs of bytes that changed (a
+ * row updated in a page of 4 KiB changes a few hundred bytes of it), else whole.
  */
 export function encodeRecord(
   gen: number,
@@ -72,22 +87,112 @@ export function encodeRecord(
   pageSize: number,
   dbPages: number,
   readPage: (pgno: number, into: Uint8Array, at: number) => void,
+  baseOf: (pgno: number) => Uint8Array | undefined = () => undefined,
 ): Buffer {
-  const bodyLength = BODY_FIXED_BYTES + pgnos.length * (4 + pageSize);
-  const record = Buffer.allocUnsafe(RECORD_FRAME_BYTES + bodyLength);
+  const record = Buffer.allocUnsafe(recordBytesFor(pgnos.length, pageSize));
   const body = record.subarray(RECORD_FRAME_BYTES);
   body.writeUInt32LE(dbPages > 0 ? 1 : 0, 0);
   body.writeUInt32LE(pgnos.length, 4);
   body.writeUInt32LE(dbPages, 8);
+  const page = Buffer.allocUnsafe(pageSize);
   let at = BODY_FIXED_BYTES;
   for (const pgno of pgnos) {
     body.writeUInt32LE(pgno, at);
-    readPage(pgno, body, at + 4);
-    at += 4 + pageSize;
+    const base = baseOf(pgno);
+    if (base) {
+      readPage(pgno, page, 0);
+      const patch = writePatch(page, base, body, at + PAGE_ENTRY_BYTES);
+      if (patch >= 0) {
+        at += PAGE_ENTRY_BYTES + patch;
+        continue;
+      }
+      page.copy(body, at + PAGE_ENTRY_BYTES);
+    } else {
+      readPage(pgno, body, at + PAGE_ENTRY_BYTES);
+    }
+    body.writeUInt32LE(WHOLE_PAGE, at + 4);
+    at += PAGE_ENTRY_BYTES + pageSize;
   }
-  record.writeUInt32LE(bodyLength, 0);
-  record.writeUInt32LE(crc32(body, gen), 4);
-  return record;
+  record.writeUInt32LE(at, 0);
+  record.writeUInt32LE(crc32(body.subarray(0, at), gen), 4);
+  return record.subarray(0, RECORD_FRAME_BYTES + at);
+}
+
+/**
+ * Writes the runs where `page` differs from `base` into `out` at `at` (after the entry's run count, at
+ * `at - 4`), and returns their bytes; -1 when they would not be smaller than the whole page (nothing
+ * useful written then).
+ */
+function writePatch(page: Buffer, base: Uint8Array, out: Buffer, at: number): number {
+  const size = page.length;
+  let runs = 0;
+  let written = 0;
+  let i = 0;
+  while (i < size) {
+    i = firstDifference(page, base, i);
+    if (i >= size) break;
+    // Extend the run over changed bytes and over short unchanged gaps between them.
+    let end = i + 1;
+    let same = 0;
+    for (let j = end; j < size && same < RUN_GAP_BYTES; j++) {
+      if (page[j] !== base[j]) {
+        end = j + 1;
+        same = 0;
+      } else same += 1;
+    }
+    const length = end - i;
+    if (written + RUN_HEADER_BYTES + length >= size) return -1;
+    out.writeUInt32LE(i, at + written);
+    out.writeUInt32LE(length, at + written + 4);
+    page.copy(out, at + written + RUN_HEADER_BYTES, i, end);
+    written += RUN_HEADER_BYTES + length;
+    runs += 1;
+    i = end;
+  }
+  out.writeUInt32LE(runs, at - 4);
+  return written;
+}
+
+/** The first offset from `from` where `a` and `b` differ (their length when they do not). */
+function firstDifference(a: Buffer, b: Uint8Array, from: number): number {
+  // Most of a page is unchanged: compare 64 bytes at a time first (a native compare), then bytes.
+  let i = from;
+  while (i + 64 <= a.length && a.compare(b, i, i + 64, i, i + 64) === 0) i += 64;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * One page of a record: whole (its bytes), or the runs of bytes that changed since the previous commit
+ * (`runs`, to be applied over the page as it was then: see `applyPage`).
+ */
+export type JournalPage =
+  { pgno: number; bytes: Uint8Array; runs?: undefined } | { pgno: number; runs: Uint8Array };
+
+/**
+ * Writes `page` over the page at `at` in `target` (which holds the page as of the previous commit);
+ * `before` hears each range just before it is overwritten (to keep what it held).
+ */
+export function applyPage(
+  page: JournalPage,
+  target: Uint8Array,
+  at: number,
+  before?: (from: number, length: number) => void,
+): void {
+  if (page.runs === undefined) {
+    before?.(at, page.bytes.length);
+    target.set(page.bytes, at);
+    return;
+  }
+  const { runs } = page;
+  const view = new DataView(runs.buffer, runs.byteOffset, runs.length);
+  for (let i = 0; i < runs.length;) {
+    const offset = view.getUint32(i, true);
+    const length = view.getUint32(i + 4, true);
+    before?.(at + offset, length);
+    target.set(runs.subarray(i + RUN_HEADER_BYTES, i + RUN_HEADER_BYTES + length), at + offset);
+    i += RUN_HEADER_BYTES + length;
+  }
 }
 
 export interface RecordInfo {
@@ -99,14 +204,49 @@ export interface RecordInfo {
   body: Buffer;
 }
 
-/** The pages of a record's body. */
-export function* recordPages(body: Buffer, pageSize: number): Generator<Page> {
+/**
+ * The pages of a record's body, or null when they do not fit it (only a bug or a forged checksum
+ * could do that: the record is treated as a corrupt tail).
+ */
+export function recordPages(body: Buffer, header: JournalHeader): JournalPage[] | null {
+  const { pageSize } = header;
   const count = body.readUInt32LE(4);
+  const pages: JournalPage[] = [];
   let at = BODY_FIXED_BYTES;
   for (let i = 0; i < count; i++) {
-    yield { pgno: body.readUInt32LE(at), bytes: body.subarray(at + 4, at + 4 + pageSize) };
-    at += 4 + pageSize;
+    if (at + PAGE_ENTRY_BYTES > body.length) return null;
+    const pgno = body.readUInt32LE(at);
+    if (header.version === 1) {
+      // Format 1 had no run count: every page whole, right after its number.
+      if (at + 4 + pageSize > body.length) return null;
+      pages.push({ pgno, bytes: body.subarray(at + 4, at + 4 + pageSize) });
+      at += 4 + pageSize;
+      continue;
+    }
+    const runCount = body.readUInt32LE(at + 4);
+    at += PAGE_ENTRY_BYTES;
+    if (runCount === WHOLE_PAGE) {
+      if (at + pageSize > body.length) return null;
+      pages.push({ pgno, bytes: body.subarray(at, at + pageSize) });
+      at += pageSize;
+      continue;
+    }
+    const start = at;
+    for (let run = 0; run < runCount; run++) {
+      if (at + RUN_HEADER_BYTES > body.length) return null;
+      const offset = body.readUInt32LE(at);
+      const length = body.readUInt32LE(at + 4);
+      if (offset + length > pageSize || at + RUN_HEADER_BYTES + length > body.length) return null;
+      at += RUN_HEADER_BYTES + length;
+    }
+    pages.push({ pgno, runs: body.subarray(start, at) });
   }
+  return at === body.length ? pages : null;
+}
+
+/** A checked record: where it is, what it commits, and its pages. */
+export interface JournalRecord extends RecordInfo {
+  pages: JournalPage[];
 }
 
 /**
@@ -117,7 +257,7 @@ export async function* readRecords(
   handle: FileHandle,
   header: JournalHeader,
   fileSize: number,
-): AsyncGenerator<RecordInfo> {
+): AsyncGenerator<JournalRecord> {
   const frame = Buffer.alloc(RECORD_FRAME_BYTES);
   let at = HEADER_BYTES;
   while (at + RECORD_FRAME_BYTES <= fileSize) {
@@ -128,9 +268,9 @@ export async function* readRecords(
     const body = Buffer.allocUnsafe(length);
     const { bytesRead } = await handle.read(body, 0, length, at + RECORD_FRAME_BYTES);
     if (bytesRead !== length || crc32(body, header.gen) !== frame.readUInt32LE(4)) return;
-    const count = body.readUInt32LE(4);
-    if (BODY_FIXED_BYTES + count * (4 + header.pageSize) !== length) return;
-    yield { start: at, end, dbPages: body.readUInt32LE(0) === 1 ? body.readUInt32LE(8) : 0, body };
+    const pages = recordPages(body, header);
+    if (!pages) return;
+    yield { start: at, end, dbPages: body.readUInt32LE(0) === 1 ? body.readUInt32LE(8) : 0, body, pages };
     at = end;
   }
 }
@@ -141,38 +281,5 @@ export interface JournalExtent {
   committedLength: number;
   /** The database's size in pages after the last commit; 0 when nothing committed. */
   dbPages: number;
-  /** Whether the file ends exactly at its committed prefix (no torn tail, no uncommitted part). */
-  clean: boolean;
   commits: number;
-}
-
-/** First pass over a journal: where its committed prefix ends (records are checked, not kept). */
-export async function measureJournal(
-  handle: FileHandle,
-  header: JournalHeader,
-  fileSize: number,
-): Promise<JournalExtent> {
-  let committedLength = HEADER_BYTES;
-  let dbPages = 0;
-  let commits = 0;
-  for await (const record of readRecords(handle, header, fileSize)) {
-    if (record.dbPages > 0) {
-      committedLength = record.end;
-      dbPages = record.dbPages;
-      commits += 1;
-    }
-  }
-  return { committedLength, dbPages, clean: committedLength === fileSize, commits };
-}
-
-/** Second pass: hands the pages of each record of the committed prefix to `apply`, in order. */
-export async function applyJournal(
-  handle: FileHandle,
-  header: JournalHeader,
-  committedLength: number,
-  apply: (pages: Page[]) => void | Promise<void>,
-): Promise<void> {
-  for await (const record of readRecords(handle, header, committedLength)) {
-    await apply([...recordPages(record.body, header.pageSize)]);
-  }
 }

@@ -87,19 +87,22 @@ export function installPageCapture(SQL: SqlJsStatic): void {
   watched.set(SQL, files);
   const write = ops.write;
   const read = ops.read;
+  const fileReader =
+    (stream: Stream): FileReader =>
+    (into, at, length, position) =>
+      read.call(ops, stream, into, at, length, position);
   ops.write = function captureWrite(stream, buffer, offset, length, position, canOwn) {
     const node = stream.node;
     if (buffer === adopting && node) {
       // An image loaded at open, already in growable memory: the file takes it as it is, no copy.
       const written = write.call(this, stream, buffer, offset, length, position, true);
       adopt(node, buffer);
+      adoptedReader = fileReader(stream);
       return written;
     }
     const capture = typeof stream.path === 'string' ? files.get(stream.path) : undefined;
     if (!capture) return write.call(this, stream, buffer, offset, length, position, canOwn);
-    capture.record(length, position, (into, at, pgno) =>
-      read.call(ops, stream, into, at, capture.pageSize, (pgno - 1) * capture.pageSize),
-    );
+    capture.record(length, position, fileReader(stream));
     if (node) reserve(node, position + length);
     const written = write.call(this, stream, buffer, offset, length, position, canOwn);
     if (node) makeGrowable(node);
@@ -107,24 +110,44 @@ export function installPageCapture(SQL: SqlJsStatic): void {
   };
 }
 
-/** The bytes `openAdopting` is handing to sql.js, while it does. */
+/** The bytes `openAdopting` is handing to sql.js, while it does, and how to read that file back. */
 let adopting: Uint8Array | undefined;
+let adoptedReader: FileReader | undefined;
+/** How to read each adopted database's file before its first write (a checkpoint right at open). */
+const adoptedReaders = new WeakMap<Database, FileReader>();
 
 /**
  * Runs `open` (which makes a sql.js Database of `bytes`) so that the database file keeps `bytes` as its
  * storage instead of a copy: an image is in memory once, and (from `growableBuffer`) grows in place.
  */
-export function openAdopting<T>(bytes: Uint8Array, open: () => T): T {
+export function openAdopting(bytes: Uint8Array, open: () => Database): Database {
   adopting = bytes;
+  adoptedReader = undefined;
   try {
-    return open();
+    const db = open();
+    if (adoptedReader) adoptedReaders.set(db, adoptedReader);
+    return db;
   } finally {
     adopting = undefined;
+    adoptedReader = undefined;
   }
 }
 
-/** Copies page `pgno` of the file, as it is now, into `into` at `at`; returns the bytes copied. */
-type PageReader = (into: Uint8Array, at: number, pgno: number) => number;
+/**
+ * At most this many bytes of pages are kept per transaction to diff against: a large transaction (an
+ * import over an existing org) journals the rest whole instead of holding a second copy of them.
+ */
+const BASE_BYTES = 16 * 1024 * 1024;
+
+/** Copies `length` bytes of the file from `position`, as it is now, into `into` at `at`; returns the bytes copied. */
+type FileReader = (into: Uint8Array, at: number, length: number, position: number) => number;
+
+/** A checkpoint's view: the database's size then, the next page it reads, and pages kept for it. */
+interface Snapshot {
+  pages: number;
+  next: number;
+  kept: Map<number, Uint8Array>;
+}
 
 /**
  * A committed transaction whose pages are not in the journal yet: their numbers, the database's size
@@ -134,6 +157,8 @@ export interface PendingCommit {
   readonly pgnos: readonly number[];
   readonly dbPages: number;
   readonly before: Map<number, Uint8Array>;
+  /** The bytes of its pages as of the previous commit, where kept: the journal writes what changed. */
+  readonly bases: Map<number, Uint8Array>;
   /** How many of `pgnos` are journaled already (a write the disk refused resumes from here). */
   journaled: number;
 }
@@ -147,9 +172,15 @@ export interface PendingCommit {
 export class PageCapture {
   /** Pages the transaction in progress wrote. */
   private dirty = new Set<number>();
+  /** Their bytes as of the last commit (for pages that existed then, within BASE_BYTES). */
+  private bases = new Map<number, Uint8Array>();
+  /** The database's size in pages at the last commit: a page past it is new, with nothing to diff. */
+  private committedPages: number;
   /** For each page of a pending commit not copied yet: the newest such commit. */
   private uncopied = new Map<number, PendingCommit>();
-  private reader: PageReader | undefined;
+  private reader: FileReader | undefined;
+  /** A checkpoint's view of the database as of one moment (see `beginSnapshot`). */
+  private snapshot: Snapshot | undefined;
   private stopped = false;
   /** Set when a write did not look like SQLite's page writes: the journal cannot describe it. */
   unexpected: string | undefined;
@@ -158,20 +189,24 @@ export class PageCapture {
     private readonly files: Map<string, PageCapture>,
     private readonly path: string,
     readonly pageSize: number,
-  ) {}
+    dbPages: number,
+  ) {
+    this.committedPages = dbPages;
+  }
 
   /** Starts watching the writes to `db`'s file (call after the database is open and loaded). */
-  static watch(SQL: SqlJsStatic, db: Database, pageSize: number): PageCapture {
+  static watch(SQL: SqlJsStatic, db: Database, pageSize: number, dbPages: number): PageCapture {
     const files = watched.get(SQL);
     if (!files) throw new Error(problems.get(SQL) ?? 'installPageCapture was not called for this sql.js');
     const path = `/${(db as Database & { filename: string }).filename}`;
-    const capture = new PageCapture(files, path, pageSize);
+    const capture = new PageCapture(files, path, pageSize, dbPages);
+    capture.reader = adoptedReaders.get(db);
     files.set(path, capture);
     return capture;
   }
 
   /** Called just before each write to the file: SQLite writes whole, aligned pages to a database file. */
-  record(length: number, position: number, reader: PageReader): void {
+  record(length: number, position: number, reader: FileReader): void {
     if (this.stopped) return;
     this.reader = reader;
     const { pageSize } = this;
@@ -182,13 +217,24 @@ export class PageCapture {
     }
     for (let at = 0; at < length; at += pageSize) {
       const pgno = (position + at) / pageSize + 1;
+      if (this.dirty.has(pgno)) continue;
+      // The page's first write since the last commit: its bytes now are its bytes as of that commit.
       const pending = this.uncopied.get(pgno);
-      if (pending) {
-        // The page is about to change before its commit is journaled: keep its bytes as of that commit.
+      const keepBase = pgno <= this.committedPages && this.bases.size * pageSize < BASE_BYTES;
+      const snapshot = this.snapshot;
+      const forSnapshot =
+        snapshot !== undefined && pgno <= snapshot.pages && pgno >= snapshot.next && !snapshot.kept.has(pgno);
+      if (pending || keepBase || forSnapshot) {
         const page = new Uint8Array(pageSize);
         this.read(pgno, page, 0);
-        pending.before.set(pgno, page);
-        this.uncopied.delete(pgno);
+        // The page is about to change before its commit is journaled: keep its bytes as of that commit.
+        if (pending) {
+          pending.before.set(pgno, page);
+          this.uncopied.delete(pgno);
+        }
+        if (keepBase) this.bases.set(pgno, page);
+        // A checkpoint has not written it yet: keep its bytes as of the checkpoint's moment.
+        if (forSnapshot) snapshot.kept.set(pgno, page);
       }
       this.dirty.add(pgno);
     }
@@ -201,10 +247,13 @@ export class PageCapture {
       pgnos: [...this.dirty].sort((a, b) => a - b),
       dbPages,
       before: new Map(),
+      bases: this.bases,
       journaled: 0,
     };
     for (const pgno of pending.pgnos) this.uncopied.set(pgno, pending);
     this.dirty = new Set();
+    this.bases = new Map();
+    this.committedPages = dbPages;
     return pending;
   }
 
@@ -221,15 +270,56 @@ export class PageCapture {
   }
 
   /** Forgets every pending commit (the whole database was written instead). */
-  reset(): void {
+  reset(dbPages: number): void {
     this.dirty = new Set();
+    this.bases = new Map();
+    this.committedPages = dbPages;
     this.uncopied = new Map();
     this.unexpected = undefined;
   }
 
+  /**
+   * Starts a view of the database as it is now (call between transactions: the file then holds the
+   * last commit): `readSnapshot` gives its pages, however later commits change them meanwhile, at the
+   * cost of a copy of each page changed before it is read.
+   */
+  beginSnapshot(pages: number): void {
+    this.snapshot = { pages, next: 1, kept: new Map() };
+  }
+
+  /** Copies pages `from`… (ascending, each once) as of `beginSnapshot` into `into`, back to back. */
+  readSnapshot(from: number, count: number, into: Uint8Array): void {
+    const snapshot = this.snapshot;
+    if (!snapshot || from < snapshot.next) throw new Error('pages of a snapshot are read once, in order');
+    // Never zeros for pages of a file it cannot read: the checkpoint fails instead, and is retried.
+    if (!this.reader && count > 0) throw new Error('the database file cannot be read for a checkpoint yet');
+    const { pageSize } = this;
+    for (let i = 0; i < count;) {
+      const kept = snapshot.kept.get(from + i);
+      if (kept) {
+        into.set(kept, i * pageSize);
+        snapshot.kept.delete(from + i);
+        i += 1;
+        continue;
+      }
+      // A run of pages unchanged since the snapshot: one read from the file.
+      let end = i + 1;
+      while (end < count && !snapshot.kept.has(from + end)) end += 1;
+      const length = (end - i) * pageSize;
+      const copied = this.reader?.(into, i * pageSize, length, (from + i - 1) * pageSize) ?? 0;
+      if (copied < length) into.fill(0, i * pageSize + copied, i * pageSize + length);
+      i = end;
+    }
+    snapshot.next = from + count;
+  }
+
+  endSnapshot(): void {
+    this.snapshot = undefined;
+  }
+
   /** Copies page `pgno` as the file holds it now into `into` at `at`. */
   read(pgno: number, into: Uint8Array, at: number): void {
-    const copied = this.reader?.(into, at, pgno) ?? 0;
+    const copied = this.reader?.(into, at, this.pageSize, (pgno - 1) * this.pageSize) ?? 0;
     // A page past the end of the file (it shrank since): zeros, never bytes of another record.
     if (copied < this.pageSize) into.fill(0, at + copied, at + this.pageSize);
   }

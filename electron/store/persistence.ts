@@ -17,9 +17,9 @@ import {
   HEADER_BYTES,
   type JournalExtent,
   type JournalHeader,
+  applyPage,
   decodeHeader,
   readRecords,
-  recordPages,
 } from './journalFile';
 
 /** Where a checkpoint stamps the image's generation: SQLite's application_id (4 bytes, big-endian). */
@@ -209,29 +209,31 @@ async function replayChain(
   let current = first;
   while (current && current.header.pageSize === pageSize) {
     const handle = await open(current.file, 'r');
-    const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, clean: false, commits: 0 };
-    const undo = new Map<number, Uint8Array>();
+    const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, commits: 0 };
+    // What the records since the last commit overwrote, in order: put back if no commit follows.
+    const undo: { at: number; bytes: Uint8Array }[] = [];
+    const keep = (from: number, length: number): void => {
+      undo.push({ at: from, bytes: bytes.slice(from, from + length) });
+    };
     try {
       for await (const record of readRecords(handle, current.header, current.size)) {
-        for (const page of recordPages(record.body, pageSize)) {
+        for (const page of record.pages) {
           const at = (page.pgno - 1) * pageSize;
           bytes = ensureLength(bytes, at + pageSize);
-          if (at < size && !undo.has(page.pgno)) undo.set(page.pgno, bytes.slice(at, at + pageSize));
-          bytes.set(page.bytes, at);
+          applyPage(page, bytes, at, at < size ? keep : undefined);
         }
         if (record.dbPages > 0) {
           extent.committedLength = record.end;
           extent.dbPages = record.dbPages;
           extent.commits += 1;
           size = record.dbPages * pageSize;
-          undo.clear();
+          undo.length = 0;
         }
       }
     } finally {
       await handle.close();
     }
-    for (const [pgno, original] of undo) bytes.set(original, (pgno - 1) * pageSize);
-    extent.clean = extent.committedLength === current.size;
+    for (let i = undo.length - 1; i >= 0; i--) bytes.set(undo[i]!.bytes, undo[i]!.at);
     chain.push({ journal: current, extent });
     const previous = current;
     current = journals.find(

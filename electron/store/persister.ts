@@ -9,10 +9,10 @@
 import { randomInt } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeCheckpoint, writeImage } from './checkpoint';
-import { DATABASE_FILE, listDir } from './files';
+import { writeImage, writeSnapshot } from './checkpoint';
+import { listDir } from './files';
 import { JournalWriter, type OpenJournalFile, isJournalFileName } from './journal';
-import { HEADER_BYTES, encodeRecord } from './journalFile';
+import { HEADER_BYTES, JOURNAL_VERSION, encodeRecord, recordBytesFor } from './journalFile';
 import type { PageCapture, PendingCommit } from './pageCapture';
 import type { LoadedDatabase } from './persistence';
 
@@ -65,6 +65,8 @@ export interface PersistedDatabase {
 export interface PersistStats {
   /** Journal records committed, and the bytes of journal and images written. */
   commits: number;
+  /** Pages journaled (a page a transaction rewrote many times counts once). */
+  pages: number;
   journalBytes: number;
   checkpoints: number;
   checkpointBytes: number;
@@ -79,7 +81,6 @@ export class Persister {
   private journal: JournalWriter;
   /** Closed journals whose records are in no image yet, oldest first. */
   private unfolded: JournalWriter[] = [];
-  private imageFile: string | null;
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -94,7 +95,13 @@ export class Persister {
   private wholeImage = false;
   private currentProblem: PersistProblem | null = null;
   private readonly listeners = new Set<(problem: PersistProblem | null) => void>();
-  readonly stats: PersistStats = { commits: 0, journalBytes: 0, checkpoints: 0, checkpointBytes: 0 };
+  readonly stats: PersistStats = {
+    commits: 0,
+    pages: 0,
+    journalBytes: 0,
+    checkpoints: 0,
+    checkpointBytes: 0,
+  };
   /** The image's size as of the last checkpoint (or at open): the threshold follows it. */
   private imageBytes: number;
 
@@ -105,12 +112,10 @@ export class Persister {
     private readonly options: PersistOptions,
     journal: JournalWriter,
     unfolded: JournalWriter[],
-    imageFile: string | null,
     imageBytes: number,
   ) {
     this.journal = journal;
     this.unfolded = unfolded;
-    this.imageFile = imageFile;
     this.imageBytes = imageBytes;
   }
 
@@ -124,7 +129,11 @@ export class Persister {
     options: PersistOptions,
   ): Promise<Persister> {
     const links = loaded.chain;
-    const last = links[links.length - 1];
+    const lastLink = links[links.length - 1];
+    // A journal of an older format is continued by a new one rather than appended to in another format.
+    const last =
+      (lastLink?.journal.header.version ?? JOURNAL_VERSION) === JOURNAL_VERSION ? lastLink : undefined;
+    const closedLinks = last ? links.slice(0, -1) : links;
     const journal = last
       ? await JournalWriter.resume(
           dataDir,
@@ -134,27 +143,24 @@ export class Persister {
         )
       : JournalWriter.next(
           dataDir,
-          { gen: newGen(), base: { kind: 'image', gen: loaded.imageGen }, pageSize: capture.pageSize },
+          {
+            gen: newGen(),
+            base: lastLink
+              ? { kind: 'journal', gen: lastLink.journal.header.gen, length: lastLink.extent.committedLength }
+              : { kind: 'image', gen: loaded.imageGen },
+            pageSize: capture.pageSize,
+          },
           undefined,
           options.openJournal,
         );
     // Journals before the last are complete and closed: the next checkpoint reads them from disk.
     const unfolded = await Promise.all(
-      links
-        .slice(0, -1)
-        .map((link) => JournalWriter.resume(dataDir, link.journal.header, link.extent.committedLength)),
+      closedLinks.map((link) =>
+        JournalWriter.resume(dataDir, link.journal.header, link.extent.committedLength),
+      ),
     );
     await Promise.all(unfolded.map((writer) => writer.close()));
-    const persister = new Persister(
-      dataDir,
-      capture,
-      db,
-      options,
-      journal,
-      unfolded,
-      loaded.imageFile,
-      imageBytes,
-    );
+    const persister = new Persister(dataDir, capture, db, options, journal, unfolded, imageBytes);
     // Opened from the backup, or an image from before journals, or a journal past its threshold (a
     // one-shot command's import, a kill before the checkpoint): write a proper image once open.
     persister.checkpointWhenOpen =
@@ -241,7 +247,7 @@ export class Persister {
    */
   private async journalPending(): Promise<void> {
     const { pageSize } = this.capture;
-    const perRecord = Math.max(1, Math.floor(RECORD_BYTES / (pageSize + 4)));
+    const perRecord = Math.max(1, Math.floor(RECORD_BYTES / recordBytesFor(1, pageSize)));
     while (this.pending.length > 0) {
       const commit = this.pending[0]!;
       while (commit.journaled < commit.pgnos.length) {
@@ -253,7 +259,10 @@ export class Persister {
           pageSize,
           last ? commit.dbPages : 0,
           (pgno, into, at) => this.capture.readCommitted(commit, pgno, into, at),
+          (pgno) => commit.bases.get(pgno),
         );
+        for (const pgno of pgnos) commit.bases.delete(pgno);
+        this.stats.pages += pgnos.length;
         this.journal.append(record, last);
         commit.journaled += pgnos.length;
         this.pendingBytes -= pgnos.length * pageSize;
@@ -358,40 +367,53 @@ export class Persister {
     if (this.wholeImage) return this.writeWholeImage();
     const gen = newGen();
     try {
-      // Switch journals between two commits: what is pending now goes to the next journal.
-      await this.exclusive(async () => {
-        await this.journalPending();
-        const old = this.journal;
-        this.journal = JournalWriter.next(
-          this.dataDir,
-          {
-            gen,
-            base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
-            pageSize: old.header.pageSize,
-          },
-          old,
-          this.options.openJournal,
-        );
-        this.unfolded.push(old);
+      // The snapshot's moment, between two transactions: every commit before it is in the old journal,
+      // every commit after it goes to the next one.
+      const pages = await this.exclusive(async () => {
+        for (;;) {
+          await this.journalPending();
+          const switched = await this.db.whenIdle(() => {
+            // A commit came in while waiting: journal it first (a large one in slices, not here).
+            if (this.pending.length > 0) return undefined;
+            const old = this.journal;
+            this.journal = JournalWriter.next(
+              this.dataDir,
+              {
+                gen,
+                base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
+                pageSize: old.header.pageSize,
+              },
+              old,
+              this.options.openJournal,
+            );
+            this.unfolded.push(old);
+            const pageCount = this.db.pageCount();
+            this.capture.beginSnapshot(pageCount);
+            return pageCount;
+          });
+          if (switched !== undefined) return switched;
+        }
       });
-      for (const writer of this.unfolded) {
-        await writer.sync();
-        await writer.close();
-      }
       const started = performance.now();
       const folded = [...this.unfolded];
-      const result = await writeCheckpoint({
-        dataDir: this.dataDir,
-        imageFile: this.imageFile,
-        journals: folded.map((writer) => ({ file: writer.file, header: writer.header })),
-        newGen: gen,
-        pageSize: this.journal.header.pageSize,
-      });
+      let imageBytes: number;
+      try {
+        for (const writer of folded) {
+          await writer.sync();
+          await writer.close();
+        }
+        imageBytes = await writeSnapshot(this.dataDir, gen, {
+          pages,
+          pageSize: this.capture.pageSize,
+          readPages: (from, count, into) => this.capture.readSnapshot(from, count, into),
+        });
+      } finally {
+        this.capture.endSnapshot();
+      }
       this.stats.checkpoints += 1;
-      this.stats.checkpointBytes += result.imageBytes;
-      this.imageBytes = result.imageBytes;
+      this.stats.checkpointBytes += imageBytes;
+      this.imageBytes = imageBytes;
       this.lastCheckpointMs = performance.now() - started;
-      this.imageFile = join(this.dataDir, DATABASE_FILE);
       this.unfolded = [];
       await this.removeJournalsExcept([...folded.map((writer) => writer.file), this.journal.file]);
     } catch (error) {
@@ -405,7 +427,7 @@ export class Persister {
     const gen = newGen();
     const bytes = await this.db.whenIdle(() => {
       // The export holds every commit: nothing pending needs journaling any more.
-      this.capture.reset();
+      this.capture.reset(this.db.pageCount());
       this.pending = [];
       this.pendingBytes = 0;
       const old = this.journal;
@@ -421,7 +443,6 @@ export class Persister {
     try {
       await writeImage(this.dataDir, bytes, gen);
       this.wholeImage = false;
-      this.imageFile = join(this.dataDir, DATABASE_FILE);
       this.stats.checkpoints += 1;
       this.stats.checkpointBytes += bytes.length;
       this.imageBytes = bytes.length;

@@ -36,6 +36,31 @@ describe('writeDataset', () => {
   });
 });
 
+describe('merging events', () => {
+  const merge = { events: 'merge', deliveriesPerDataset: 100 } as const;
+  const changes = (): number => Number(store.value('SELECT total_changes()'));
+
+  it('rewrites only the events that changed (an unchanged one would still move its row and index entry)', () => {
+    const record = fixtureRecords(4, 30, 'merge')[3]!;
+    expect(record!.deliveryEventList).toHaveLength(4);
+    store.transaction(() => writeDataset(store, 'acme', record!, merge));
+    const before = changes();
+    store.transaction(() => writeDataset(store, 'acme', record!, merge));
+    // The dataset's row only: none of its events.
+    expect(changes() - before).toBe(1);
+
+    const events = record!.deliveryEventList.map((event, i) =>
+      i === 2 ? { ...event, status: event.status === 'FAILED' ? 'HEALTHY' : 'FAILED' } : event,
+    );
+    const again = changes();
+    store.transaction(() => writeDataset(store, 'acme', { ...record!, deliveryEventList: events }, merge));
+    expect(changes() - again).toBe(2);
+    expect(store.value('SELECT status FROM events WHERE delivery_id = ?', [events[2]!.deliveryId])).toBe(
+      events[2]!.status,
+    );
+  });
+});
+
 describe('data revision', () => {
   it('changes with data, not with a key being used', () => {
     const key = createApiKey(store, 'acme', 'k', new Date());

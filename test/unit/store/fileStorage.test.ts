@@ -30,7 +30,7 @@ it('an adopted image is the file: what SQLite writes lands in the very buffer, w
   bytes.set(image);
   const db = openAdopting(bytes, () => new SQL.Database(bytes));
   db.run('PRAGMA journal_mode = MEMORY');
-  const capture = PageCapture.watch(SQL, db, PAGE);
+  const capture = PageCapture.watch(SQL, db, PAGE, 0);
 
   db.run("UPDATE t SET b = 'written through' WHERE a = 7");
   expect(Buffer.from(bytes).includes(Buffer.from('written through'))).toBe(true);
@@ -55,7 +55,7 @@ it("a new database's file moves into growable storage at its first write and kee
   const db = new SQL.Database();
   db.run(`PRAGMA page_size = ${PAGE}`);
   db.run('PRAGMA journal_mode = MEMORY');
-  const capture = PageCapture.watch(SQL, db, PAGE);
+  const capture = PageCapture.watch(SQL, db, PAGE, 0);
   db.run('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
   db.run('BEGIN');
   for (let i = 0; i < 20_000; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, 'z'.repeat(300)]);

@@ -11,14 +11,24 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { DATABASE_FILE } from '../../../electron/store/files';
+import {
+  HEADER_BYTES,
+  applyPage,
+  decodeHeader,
+  encodeHeader,
+  readRecords,
+} from '../../../electron/store/journalFile';
 
 let root: string;
 let copies = 0;
@@ -103,7 +113,8 @@ describe('a damaged journal', () => {
     note(store, 'three');
     await store.flush();
     const bytes = readFileSync(journal!);
-    bytes[goodLength + 100] = bytes[goodLength + 100]! ^ 0xff;
+    // A byte inside the next record (its body: length and checksum are its first 8 bytes).
+    bytes[goodLength + 12] = bytes[goodLength + 12]! ^ 0xff;
     writeFileSync(journal!, bytes);
 
     const reopened = await reopenCopy(dir);
@@ -190,6 +201,55 @@ describe('files that belong elsewhere', () => {
     const reopened = await reopenCopy(mine);
     expect(notes(reopened)).toEqual(['theirs']);
     expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+  });
+});
+
+describe('a journal of the previous format', () => {
+  /**
+   * Rewrites `file` (the first journal of a folder without an image) as format 1 wrote it: whole pages
+   * after their numbers, no run counts, version 1 in the header.
+   */
+  async function asFormat1(file: string): Promise<void> {
+    const handle = await openFile(file, 'r');
+    const header = decodeHeader(readFileSync(file).subarray(0, HEADER_BYTES));
+    if ('problem' in header) throw new Error(header.problem);
+    const out = [encodeHeader({ ...header, version: 1 })];
+    const { pageSize } = header;
+    const current = new Map<number, Uint8Array>();
+    for await (const record of readRecords(handle, header, statSync(file).size)) {
+      const body = Buffer.alloc(12 + record.pages.length * (4 + pageSize));
+      record.body.copy(body, 0, 0, 12);
+      record.pages.forEach((page, i) => {
+        const bytes = new Uint8Array(current.get(page.pgno) ?? new Uint8Array(pageSize));
+        applyPage(page, bytes, 0);
+        current.set(page.pgno, bytes);
+        body.writeUInt32LE(page.pgno, 12 + i * (4 + pageSize));
+        body.set(bytes, 16 + i * (4 + pageSize));
+      });
+      const frame = Buffer.alloc(8);
+      frame.writeUInt32LE(body.length, 0);
+      frame.writeUInt32LE(crc32(body, header.gen), 4);
+      out.push(frame, body);
+    }
+    await handle.close();
+    writeFileSync(file, Buffer.concat(out));
+  }
+
+  it('is replayed, and later commits go to a new journal that continues it', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    note(store, 'one');
+    await store.flush();
+    const [journal] = journalFiles(dir);
+    await asFormat1(journal!);
+
+    const reopened = await reopenCopy(dir);
+    expect(notes(reopened)).toEqual(['one']);
+    note(reopened, 'two');
+    await reopened.flush();
+    const copy = join(root, `copy-${copies - 1}`);
+    expect(journalFiles(copy)).toHaveLength(2);
+    expect(notes(await reopenCopy(copy))).toEqual(['one', 'two']);
   });
 });
 

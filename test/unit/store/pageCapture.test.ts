@@ -29,7 +29,7 @@ it('the pages written, laid at their offsets, are the database: same rows, quick
   db.run('PRAGMA journal_mode = MEMORY');
   // A tiny cache: SQLite spills pages before the commit, and a rollback writes originals back.
   db.run('PRAGMA cache_size = -64');
-  const capture = PageCapture.watch(SQL, db, 8192);
+  const capture = PageCapture.watch(SQL, db, 8192, 0);
   const image = new Map<number, Uint8Array>();
   const keep = () => {
     const pending = capture.commit(0);
@@ -69,7 +69,7 @@ it("a commit's pages read later are as of that commit, even after later transact
   const db = new SQL.Database();
   db.run('PRAGMA page_size = 8192');
   db.run('PRAGMA journal_mode = MEMORY');
-  const capture = PageCapture.watch(SQL, db, 8192);
+  const capture = PageCapture.watch(SQL, db, 8192, 0);
   db.run('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
   db.run('BEGIN');
   for (let i = 0; i < 2000; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, `first ${i}`]);

@@ -157,6 +157,32 @@ describe('writing', () => {
     expect(await reopenedNotes()).toEqual(['small']);
   });
 
+  it('an updated row is journaled as the bytes that changed, not its pages', async () => {
+    const store = await open();
+    store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, status TEXT NOT NULL, body TEXT NOT NULL)');
+    store.run('CREATE INDEX item_status ON item (status, id)');
+    store.transaction(() => {
+      for (let id = 0; id < 2000; id++)
+        store.run("INSERT INTO item VALUES (?, 'HEALTHY', ?)", [id, `${id}`.repeat(40)]);
+    });
+    await store.flush();
+    const before = { bytes: journalBytes(), pages: store.persistence!.stats.pages };
+
+    store.run("UPDATE item SET status = 'FAILED' WHERE id IN (7, 1500)");
+    await store.flush();
+
+    // Page 1, two table leaves and the index pages the entries moved between: whole, they would be
+    // 8 KiB each.
+    const pages = store.persistence!.stats.pages - before.pages;
+    expect(pages).toBeGreaterThanOrEqual(4);
+    expect(journalBytes() - before.bytes).toBeLessThan(2048);
+    const reopened = await reopenedCopy();
+    expect(reopened.column<number>("SELECT id FROM item WHERE status = 'FAILED' ORDER BY id")).toEqual([
+      7, 1500,
+    ]);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+  });
+
   it('group commit: commits within the debounce window share one write, made after the window', async () => {
     const debounceMs = 150;
     const store = await open({ debounceMs });
@@ -255,6 +281,36 @@ describe('writing', () => {
 
     expect(await notesIn(mainFile())).toEqual([]);
     expect(await reopenedNotes()).toEqual(['during', 'after']);
+  });
+
+  it("a checkpoint's image is the database as of its start, though commits rewrite its pages while it is written", async () => {
+    const store = await open({ debounceMs: 5 });
+    store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, pad BLOB NOT NULL)');
+    store.transaction(() => {
+      for (let id = 0; id < 3000; id++) store.run('INSERT INTO item VALUES (?, 1, randomblob(3000))', [id]);
+    });
+    const checkpoint = store.persistence!.checkpoint();
+    await waitFor(
+      () => readdirSync(dir).some((name) => name.startsWith(`${DATABASE_FILE}.tmp-`)),
+      'the checkpoint writes its image',
+    );
+    // Every page of the table changes, most of them before the checkpoint has written them.
+    store.run('UPDATE item SET n = 2');
+    store.run('DELETE FROM item WHERE id % 3 = 0');
+    await checkpoint;
+    await store.flush();
+
+    const SQL = await loadSqlJs();
+    const image = new SQL.Database(readFileSync(mainFile()));
+    try {
+      expect(image.exec('PRAGMA quick_check')[0]!.values).toEqual([['ok']]);
+      expect(image.exec('SELECT count(*), sum(n) FROM item')[0]!.values).toEqual([[3000, 3000]]);
+    } finally {
+      image.close();
+    }
+    const reopened = await reopenedCopy();
+    expect(reopened.value('SELECT count(*) FROM item')).toBe(2000);
+    expect(reopened.value('SELECT sum(n) FROM item')).toBe(4000);
   });
 
   it('close folds a grown journal into the image; a small one is only fsynced', async () => {
