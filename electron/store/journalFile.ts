@@ -19,6 +19,8 @@ const RECORD_FRAME_BYTES = 8;
 const BODY_FIXED_BYTES = 12;
 /** No record is larger (a commit is journaled in records of a few MiB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+/** Journals are read this many bytes at a time (more when a record is larger). */
+const READ_BYTES = 4 * 1024 * 1024;
 
 /** What a journal's changes apply to: an image of generation `gen`, or the end of another journal. */
 export type JournalBase = { kind: 'image'; gen: number } | { kind: 'journal'; gen: number; length: number };
@@ -167,7 +169,7 @@ function firstDifference(a: Buffer, b: Uint8Array, from: number): number {
  * (`runs`, to be applied over the page as it was then: see `applyPage`).
  */
 export type JournalPage =
-  { pgno: number; bytes: Uint8Array; runs?: undefined } | { pgno: number; runs: Uint8Array };
+  { pgno: number; bytes: Uint8Array; runs?: undefined } | { pgno: number; runs: Buffer };
 
 /**
  * Writes `page` over the page at `at` in `target` (which holds the page as of the previous commit);
@@ -185,12 +187,12 @@ export function applyPage(
     return;
   }
   const { runs } = page;
-  const view = new DataView(runs.buffer, runs.byteOffset, runs.length);
   for (let i = 0; i < runs.length;) {
-    const offset = view.getUint32(i, true);
-    const length = view.getUint32(i + 4, true);
+    const offset = runs.readUInt32LE(i);
+    const length = runs.readUInt32LE(i + 4);
     before?.(at + offset, length);
-    target.set(runs.subarray(i + RUN_HEADER_BYTES, i + RUN_HEADER_BYTES + length), at + offset);
+    // Buffer.copy: no view object per run (a journal of small changes has millions of runs).
+    runs.copy(target, at + offset, i + RUN_HEADER_BYTES, i + RUN_HEADER_BYTES + length);
     i += RUN_HEADER_BYTES + length;
   }
 }
@@ -258,16 +260,30 @@ export async function* readRecords(
   header: JournalHeader,
   fileSize: number,
 ): AsyncGenerator<JournalRecord> {
-  const frame = Buffer.alloc(RECORD_FRAME_BYTES);
+  // Read a few MiB at a time: a journal of small commits has tens of thousands of records, and two
+  // reads for each cost more than applying them.
+  let buffer = Buffer.alloc(0);
+  let bufferStart = HEADER_BYTES;
+  const have = async (from: number, length: number): Promise<boolean> => {
+    if (from >= bufferStart && from + length <= bufferStart + buffer.length) return true;
+    const size = Math.min(Math.max(length, READ_BYTES), fileSize - from);
+    if (size < length) return false;
+    buffer = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, from);
+    bufferStart = from;
+    return bytesRead >= length;
+  };
   let at = HEADER_BYTES;
   while (at + RECORD_FRAME_BYTES <= fileSize) {
-    await handle.read(frame, 0, RECORD_FRAME_BYTES, at);
-    const length = frame.readUInt32LE(0);
+    if (!(await have(at, RECORD_FRAME_BYTES))) return;
+    const length = buffer.readUInt32LE(at - bufferStart);
+    const crc = buffer.readUInt32LE(at - bufferStart + 4);
     const end = at + RECORD_FRAME_BYTES + length;
     if (length < BODY_FIXED_BYTES || length > MAX_RECORD_BYTES || end > fileSize) return;
-    const body = Buffer.allocUnsafe(length);
-    const { bytesRead } = await handle.read(body, 0, length, at + RECORD_FRAME_BYTES);
-    if (bytesRead !== length || crc32(body, header.gen) !== frame.readUInt32LE(4)) return;
+    if (!(await have(at, RECORD_FRAME_BYTES + length))) return;
+    const from = at - bufferStart + RECORD_FRAME_BYTES;
+    const body = buffer.subarray(from, from + length);
+    if (crc32(body, header.gen) !== crc) return;
     const pages = recordPages(body, header);
     if (!pages) return;
     yield { start: at, end, dbPages: body.readUInt32LE(0) === 1 ? body.readUInt32LE(8) : 0, body, pages };

@@ -210,17 +210,19 @@ async function replayChain(
   while (current && current.header.pageSize === pageSize) {
     const handle = await open(current.file, 'r');
     const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, commits: 0 };
-    // What the records since the last commit overwrote, in order: put back if no commit follows.
+    // What the parts of a commit overwrote, in order: put back if its commit record never follows. A
+    // commit in one record (most are) needs none: a record is checked whole before it is applied.
     const undo: { at: number; bytes: Uint8Array }[] = [];
     const keep = (from: number, length: number): void => {
       undo.push({ at: from, bytes: bytes.slice(from, from + length) });
     };
     try {
       for await (const record of readRecords(handle, current.header, current.size)) {
+        const partial = record.dbPages === 0 || undo.length > 0;
         for (const page of record.pages) {
           const at = (page.pgno - 1) * pageSize;
           bytes = ensureLength(bytes, at + pageSize);
-          applyPage(page, bytes, at, at < size ? keep : undefined);
+          applyPage(page, bytes, at, partial && at < size ? keep : undefined);
         }
         if (record.dbPages > 0) {
           extent.committedLength = record.end;

@@ -17,6 +17,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSqlJs, Store, type StoreOptions } from '../../../electron/store/database';
 import { BACKUP_FILE, DATABASE_FILE } from '../../../electron/store/files';
 import type { OpenJournalFile } from '../../../electron/store/journal';
+import { checkpointThreshold } from '../../../electron/store/persister';
 import { SUM_FILE } from '../../../electron/store/imageSum';
 
 let root: string;
@@ -260,6 +261,13 @@ describe('writing', () => {
     // Past the image's size: the next one.
     for (let n = 0; n < 25; n++) store.run('INSERT INTO ballast VALUES (randomblob(100000))');
     await waitFor(() => inode(mainFile()) !== image, 'a second checkpoint');
+  });
+
+  it('the threshold stays between 64 MiB and 256 MiB whatever the image (a start replays at most that)', () => {
+    const MiB = 1024 * 1024;
+    expect(checkpointThreshold(1 * MiB)).toBe(64 * MiB);
+    expect(checkpointThreshold(100 * MiB)).toBe(100 * MiB);
+    expect(checkpointThreshold(900 * MiB)).toBe(256 * MiB);
   });
 
   it('commits made while a checkpoint runs go to the next journal and survive a restart', async () => {
