@@ -38,8 +38,9 @@ function listRequest(
 
 const TAIL = /"nextPageToken":"([^"]*)","previousPageToken":"[^"]*","kind":"ops#datasetHealthList"}$/;
 
-function nextToken(body: string): string {
-  const match = TAIL.exec(body.slice(-2000));
+function nextToken(body: Buffer): string {
+  // The tail is ASCII: a character cut at the slice's start does not matter.
+  const match = TAIL.exec(body.subarray(-2000).toString('utf8'));
   if (!match) throw new Error('list body does not end with its page tokens');
   return match[1]!;
 }

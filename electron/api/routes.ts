@@ -52,7 +52,7 @@ function sendVersioned(
   store: Store,
   request: FastifyRequest,
   reply: FastifyReply,
-  json: string,
+  json: string | Buffer,
 ): FastifyReply {
   if (notModified(store, request, reply)) return reply;
   return reply.type('application/json; charset=utf-8').send(json);
@@ -99,13 +99,13 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       const pageSize = requestedSize ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
       // whenIdle: a sync commit in progress is not visible until it is whole.
       return store.whenIdle(() => {
-        const json = listDatasets(store, {
+        const body = listDatasets(store, {
           ...selection,
           pageSize,
           pageToken: query.pageToken || null,
           latestDeliveriesCount: deliveriesCount(query.latestDeliveriesCount),
         });
-        return sendVersioned(store, request, reply, json);
+        return sendVersioned(store, request, reply, body);
       });
     },
   );

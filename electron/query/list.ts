@@ -1,6 +1,6 @@
 /**
  * The list query (DESIGN.md §2): filters, sort and keyset paging on the sort indexes, so a page costs
- * the same at 100k datasets as at 1k. Returns the page body as JSON text built by SQLite.
+ * the same at 100k datasets as at 1k. Returns the page body as JSON built by SQLite, in UTF-8 bytes.
  */
 import type { Store } from '../store/database';
 import { sortColumn } from '../store/sortKeys';
@@ -51,8 +51,8 @@ function opposite(position: PagePosition): PagePosition {
   };
 }
 
-/** The page body as JSON text; pages repeat cheaply until the data changes (pageCache.ts). */
-export function listDatasets(store: Store, request: ListRequest): string {
+/** The page body as UTF-8 JSON; pages repeat cheaply until the data changes (pageCache.ts). */
+export function listDatasets(store: Store, request: ListRequest): Buffer {
   const canonical = canonicalSelection(request);
   const key = JSON.stringify([
     request.orgId,
@@ -66,11 +66,32 @@ export function listDatasets(store: Store, request: ListRequest): string {
 }
 
 /** Builds the page from the database, bypassing the page cache (benchmarks time the query itself). */
-export function buildListPage(store: Store, request: ListRequest): string {
+export function buildListPage(store: Store, request: ListRequest): Buffer {
   const page = queryPage(store, request, { select: RECORD, params: [request.latestDeliveriesCount] });
-  return `{"items":[${page.items.join(',')}],"nextPageToken":${JSON.stringify(
-    page.nextPageToken,
-  )},"previousPageToken":${JSON.stringify(page.previousPageToken)},"kind":"ops#datasetHealthList"}`;
+  const tail = `],"nextPageToken":${JSON.stringify(page.nextPageToken)},"previousPageToken":${JSON.stringify(
+    page.previousPageToken,
+  )},"kind":"ops#datasetHealthList"}`;
+  return utf8Join('{"items":[', page.items, tail);
+}
+
+/**
+ * `head`, the items comma-separated and `tail`, encoded straight into one buffer. A page (~200 KiB at
+ * 50 × 10) joined as a string would be a large object in V8's heap, kept until a full collection: under
+ * list traffic they piled up by the hundred (~120 MB of peak RSS at 10k). A buffer's bytes are outside
+ * the heap and freed as soon as its small handle dies, and the socket sends them without encoding.
+ */
+function utf8Join(head: string, items: readonly string[], tail: string): Buffer {
+  let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  for (const item of items) length += Buffer.byteLength(item);
+  const body = Buffer.allocUnsafeSlow(length);
+  let at = body.write(head, 0);
+  items.forEach((item, i) => {
+    if (i > 0) at = body.writeUInt8(0x2c, at);
+    at += body.write(item, at);
+  });
+  at += body.write(tail, at);
+  if (at !== length) throw new Error(`list page: wrote ${at} of ${length} bytes`);
+  return body;
 }
 
 /** One page of the query in its sort order, each row projected, with the tokens to the pages beside it. */

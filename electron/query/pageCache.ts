@@ -5,18 +5,18 @@
  */
 import type { Store } from '../store/database';
 
-/** Total size of the cached bodies (UTF-16 code units, about bytes for JSON). */
+/** Total size of the cached bodies, in bytes. */
 const DEFAULT_BUDGET = 8 * 1024 * 1024;
 
 export class PageCache {
   private revision = '';
-  private readonly pages = new Map<string, string>();
+  private readonly pages = new Map<string, Buffer>();
   private size = 0;
 
   constructor(private readonly budget = DEFAULT_BUDGET) {}
 
   /** The cached body for `key`, else builds, remembers and returns it. */
-  get(store: Store, key: string, build: () => string): string {
+  get(store: Store, key: string, build: () => Buffer): Buffer {
     if (store.dataRevision !== this.revision) this.clear(store.dataRevision);
     const cached = this.pages.get(key);
     if (cached !== undefined) {
