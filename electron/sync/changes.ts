@@ -20,7 +20,7 @@ export interface RecordChange {
 export interface SpoolOptions {
   /** Where records past the bound go: the data directory when there is one, else the temp folder. */
   dir: string;
-  /** Characters of record JSON kept in memory; past them, records are spooled. */
+  /** Bytes of record JSON (as received) kept in memory; past them, records are spooled. */
   memoryBytes: number;
 }
 
@@ -48,8 +48,8 @@ export class ChangeSet implements Changes {
   readonly failedDeliveries: string[] = [];
   private readonly kept: RecordChange[] = [];
   private keptBytes = 0;
-  /** Lines not yet written to the spool; undefined until the bound is passed. */
-  private pending: string[] | undefined;
+  /** Lines not yet written to the spool, in UTF-8; undefined until the bound is passed. */
+  private pending: Buffer[] | undefined;
   private spool: SpoolFile | undefined;
 
   /** `onSpool` is told once, when the first records go to disk. */
@@ -69,20 +69,21 @@ export class ChangeSet implements Changes {
       this.keptBytes += bytes;
       return;
     }
-    (this.pending ??= []).push(JSON.stringify(change));
+    // Encoded at once: the text dies young, while bytes waiting for the next flush cost no V8 heap.
+    (this.pending ??= []).push(Buffer.from(`${JSON.stringify(change)}\n`));
   }
 
   /** Writes the spooled records added since the last flush. */
   async flush(): Promise<void> {
     if (!this.pending?.length) return;
-    const text = `${this.pending.join('\n')}\n`;
+    const lines = this.pending;
     this.pending = [];
     try {
       if (!this.spool) {
         this.spool = await SpoolFile.create(this.options.dir);
         this.onSpool(this.spool.path);
       }
-      await this.spool.append(text);
+      await this.spool.append(lines);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`could not keep the changed datasets on disk in ${this.options.dir}: ${reason}`);

@@ -6,6 +6,7 @@
  * tests control them without waiting.
  */
 import pRetry from 'p-retry';
+import { utf8Text } from './pageText';
 import { SLICE_MS } from './slices';
 
 export type FetchLike = (
@@ -13,9 +14,9 @@ export type FetchLike = (
   init: { headers: Record<string, string>; signal: AbortSignal },
 ) => Promise<Pick<Response, 'status' | 'headers' | 'text' | 'body'>>;
 
-/** Takes a 2xx body as it arrives, decoded text chunk by chunk (see pageText.ts). */
+/** Takes a 2xx body as it arrives, chunk by chunk, in the bytes received (see pageText.ts). */
 export interface BodySink {
-  push(text: string): void;
+  push(bytes: Uint8Array): void;
 }
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -133,10 +134,10 @@ export class RemoteClient {
   /** GETs `path` with `query` and returns the parsed JSON body, retrying transient failures. */
   async getJson(path: string, query: [string, string][], signal?: AbortSignal): Promise<unknown> {
     const body = await this.getStreamed(path, query, signal, () => {
-      const sink = { text: '', push: (chunk: string) => void (sink.text += chunk) };
-      return sink;
+      const chunks: Uint8Array[] = [];
+      return { chunks, push: (chunk: Uint8Array) => void chunks.push(chunk) };
     });
-    return parseJson(body.text, this.host);
+    return parseJson(utf8Text(Buffer.concat(body.chunks)), this.host);
   }
 
   /**
@@ -229,19 +230,17 @@ export class RemoteClient {
       retryAfter = response.headers.get('retry-after');
       arm('body');
       if (status >= 200 && status < 300 && response.body) {
-        // Decoded and handed on chunk by chunk: a 10 MB page never becomes one long synchronous step.
-        // Chunks already received arrive without a turn of the event loop in between: yield now and then.
-        const decoder = new TextDecoder();
+        // Handed on chunk by chunk: a 10 MB page never becomes one long synchronous step. Chunks
+        // already received arrive without a turn of the event loop in between: yield now and then.
         let sliceStart = performance.now();
         for await (const bytes of response.body) {
           arm('body');
-          sink.push(decoder.decode(bytes, { stream: true }));
+          sink.push(bytes);
           if (performance.now() - sliceStart > SLICE_MS) {
             await new Promise((resolve) => setImmediate(resolve));
             sliceStart = performance.now();
           }
         }
-        sink.push(decoder.decode());
       } else {
         text = await response.text();
       }
@@ -261,7 +260,7 @@ export class RemoteClient {
       clearTimeout(timer);
     }
     if (status >= 200 && status < 300) {
-      if (text !== '') sink.push(text);
+      if (text !== '') sink.push(Buffer.from(text));
       return sink;
     }
     throw this.statusError(status, text, retryAfter);

@@ -26,7 +26,7 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const changes = new ChangeSet(ctx.spool, () =>
     ctx.progress(`crawl: more changed datasets than memory keeps: the rest wait on disk`),
   );
-  const collector = new ChangeCollector(async () => stored, counts, ctx.client.host, changes);
+  const collector = new ChangeCollector(stored, counts, ctx.client.host, changes);
   try {
     await walkList(
       ctx.client,

@@ -7,12 +7,14 @@
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { lenientContext, normalizeDatasetRecord, normalizeTasksRecord } from '../store/normalize';
 import { RemoteError, parseJson } from './client';
-import type { PageSplitter } from './pageText';
+import { type PageBytes, type PageSplitter, utf8Text } from './pageText';
 
 export interface RawPage {
-  /** Each item's JSON text: parsed one at a time, in slices (see pageText.ts). */
-  items: string[];
+  /** Each item's JSON in UTF-8: parsed one at a time, in slices (see pageText.ts). */
+  items: Uint8Array[];
   nextPageToken: string;
+  /** The memory the items are views of. */
+  bytes: PageBytes;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -31,17 +33,18 @@ export function readListPage(splitter: PageSplitter, host: string): RawPage {
   if (nextPageToken !== undefined && nextPageToken !== null && typeof nextPageToken !== 'string') {
     throw shapeError(host, '"nextPageToken" is not a string');
   }
-  let itemTexts: string[];
-  if (split?.items) itemTexts = split.items;
-  else if (Array.isArray(items)) itemTexts = items.map((item) => JSON.stringify(item));
+  let itemBytes: Uint8Array[];
+  if (split?.items) itemBytes = split.items;
+  else if (Array.isArray(items)) itemBytes = items.map((item) => Buffer.from(JSON.stringify(item)));
   // Some JSON APIs leave out empty lists: no "items" is an empty page.
-  else if (items === undefined) itemTexts = [];
+  else if (items === undefined) itemBytes = [];
   else throw shapeError(host, '"items" is not an array');
-  return { items: itemTexts, nextPageToken: nextPageToken ?? '' };
+  return { items: itemBytes, nextPageToken: nextPageToken ?? '', bytes: splitter.bytes };
 }
 
 /** One item of a page: a JSON object, or the page is of the wrong shape. */
-export function parseItem(text: string, host: string): Record<string, unknown> {
+export function parseItem(bytes: Uint8Array, host: string): Record<string, unknown> {
+  const text = utf8Text(bytes);
   let item: unknown;
   try {
     item = JSON.parse(text);

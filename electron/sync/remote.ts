@@ -1,7 +1,7 @@
 /** The remote's endpoints as the sync uses them: list pages (with the page-size fallback), one dataset, tasks. */
 import type { TasksRecord } from '../../shared/schemas';
 import { type RemoteClient, RemoteError } from './client';
-import { PageSplitter } from './pageText';
+import { PageMemory, PageSplitter } from './pageText';
 import { type RawPage, readDatasetObject, readListPage, readTasksRecord } from './page';
 
 export const REMOTE_PATHS = {
@@ -21,6 +21,7 @@ export interface ListQuery {
 }
 
 export interface PageVisit {
+  /** Valid until the visit ends: their memory then takes a later page. */
   items: RawPage['items'];
   /** 1-based. */
   page: number;
@@ -38,6 +39,7 @@ export async function walkList(
 ): Promise<void> {
   let pageSize: number = PAGE_SIZES[0];
   let deliveries = query.latestDeliveriesCount;
+  const memory = new PageMemory();
   const fetchPage = async (token: string): Promise<RawPage> => {
     const params: [string, string][] = [
       ['pageSize', String(pageSize)],
@@ -45,7 +47,12 @@ export async function walkList(
     ];
     if (query.filter !== undefined) params.push(['filter', query.filter]);
     if (token !== '') params.push(['pageToken', token]);
-    const splitter = await client.getStreamed(REMOTE_PATHS.list, params, signal, () => new PageSplitter());
+    const splitter = await client.getStreamed(
+      REMOTE_PATHS.list,
+      params,
+      signal,
+      () => new PageSplitter(memory.take()),
+    );
     return readListPage(splitter, client.host);
   };
   // A remote with lower limits answers 400: try the spec's default page size, then its default number of
@@ -80,6 +87,7 @@ export async function walkList(
     // Keep a failing prefetch from being reported as unhandled while this page is visited.
     next?.catch(() => {});
     await visit({ items: current.items, page });
+    memory.give(current.bytes);
     if (next === null) return;
     current = await next;
   }

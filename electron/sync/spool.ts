@@ -30,10 +30,10 @@ export class SpoolFile {
     return new SpoolFile(path, await open(path, 'wx', 0o600));
   }
 
-  /** Appends lines (the text ends with a newline). */
-  async append(text: string): Promise<void> {
+  /** Appends lines (each ends with a newline), in UTF-8. */
+  async append(lines: readonly Uint8Array[]): Promise<void> {
     if (!this.writer) throw new Error(`${this.path} is closed for writing`);
-    await this.writer.appendFile(text, 'utf8');
+    await this.writer.writev(lines);
   }
 
   /** The lines written, in order, in batches of about READ_BYTES. Writing ends here. */

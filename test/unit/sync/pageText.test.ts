@@ -1,13 +1,19 @@
 /** The item splitter of list pages: it must agree with JSON.parse on every page, and fail where it fails. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PageSplitter, type SplitPage } from '../../../electron/sync/pageText';
+import { PageMemory, PageSplitter, type SplitPage, utf8Text } from '../../../electron/sync/pageText';
+
+/** A split page with its items as text, to compare and read. */
+type SplitText = Omit<SplitPage, 'items'> & { items: string[] | null };
+
+const asText = (split: SplitPage | null): SplitText | null =>
+  split && { envelope: split.envelope, items: split.items?.map(utf8Text) ?? null };
 
 /** A whole page pushed at once. */
-function splitPage(text: string): SplitPage | null {
+function splitPage(text: string): SplitText | null {
   const splitter = new PageSplitter();
-  splitter.push(text);
-  return splitter.end();
+  splitter.push(Buffer.from(text));
+  return asText(splitter.end());
 }
 
 /** Strings full of what a naive splitter trips on. */
@@ -61,7 +67,7 @@ describe('splitPage', () => {
     );
   });
 
-  it('gives the same result however the text is cut into chunks (as it arrives from the network)', () => {
+  it('gives the same result however the bytes are cut into chunks (as they arrive from the network)', () => {
     fc.assert(
       fc.property(
         fc.array(json, { maxLength: 5 }),
@@ -73,14 +79,16 @@ describe('splitPage', () => {
         fc.array(fc.nat(), { maxLength: 12 }),
         (items, others, cuts) => {
           const text = JSON.stringify({ ...others, items, kind: 'ops#datasetHealthList' });
+          const bytes = Buffer.from(text);
           const splitter = new PageSplitter();
           let at = 0;
-          for (const cut of [...cuts.map((n) => n % (text.length + 1))].sort((a, b) => a - b)) {
-            splitter.push(text.slice(at, cut));
+          // Anywhere, the middle of a multi-byte character included.
+          for (const cut of [...cuts.map((n) => n % (bytes.length + 1))].sort((a, b) => a - b)) {
+            splitter.push(bytes.subarray(at, cut));
             at = cut;
           }
-          splitter.push(text.slice(at));
-          expect(splitter.end()).toEqual(splitPage(text));
+          splitter.push(bytes.subarray(at));
+          expect(asText(splitter.end())).toEqual(splitPage(text));
           expect(splitter.text).toBe(text);
         },
       ),
@@ -109,5 +117,36 @@ describe('splitPage', () => {
     ]) {
       expect(() => readPage(text)).toThrow();
     }
+  });
+});
+
+describe('page memory', () => {
+  it('a page in memory an earlier, larger page gave back holds its own bytes only', () => {
+    const memory = new PageMemory();
+    const first = new PageSplitter(memory.take());
+    first.push(Buffer.from(JSON.stringify({ items: [{ a: 'x'.repeat(5000) }, 2, 3], nextPageToken: 't' })));
+    expect(first.end()?.items).toHaveLength(3);
+    memory.give(first.bytes);
+
+    const second = new PageSplitter(memory.take());
+    expect(second.bytes).toBe(first.bytes);
+    const text = JSON.stringify({ items: [{ b: 'é' }], nextPageToken: '' });
+    second.push(Buffer.from(text));
+    expect(asText(second.end())).toEqual({
+      envelope: '{"items":[],"nextPageToken":""}',
+      items: ['{"b":"é"}'],
+    });
+    expect(second.text).toBe(text);
+  });
+
+  it('memory in use is never handed out twice', () => {
+    const memory = new PageMemory();
+    const a = memory.take();
+    const b = memory.take();
+    expect(b).not.toBe(a);
+    memory.give(a);
+    memory.give(a);
+    expect(memory.take()).toBe(a);
+    expect(memory.take()).not.toBe(a);
   });
 });

@@ -94,6 +94,29 @@ describe('list pages a remote may send', () => {
     expect(pages).toEqual([0]);
   });
 
+  it('every page is visited whole, though pages share memory and differ in size', async () => {
+    // Pages of 3, 1 and 2 items, the first the largest, each item naming its page and place.
+    const sizes = [3, 1, 2];
+    server = createServer((request, response) => {
+      const page = Number(new URL(request.url!, 'http://x').searchParams.get('pageToken') ?? 0);
+      const items = Array.from({ length: sizes[page]! }, (_, i) => ({
+        at: `${page}.${i}`,
+        pad: 'é'.repeat(50_000 >> page),
+      }));
+      response.end(JSON.stringify({ items, nextPageToken: page + 1 < sizes.length ? String(page + 1) : '' }));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+    const client = new RemoteClient({ baseUrl, apiKey: 'k', sleep: async () => {} });
+    const visited: string[][] = [];
+    await walkList(client, { latestDeliveriesCount: 10 }, async ({ items }) => {
+      // The next page arrives meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      visited.push(items.map((item) => (JSON.parse(Buffer.from(item).toString()) as { at: string }).at));
+    });
+    expect(visited).toEqual([['0.0', '0.1', '0.2'], ['1.0'], ['2.0', '2.1']]);
+  });
+
   it('a refusal says what the remote said, on one line', async () => {
     const client = new RemoteClient({ baseUrl: await strictRemote([]), apiKey: 'k', sleep: async () => {} });
     const refused = await client
