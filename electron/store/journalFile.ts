@@ -167,37 +167,42 @@ function firstDifference(a: Buffer, b: Uint8Array, from: number): number {
 }
 
 /**
- * One page of a record: whole (its bytes), or the runs of bytes that changed since the previous commit
- * (`runs`, to be applied over the page as it was then: see `applyPage`).
+ * One page of a record: its number and where its contents lie in the record's body, whole (the page's
+ * bytes) or as the runs of bytes that changed since the previous commit (see `applyPage`). Offsets,
+ * not views: a journal of small changes has millions of pages, and a view each costs more than
+ * applying it.
  */
-export type JournalPage =
-  { pgno: number; bytes: Uint8Array; runs?: undefined } | { pgno: number; runs: Buffer };
+export interface JournalPage {
+  pgno: number;
+  whole: boolean;
+  start: number;
+  end: number;
+}
 
 /**
- * Writes `page` over the page at `at` in `target` (which holds the page as of the previous commit);
- * `before` hears each range just before it is overwritten (to keep what it held).
+ * Writes `page` (of the record whose body is `body`) over the page at `at` in `target`, which holds
+ * the page as of the previous commit; `before` hears each range just before it is overwritten.
  */
 export function applyPage(
+  body: Buffer,
   page: JournalPage,
   target: Uint8Array,
   at: number,
   before?: (from: number, length: number) => void,
 ): void {
-  if (page.runs === undefined) {
-    before?.(at, page.bytes.length);
-    target.set(page.bytes, at);
+  if (page.whole) {
+    before?.(at, page.end - page.start);
+    body.copy(target, at, page.start, page.end);
     return;
   }
-  const { runs } = page;
-  for (let i = 0; i < runs.length;) {
-    const offset = runs.readUInt32LE(i);
-    const length = runs.readUInt32LE(i + 4);
+  for (let i = page.start; i < page.end;) {
+    const offset = body.readUInt32LE(i);
+    const length = body.readUInt32LE(i + 4);
     before?.(at + offset, length);
     const from = i + RUN_HEADER_BYTES;
-    // Most runs are a few dozen bytes (a changed hash, a cell header): a loop beats a native copy's
-    // call, and no view object is made per run (a journal of small changes has millions of them).
-    if (length <= SHORT_RUN_BYTES) for (let j = 0; j < length; j++) target[at + offset + j] = runs[from + j]!;
-    else runs.copy(target, at + offset, from, from + length);
+    // Most runs are a few dozen bytes (a changed hash, a cell header): a loop beats a native copy's call.
+    if (length <= SHORT_RUN_BYTES) for (let j = 0; j < length; j++) target[at + offset + j] = body[from + j]!;
+    else body.copy(target, at + offset, from, from + length);
     i = from + length;
   }
 }
@@ -226,7 +231,7 @@ export function recordPages(body: Buffer, header: JournalHeader): JournalPage[] 
     if (header.version === 1) {
       // Format 1 had no run count: every page whole, right after its number.
       if (at + 4 + pageSize > body.length) return null;
-      pages.push({ pgno, bytes: body.subarray(at + 4, at + 4 + pageSize) });
+      pages.push({ pgno, whole: true, start: at + 4, end: at + 4 + pageSize });
       at += 4 + pageSize;
       continue;
     }
@@ -234,7 +239,7 @@ export function recordPages(body: Buffer, header: JournalHeader): JournalPage[] 
     at += PAGE_ENTRY_BYTES;
     if (runCount === WHOLE_PAGE) {
       if (at + pageSize > body.length) return null;
-      pages.push({ pgno, bytes: body.subarray(at, at + pageSize) });
+      pages.push({ pgno, whole: true, start: at, end: at + pageSize });
       at += pageSize;
       continue;
     }
@@ -246,7 +251,7 @@ export function recordPages(body: Buffer, header: JournalHeader): JournalPage[] 
       if (offset + length > pageSize || at + RUN_HEADER_BYTES + length > body.length) return null;
       at += RUN_HEADER_BYTES + length;
     }
-    pages.push({ pgno, runs: body.subarray(start, at) });
+    pages.push({ pgno, whole: false, start, end: at });
   }
   return at === body.length ? pages : null;
 }

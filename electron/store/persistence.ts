@@ -222,7 +222,7 @@ async function replayChain(
         for (const page of record.pages) {
           const at = (page.pgno - 1) * pageSize;
           bytes = ensureLength(bytes, at + pageSize);
-          applyPage(page, bytes, at, partial && at < size ? keep : undefined);
+          applyPage(record.body, page, bytes, at, partial && at < size ? keep : undefined);
         }
         if (record.dbPages > 0) {
           extent.committedLength = record.end;

@@ -221,7 +221,7 @@ describe('a journal of the previous format', () => {
       record.body.copy(body, 0, 0, 12);
       record.pages.forEach((page, i) => {
         const bytes = new Uint8Array(current.get(page.pgno) ?? new Uint8Array(pageSize));
-        applyPage(page, bytes, 0);
+        applyPage(record.body, page, bytes, 0);
         current.set(page.pgno, bytes);
         body.writeUInt32LE(page.pgno, 12 + i * (4 + pageSize));
         body.set(bytes, 16 + i * (4 + pageSize));
