@@ -77,12 +77,32 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
 
   const servers: ServerProcess[] = [];
   try {
+    // Informational, first: users run the built CLI (the bundled row below is the one the budget
+    // judges); from source, tsx compiles TypeScript in the process first.
+    const tsx = await phase('cold start, tsx', async () => {
+      const { times, server } = await coldStarts('tsx', count, () => startServe(serveDir), org, log);
+      servers.push(server);
+      const memory = processMemory(server.pid);
+      report.info(
+        'cold start to first answer, tsx (dev)',
+        size,
+        ms(median(times)),
+        `${times.map(ms).join(', ')} (includes compiling TypeScript)${memory ? `; peak RSS by then ${megabytes(memory.peak)}` : ''}`,
+      );
+      return server;
+    });
+
     // The HTTP runs and the memory figure are of the bundled CLI when there is one: the budgets are
-    // for the process users run, and tsx compiling TypeScript in the process adds memory of its own.
+    // for the process users run. Without a bundle the tsx server stands in, its memory not judged.
     const cli = options.bundledCli;
-    let server: ServerProcess | undefined;
+    let bundled: ServerProcess | undefined;
     if (cli !== null) {
-      server = await phase('cold start, bundled JS', async () => {
+      // One process per data directory: the tsx server gives it up first.
+      if (tsx) {
+        await tsx.stop();
+        servers.splice(servers.indexOf(tsx), 1);
+      }
+      bundled = await phase('cold start, bundled JS', async () => {
         const { times, server } = await coldStarts(
           'bundled CLI',
           count,
@@ -103,30 +123,8 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
         return server;
       });
     }
-
-    const tsx = await phase('cold start, tsx', async () => {
-      const { times, server } = await coldStarts('tsx', count, () => startServe(serveDir), org, log);
-      servers.push(server);
-      const memory = processMemory(server.pid);
-      // Informational: users run the built CLI (the bundled row above is the one the budget judges);
-      // from source, tsx compiles TypeScript first.
-      report.info(
-        'cold start to first answer, tsx (dev)',
-        size,
-        ms(median(times)),
-        `${times.map(ms).join(', ')} (includes compiling TypeScript)${memory ? `; peak RSS by then ${megabytes(memory.peak)}` : ''}`,
-      );
-      return server;
-    });
-    // Without a bundle, the tsx server stands in (its memory then only informs); else it must not
-    // compete for the two cores during the HTTP runs.
-    if (server && tsx) {
-      await tsx.stop();
-      servers.splice(servers.indexOf(tsx), 1);
-    }
-    server ??= tsx;
+    const server = cli === null ? tsx : bundled;
     if (!server) return;
-    const bundled = server !== tsx;
 
     const ours: Target = {
       name: 'ours',
@@ -182,7 +180,7 @@ export async function serveFigures(org: BenchOrg, report: Report, options: Serve
     const memory = processMemory(server.pid);
     if (!memory) {
       report.info('serve memory', size, 'n/a', '/proc not available');
-    } else if (bundled) {
+    } else if (server === bundled) {
       report.atMostSized(
         'serve memory, peak RSS (bundled JS)',
         size,
