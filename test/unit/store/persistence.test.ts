@@ -263,12 +263,12 @@ describe('writing', () => {
     await waitFor(() => inode(mainFile()) !== image, 'a second checkpoint');
   });
 
-  it('the threshold is half the image, between 64 MiB and 256 MiB (a start replays at most that)', () => {
+  it('the threshold is half the image, between 64 MiB and 128 MiB (a start replays at most that)', () => {
     const MiB = 1024 * 1024;
     expect(checkpointThreshold(1 * MiB)).toBe(64 * MiB);
     expect(checkpointThreshold(100 * MiB)).toBe(64 * MiB);
-    expect(checkpointThreshold(300 * MiB)).toBe(150 * MiB);
-    expect(checkpointThreshold(900 * MiB)).toBe(256 * MiB);
+    expect(checkpointThreshold(200 * MiB)).toBe(100 * MiB);
+    expect(checkpointThreshold(900 * MiB)).toBe(128 * MiB);
   });
 
   it('commits made while a checkpoint runs go to the next journal and survive a restart', async () => {
