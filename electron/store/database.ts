@@ -44,8 +44,9 @@ export interface StorePersistence {
   readonly problem: PersistProblem | null;
   onProblem(listener: (problem: PersistProblem | null) => void): () => void;
   readonly stats: PersistStats;
-  /** Journal bytes replayed at open. */
+  /** Changes replayed at open, in bytes of journal records before compression. */
   readonly replayedBytes: number;
+  /** Changes in journals no image holds yet, likewise (the checkpoint threshold counts these). */
   readonly journalBytes: number;
   readonly lastCheckpointMs: number;
   /** Folds the journal into a new image now. */

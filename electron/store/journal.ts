@@ -41,6 +41,9 @@ export class JournalWriter {
   private durable: number;
   /** End of the last committed transaction, counting queued records. */
   private committed: number;
+  /** Change bytes (record bodies before compression) up to that end, and appended since. */
+  private committedChanges: number;
+  private appendedChanges: number;
   /** The sync in progress; syncs run one at a time. */
   private syncing: Promise<void> | undefined;
   private closed = false;
@@ -50,12 +53,15 @@ export class JournalWriter {
     readonly header: JournalHeader,
     private handle: FileHandle | undefined,
     length: number,
+    changeBytes: number,
     private previous: JournalWriter | undefined,
     private readonly openJournal: OpenJournalFile,
   ) {
     this.durable = length;
     // A new journal's header is its first bytes; it counts as committed (an empty journal is whole).
     this.committed = handle ? length : HEADER_BYTES;
+    this.committedChanges = changeBytes;
+    this.appendedChanges = changeBytes;
     if (!handle) {
       this.queue.push(encodeHeader(header));
       this.queuedBytes = HEADER_BYTES;
@@ -76,14 +82,18 @@ export class JournalWriter {
     previous?: JournalWriter,
     openJournal: OpenJournalFile = openFile,
   ): JournalWriter {
-    return new JournalWriter(dataDir, header, undefined, 0, previous, openJournal);
+    return new JournalWriter(dataDir, header, undefined, 0, 0, previous, openJournal);
   }
 
-  /** Continues an existing journal after its committed prefix; a torn or uncommitted tail is cut off. */
+  /**
+   * Continues an existing journal after its committed prefix (`committedLength` bytes, holding
+   * `changeBytes` of changes); a torn or uncommitted tail is cut off.
+   */
   static async resume(
     dataDir: string,
     header: JournalHeader,
     committedLength: number,
+    changeBytes: number,
     openJournal: OpenJournalFile = openFile,
   ): Promise<JournalWriter> {
     const handle = await openJournal(join(dataDir, journalFileName(header.gen)), 'r+');
@@ -97,15 +107,27 @@ export class JournalWriter {
       await handle.close().catch(() => {});
       throw error;
     }
-    return new JournalWriter(dataDir, header, handle, committedLength, undefined, openJournal);
+    return new JournalWriter(dataDir, header, handle, committedLength, changeBytes, undefined, openJournal);
   }
 
-  /** Queues a record; `commits` marks the end of a transaction. */
-  append(record: Buffer, commits: boolean): void {
+  /**
+   * Queues a record holding `changeBytes` of changes (its body before compression); `commits` marks
+   * the end of a transaction.
+   */
+  append(record: Buffer, commits: boolean, changeBytes: number): void {
     if (this.closed) throw new Error('the journal is closed');
     this.queue.push(record);
     this.queuedBytes += record.length;
-    if (commits) this.committed = this.length;
+    this.appendedChanges += changeBytes;
+    if (commits) {
+      this.committed = this.length;
+      this.committedChanges = this.appendedChanges;
+    }
+  }
+
+  /** Change bytes of the committed transactions: what replaying them costs (the checkpoint threshold). */
+  get committedChangeBytes(): number {
+    return this.committedChanges;
   }
 
   /** Length with everything queued. */

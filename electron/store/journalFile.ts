@@ -8,7 +8,8 @@
  * are dropped, everything before them kept.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflateRaw, inflateRawSync } from 'node:zlib';
 
 const MAGIC = Buffer.from('DHJOURNL', 'latin1');
 /** Format 2 writes a changed page as the runs of bytes that changed; format 1 (whole pages) still reads. */
@@ -17,6 +18,9 @@ const READABLE_VERSIONS = [1, 2];
 export const HEADER_BYTES = 40;
 const RECORD_FRAME_BYTES = 8;
 const BODY_FIXED_BYTES = 12;
+/** Flag bits of a record body's first field: it commits its transaction; its pages are deflated. */
+const COMMITS = 1;
+const DEFLATED = 2;
 /** No record is larger (a commit is journaled in records of a few MiB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** Journals are read this many bytes at a time (more when a record is larger). */
@@ -92,10 +96,11 @@ export function encodeRecord(
   dbPages: number,
   readPage: (pgno: number, into: Uint8Array, at: number) => void,
   baseOf: (pgno: number) => Uint8Array | undefined = () => undefined,
-): Buffer {
+): EncodedRecord {
   const record = Buffer.allocUnsafe(recordBytesFor(pgnos.length, pageSize));
+  let wholeBytes = 0;
   const body = record.subarray(RECORD_FRAME_BYTES);
-  body.writeUInt32LE(dbPages > 0 ? 1 : 0, 0);
+  body.writeUInt32LE(dbPages > 0 ? COMMITS : 0, 0);
   body.writeUInt32LE(pgnos.length, 4);
   body.writeUInt32LE(dbPages, 8);
   const page = Buffer.allocUnsafe(pageSize);
@@ -116,10 +121,71 @@ export function encodeRecord(
     }
     body.writeUInt32LE(WHOLE_PAGE, at + 4);
     at += PAGE_ENTRY_BYTES + pageSize;
+    wholeBytes += pageSize;
   }
   record.writeUInt32LE(at, 0);
   record.writeUInt32LE(crc32(body.subarray(0, at), gen), 4);
-  return record.subarray(0, RECORD_FRAME_BYTES + at);
+  return { record: record.subarray(0, RECORD_FRAME_BYTES + at), changeBytes: at, wholeBytes };
+}
+
+/** A record as `encodeRecord` made it, and what it holds. */
+export interface EncodedRecord {
+  /** Framed, ready to append. */
+  record: Buffer;
+  /** Its body's bytes: what replaying it costs, compressed or not (the checkpoint threshold counts these). */
+  changeBytes: number;
+  /** Bytes of whole pages in it (new pages, or pages that changed too much to patch). */
+  wholeBytes: number;
+}
+
+const deflateRawAsync = promisify(deflateRaw);
+/** Records smaller than this are not worth a trip to the thread pool. */
+const MIN_DEFLATE_BYTES = 1024;
+
+/**
+ * The record as it goes to disk: deflated (level 1, on libuv's thread pool) when it is mostly runs of
+ * changed bytes (index entries, keys and cell pointers: about a third of their size), as it is when
+ * it is mostly whole pages (a first sync: half their size at best, for CPU a sync cannot spare and
+ * more work at every open).
+ */
+export async function recordForDisk(encoded: EncodedRecord, gen: number): Promise<Buffer> {
+  const { record, changeBytes, wholeBytes } = encoded;
+  if (changeBytes < MIN_DEFLATE_BYTES || wholeBytes * 2 > changeBytes) return record;
+  const body = record.subarray(RECORD_FRAME_BYTES);
+  const deflated = await deflateRawAsync(body.subarray(BODY_FIXED_BYTES), { level: 1 });
+  const storedLength = BODY_FIXED_BYTES + 4 + deflated.length;
+  if (storedLength >= body.length) return record;
+  const stored = Buffer.allocUnsafe(RECORD_FRAME_BYTES + storedLength);
+  const storedBody = stored.subarray(RECORD_FRAME_BYTES);
+  body.copy(storedBody, 0, 0, BODY_FIXED_BYTES);
+  storedBody.writeUInt32LE(body.readUInt32LE(0) | DEFLATED, 0);
+  storedBody.writeUInt32LE(body.length - BODY_FIXED_BYTES, BODY_FIXED_BYTES);
+  deflated.copy(storedBody, BODY_FIXED_BYTES + 4);
+  stored.writeUInt32LE(storedLength, 0);
+  stored.writeUInt32LE(crc32(storedBody, gen), 4);
+  return stored;
+}
+
+/**
+ * A stored body as `recordPages` reads it: inflated when it was deflated (its fixed fields, then the
+ * pages), or null when it does not inflate to the length it gives (a forged checksum, or a bug).
+ */
+function inflatedBody(stored: Buffer): Buffer | null {
+  if ((stored.readUInt32LE(0) & DEFLATED) === 0) return stored;
+  if (stored.length < BODY_FIXED_BYTES + 4) return null;
+  const payloadLength = stored.readUInt32LE(BODY_FIXED_BYTES);
+  let payload: Buffer;
+  try {
+    payload = inflateRawSync(stored.subarray(BODY_FIXED_BYTES + 4), { maxOutputLength: MAX_RECORD_BYTES });
+  } catch {
+    return null;
+  }
+  if (payload.length !== payloadLength) return null;
+  const body = Buffer.allocUnsafe(BODY_FIXED_BYTES + payloadLength);
+  stored.copy(body, 0, 0, BODY_FIXED_BYTES);
+  body.writeUInt32LE(stored.readUInt32LE(0) & ~DEFLATED, 0);
+  payload.copy(body, BODY_FIXED_BYTES);
+  return body;
 }
 
 /**
@@ -213,6 +279,7 @@ export interface RecordInfo {
   end: number;
   /** The database's size in pages after the transaction this record commits; 0 for a part. */
   dbPages: number;
+  /** Its body, inflated if it was stored deflated. */
   body: Buffer;
 }
 
@@ -292,11 +359,13 @@ export async function* readRecords(
     if (length < BODY_FIXED_BYTES || length > MAX_RECORD_BYTES || end > fileSize) return;
     if (!(await have(at, RECORD_FRAME_BYTES + length))) return;
     const from = at - bufferStart + RECORD_FRAME_BYTES;
-    const body = buffer.subarray(from, from + length);
-    if (crc32(body, header.gen) !== crc) return;
-    const pages = recordPages(body, header);
-    if (!pages) return;
-    yield { start: at, end, dbPages: body.readUInt32LE(0) === 1 ? body.readUInt32LE(8) : 0, body, pages };
+    const stored = buffer.subarray(from, from + length);
+    if (crc32(stored, header.gen) !== crc) return;
+    const body = inflatedBody(stored);
+    const pages = body && recordPages(body, header);
+    if (!body || !pages) return;
+    const dbPages = (body.readUInt32LE(0) & COMMITS) !== 0 ? body.readUInt32LE(8) : 0;
+    yield { start: at, end, dbPages, body, pages };
     at = end;
   }
 }
@@ -308,4 +377,6 @@ export interface JournalExtent {
   /** The database's size in pages after the last commit; 0 when nothing committed. */
   dbPages: number;
   commits: number;
+  /** The bodies of its committed records, as replayed (inflated): what the checkpoint threshold counts. */
+  changeBytes: number;
 }

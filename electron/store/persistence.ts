@@ -88,7 +88,7 @@ export async function readDatabaseFile<T>(
     chain: image.chain,
     journals,
     warnings,
-    replayedBytes: image.chain.reduce((sum, link) => sum + link.extent.committedLength - HEADER_BYTES, 0),
+    replayedBytes: image.chain.reduce((sum, link) => sum + link.extent.changeBytes, 0),
   });
 
   const mainFile = join(dataDir, DATABASE_FILE);
@@ -209,7 +209,8 @@ async function replayChain(
   let current = first;
   while (current && current.header.pageSize === pageSize) {
     const handle = await open(current.file, 'r');
-    const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, commits: 0 };
+    const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, commits: 0, changeBytes: 0 };
+    let uncommittedChanges = 0;
     // What the parts of a commit overwrote, in order: put back if its commit record never follows. A
     // commit in one record (most are) needs none: a record is checked whole before it is applied.
     const undo: { at: number; bytes: Uint8Array }[] = [];
@@ -219,6 +220,7 @@ async function replayChain(
     try {
       for await (const record of readRecords(handle, current.header, current.size)) {
         const partial = record.dbPages === 0 || undo.length > 0;
+        uncommittedChanges += record.body.length;
         for (const page of record.pages) {
           const at = (page.pgno - 1) * pageSize;
           bytes = ensureLength(bytes, at + pageSize);
@@ -228,6 +230,8 @@ async function replayChain(
           extent.committedLength = record.end;
           extent.dbPages = record.dbPages;
           extent.commits += 1;
+          extent.changeBytes += uncommittedChanges;
+          uncommittedChanges = 0;
           size = record.dbPages * pageSize;
           undo.length = 0;
         }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { writeImage, writeSnapshot } from './checkpoint';
 import { listDir } from './files';
 import { JournalWriter, type OpenJournalFile, isJournalFileName } from './journal';
-import { HEADER_BYTES, JOURNAL_VERSION, encodeRecord, recordBytesFor } from './journalFile';
+import { JOURNAL_VERSION, encodeRecord, recordBytesFor, recordForDisk } from './journalFile';
 import type { PageCapture, PendingCommit } from './pageCapture';
 import type { LoadedDatabase } from './persistence';
 
@@ -151,6 +151,7 @@ export class Persister {
           dataDir,
           last.journal.header,
           last.extent.committedLength,
+          last.extent.changeBytes,
           options.openJournal,
         )
       : JournalWriter.next(
@@ -168,7 +169,12 @@ export class Persister {
     // Journals before the last are complete and closed: the next checkpoint reads them from disk.
     const unfolded = await Promise.all(
       closedLinks.map((link) =>
-        JournalWriter.resume(dataDir, link.journal.header, link.extent.committedLength),
+        JournalWriter.resume(
+          dataDir,
+          link.journal.header,
+          link.extent.committedLength,
+          link.extent.changeBytes,
+        ),
       ),
     );
     await Promise.all(unfolded.map((writer) => writer.close()));
@@ -267,8 +273,9 @@ export class Persister {
       while (commit.journaled < commit.pgnos.length) {
         const pgnos = commit.pgnos.slice(commit.journaled, commit.journaled + perRecord);
         const last = commit.journaled + pgnos.length === commit.pgnos.length;
-        const record = encodeRecord(
-          this.journal.header.gen,
+        const { gen } = this.journal.header;
+        const encoded = encodeRecord(
+          gen,
           pgnos,
           pageSize,
           last ? commit.dbPages : 0,
@@ -276,10 +283,12 @@ export class Persister {
           (pgno) => commit.bases.get(pgno),
         );
         for (const pgno of pgnos) commit.bases.delete(pgno);
-        this.stats.pages += pgnos.length;
-        this.journal.append(record, last);
         commit.journaled += pgnos.length;
         this.pendingBytes -= pgnos.length * pageSize;
+        // The pages are read: compressing them on the thread pool lets commits go on meanwhile.
+        const record = await recordForDisk(encoded, gen);
+        this.journal.append(record, last, encoded.changeBytes);
+        this.stats.pages += pgnos.length;
         this.stats.journalBytes += record.length;
         if (this.journal.pending >= EAGER_SYNC_BYTES) await this.journal.sync();
         else if (!last) await nextTurn();
@@ -351,10 +360,13 @@ export class Persister {
     return this.options.quitCheckpointBytes ?? DEFAULT_QUIT_CHECKPOINT_BYTES;
   }
 
-  /** Committed bytes in journals that no image holds yet. */
+  /**
+   * Committed changes in journals that no image holds yet, in bytes of records before compression
+   * (what replaying them costs; on disk they may take a third of that).
+   */
   get journalBytes(): number {
-    const folded = this.unfolded.reduce((sum, writer) => sum + writer.committedLength - HEADER_BYTES, 0);
-    return folded + this.journal.committedLength - HEADER_BYTES;
+    const folded = this.unfolded.reduce((sum, writer) => sum + writer.committedChangeBytes, 0);
+    return folded + this.journal.committedChangeBytes;
   }
 
   private scheduleCheckpoint(): void {

@@ -122,6 +122,30 @@ describe('a damaged journal', () => {
     expect(reopened.value('PRAGMA quick_check')).toBe('ok');
   });
 
+  it('a record whose checksum holds but whose deflated pages do not inflate: dropped with what follows', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    note(store, 'one');
+    await store.flush();
+    const [journal] = journalFiles(dir);
+    const header = decodeHeader(readFileSync(journal!).subarray(0, HEADER_BYTES));
+    if ('problem' in header) throw new Error(header.problem);
+    // Commits (1) and deflated (2), one page, 5 pages after it, 100 bytes once inflated: not deflate data.
+    const body = Buffer.concat([Buffer.alloc(16), Buffer.from('not deflate data at all')]);
+    body.writeUInt32LE(3, 0);
+    body.writeUInt32LE(1, 4);
+    body.writeUInt32LE(5, 8);
+    body.writeUInt32LE(100, 12);
+    const frame = Buffer.alloc(8);
+    frame.writeUInt32LE(body.length, 0);
+    frame.writeUInt32LE(crc32(body, header.gen), 4);
+    appendFileSync(journal!, Buffer.concat([frame, body]));
+
+    const reopened = await reopenCopy(dir);
+    expect(notes(reopened)).toEqual(['one']);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+  });
+
   it('a header that does not check out: the journal is ignored, with a warning', async () => {
     const dir = join(root, 'data');
     const store = await open(dir);

@@ -184,6 +184,28 @@ describe('writing', () => {
     expect(reopened.value('PRAGMA quick_check')).toBe('ok');
   });
 
+  it('a commit of many small changes is stored deflated, and replays exactly', async () => {
+    const store = await open();
+    store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, status TEXT NOT NULL, body TEXT NOT NULL)');
+    store.run('CREATE INDEX item_status ON item (status, id)');
+    store.transaction(() => {
+      for (let id = 0; id < 4000; id++)
+        store.run("INSERT INTO item VALUES (?, 'HEALTHY', ?)", [id, `dataset-${id}-`.repeat(8)]);
+    });
+    await store.flush();
+    const before = { file: journalBytes(), changes: store.persistence!.journalBytes };
+
+    store.run("UPDATE item SET status = 'FAILED', body = 'x' || body WHERE id % 13 = 0");
+    await store.flush();
+
+    const changes = store.persistence!.journalBytes - before.changes;
+    expect(changes).toBeGreaterThan(16 * 1024);
+    expect(journalBytes() - before.file).toBeLessThan(changes * 0.6);
+    const reopened = await reopenedCopy();
+    expect(reopened.value("SELECT count(*) FROM item WHERE status = 'FAILED' AND body LIKE 'x%'")).toBe(308);
+    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+  });
+
   it('group commit: commits within the debounce window share one write, made after the window', async () => {
     const debounceMs = 150;
     const store = await open({ debounceMs });
