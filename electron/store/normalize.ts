@@ -14,6 +14,7 @@ import type {
 } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
 import {
+  MAX_ID_LENGTH,
   jsonKey,
   maxLength,
   scheduleProblem,
@@ -86,7 +87,8 @@ function canonicalInRange(text: string): boolean {
   const day = digits(text, 8, 10);
   if (month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  const daysInMonth =
+    month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return (
     day <= daysInMonth &&
     digits(text, 11, 13) <= 23 &&
@@ -104,20 +106,27 @@ function fieldsInRange(text: string): boolean {
   return hour <= 23 && minute <= 59 && second <= 59;
 }
 
+/** The fields an object of the format may have, in the order messages list them. */
+interface Fields {
+  list: readonly string[];
+  set: ReadonlySet<string>;
+}
+const fields = (list: readonly string[]): Fields => ({ list, set: new Set(list) });
+
 /** Strict mode only: a field the format does not have is most likely a typo of one it has. */
 function knownKeys(
   ctx: NormalizeContext,
   input: Record<string, unknown>,
-  allowed: readonly string[],
+  allowed: Fields,
   path: string,
 ): void {
   if (!ctx.strict) return;
-  const unknown = Object.keys(input).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) {
+  for (const key of Object.keys(input)) {
+    if (allowed.set.has(key)) continue;
     problem(
       ctx,
-      jsonPath(path, unknown),
-      `unknown field ${shortQuote(unknown)} (allowed: ${allowed.join(', ')})`,
+      jsonPath(path, key),
+      `unknown field ${shortQuote(key)} (allowed: ${allowed.list.join(', ')})`,
     );
   }
 }
@@ -130,8 +139,10 @@ export function jsonPath(path: string, key: string): string {
 
 /** Strict mode only: a value over its field's length limit (importRules.ts). */
 function tooLong(ctx: NormalizeContext, value: string, key: string, path: string): boolean {
+  // Every limit is at least MAX_ID_LENGTH: most values are shorter, and need no look-up.
+  if (!ctx.strict || value.length <= MAX_ID_LENGTH) return false;
   const max = maxLength(key);
-  if (!ctx.strict || value.length <= max) return false;
+  if (value.length <= max) return false;
   problem(ctx, `${path}.${key}`, `${value.length} characters, over the limit of ${max} for ${key}`);
   return true;
 }
@@ -200,15 +211,15 @@ function array(ctx: NormalizeContext, value: unknown, path: string): unknown[] {
   return [];
 }
 
-const EVENT_FIELDS = [
+const EVENT_FIELDS = fields([
   'status',
   'deliveryDeadline',
   'deliveredAt',
   'processingDeadlineConfig',
   'deliveryId',
   'runDetails',
-];
-const RECORD_FIELDS = [
+]);
+const RECORD_FIELDS = fields([
   'legacyDatasetId',
   'datasetId',
   'datasetName',
@@ -224,8 +235,8 @@ const RECORD_FIELDS = [
   'latestDeliveryStatus',
   'latestDeliveryTimestamp',
   'nextExpectedDeliveryTimestamp',
-];
-const TASK_FIELDS = [
+]);
+const TASK_FIELDS = fields([
   'taskId',
   'taskName',
   'deliveryId',
@@ -242,7 +253,11 @@ const TASK_FIELDS = [
   'message',
   'details',
   'createdAt',
-];
+]);
+const RUN_DETAIL_FIELDS = fields(['stage', 'runId', 'status', 'startedAt', 'endedAt']);
+const SUPPLIER_FIELDS = fields(['id', 'name']);
+const GROUP_FIELDS = fields(['status', 'timestamp', 'tasks']);
+const STAGE_FIELDS = fields(STAGES);
 
 const CONFIG_FIELDS = [
   'minute',
@@ -254,6 +269,7 @@ const CONFIG_FIELDS = [
   'timezone',
   'cronExpression',
 ] as const;
+const CONFIG_KEYS = fields(CONFIG_FIELDS);
 
 /**
  * Configs repeat on every event of a dataset and across datasets: equal ones become one shared, frozen
@@ -264,9 +280,39 @@ const MAX_SHARED_CONFIGS = 10_000;
 /** Configs an import already checked (zone and schedule checks cost a croner parse and an Intl zone). */
 const validConfigs = new Set<string>();
 
+/**
+ * The last config normalized, as given and as returned: consecutive events of a record mostly repeat
+ * their dataset's config, and one with the very same values (and as many fields) is the same config.
+ */
+let lastConfig: { ctx: NormalizeContext; values: unknown[]; fields: number; config: DeadlineConfig } | null =
+  null;
+
+function sameAsLast(ctx: NormalizeContext, value: unknown): DeadlineConfig | null {
+  const last = lastConfig;
+  if (last === null || last.ctx !== ctx || !isObject(value)) return null;
+  for (let i = 0; i < CONFIG_FIELDS.length; i++) {
+    if (value[CONFIG_FIELDS[i]!] !== last.values[i]) return null;
+  }
+  // The same values and as many fields: no field the last one did not have.
+  return Object.keys(value).length === last.fields ? last.config : null;
+}
+
 export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, path: string): DeadlineConfig {
+  const same = sameAsLast(ctx, value);
+  if (same !== null) return same;
+  const problems = ctx.problems.length;
+  const config = normalizeNewConfig(ctx, value, path);
+  // Remembered only when it came through without problems (lenient mode would have to count them again).
+  lastConfig =
+    isObject(value) && ctx.problems.length === problems
+      ? { ctx, values: CONFIG_FIELDS.map((field) => value[field]), fields: Object.keys(value).length, config }
+      : null;
+  return config;
+}
+
+function normalizeNewConfig(ctx: NormalizeContext, value: unknown, path: string): DeadlineConfig {
   const input = object(ctx, value, path) ?? {};
-  knownKeys(ctx, input, CONFIG_FIELDS, path);
+  knownKeys(ctx, input, CONFIG_KEYS, path);
   const config = {} as DeadlineConfig;
   for (const field of CONFIG_FIELDS) config[field] = str(ctx, input, field, path) ?? '';
   const key = CONFIG_FIELDS.map((field) => config[field]).join('\u0000');
@@ -287,7 +333,7 @@ export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, p
 
 function normalizeRunDetail(ctx: NormalizeContext, value: unknown, path: string): RunDetail | null {
   if (!isObject(value)) return problem(ctx, path, `expected an object, got ${describe(value)}`);
-  knownKeys(ctx, value, ['stage', 'runId', 'status', 'startedAt', 'endedAt'], path);
+  knownKeys(ctx, value, RUN_DETAIL_FIELDS, path);
   return {
     stage: str(ctx, value, 'stage', path) ?? '',
     runId: str(ctx, value, 'runId', path),
@@ -331,7 +377,7 @@ export function normalizeDatasetRecord(
     return problem(ctx, `${path}.datasetId`, 'a dataset record needs a datasetId');
   knownKeys(ctx, value, RECORD_FIELDS, path);
   const supplier = object(ctx, value.supplier, `${path}.supplier`) ?? {};
-  knownKeys(ctx, supplier, ['id', 'name'], `${path}.supplier`);
+  knownKeys(ctx, supplier, SUPPLIER_FIELDS, `${path}.supplier`);
   const events = array(ctx, value.deliveryEventList, `${path}.deliveryEventList`);
   return {
     legacyDatasetId: str(ctx, value, 'legacyDatasetId', path),
@@ -369,12 +415,13 @@ const DETAIL_FIELDS = [
   'destinationType',
   'subscriberOrgId',
 ] as const;
+const DETAIL_KEYS = fields(DETAIL_FIELDS);
 
 function normalizeTask(ctx: NormalizeContext, value: unknown, path: string): Task | null {
   if (!isObject(value)) return problem(ctx, path, `expected a task object, got ${describe(value)}`);
   knownKeys(ctx, value, TASK_FIELDS, path);
   const detailsInput = object(ctx, value.details, `${path}.details`) ?? {};
-  knownKeys(ctx, detailsInput, DETAIL_FIELDS, `${path}.details`);
+  knownKeys(ctx, detailsInput, DETAIL_KEYS, `${path}.details`);
   const details: Task['details'] = { deliveryId: null };
   for (const field of DETAIL_FIELDS) {
     if (field === 'deliveryId' || detailsInput[field] !== undefined) {
@@ -407,12 +454,12 @@ export function normalizeTasksRecord(
   path: string,
 ): TasksRecord | null {
   if (!isObject(value)) return problem(ctx, path, `expected a tasks record object, got ${describe(value)}`);
-  knownKeys(ctx, value, STAGES, path);
+  knownKeys(ctx, value, STAGE_FIELDS, path);
   const groups = {} as Record<(typeof STAGES)[number], unknown>;
   for (const stage of STAGES) {
     const groupPath = `${path}.${stage}`;
     const group = object(ctx, value[stage], groupPath) ?? {};
-    knownKeys(ctx, group, ['status', 'timestamp', 'tasks'], groupPath);
+    knownKeys(ctx, group, GROUP_FIELDS, groupPath);
     const tasks = array(ctx, group.tasks, `${groupPath}.tasks`)
       .map((task, i) => normalizeTask(ctx, task, `${groupPath}.tasks[${i}]`))
       .filter((task): task is Task => task !== null);
