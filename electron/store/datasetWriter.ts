@@ -2,7 +2,7 @@
  * The write path for dataset records and tasks, shared by import, demo and sync. Callers wrap a whole
  * batch in `store.transaction` so it commits whole or not at all (DESIGN.md §3).
  */
-import type { DatasetRecord, DeliveryEvent, Task, TasksRecord } from '../../shared/schemas';
+import type { DatasetRecord, DeliveryEvent, TasksRecord } from '../../shared/schemas';
 import type { Store } from './database';
 import { packTasks } from './tasksBlob';
 import { sortKeyValues } from './sortKeys';
@@ -18,6 +18,12 @@ export interface WriteOptions {
   remoteHash?: string | null;
   /** The caller knows the dataset is not stored yet: its events are exactly the record's (a first sync). */
   isNew?: boolean;
+  /**
+   * With `isNew`: the caller knows no two of the record's events share a deliveryId (an import checks
+   * it), so they are inserted as they are, without the merge by deliveryId (which needs the index on it,
+   * that an import into an empty store builds once at its end).
+   */
+  distinctEvents?: boolean;
 }
 
 /**
@@ -102,6 +108,7 @@ WHERE events.status IS NOT excluded.status OR events.deadline IS NOT excluded.de
   OR events.delivered_at IS NOT excluded.delivered_at OR events.config_id IS NOT excluded.config_id
   OR (excluded.run_details IS NOT NULL AND events.run_details IS NOT excluded.run_details)`;
 const UPSERT_EVENTS = Array.from({ length: EVENTS_PER_STATEMENT + 1 }, (_, rows) => upsertEvents(rows));
+const INSERT_EVENTS = UPSERT_EVENTS.map((sql) => sql.slice(0, sql.indexOf('ON CONFLICT')));
 
 /** Keeps the newest `limit` events of a dataset (newest by deadline, then delivered time). */
 const TRIM_EVENTS = `
@@ -149,7 +156,12 @@ export function writeDataset(
   );
   if (options.events === 'replace' && !options.isNew)
     store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
-  writeEvents(store, pk, record.deliveryEventList);
+  writeEvents(
+    store,
+    pk,
+    record.deliveryEventList,
+    options.isNew && options.distinctEvents ? INSERT_EVENTS : UPSERT_EVENTS,
+  );
   const count = options.isNew
     ? record.deliveryEventList.length
     : Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
@@ -157,7 +169,12 @@ export function writeDataset(
   return pk;
 }
 
-function writeEvents(store: Store, datasetPk: number, events: readonly DeliveryEvent[]): void {
+function writeEvents(
+  store: Store,
+  datasetPk: number,
+  events: readonly DeliveryEvent[],
+  statements: readonly string[],
+): void {
   for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
     const batch = events.slice(start, start + EVENTS_PER_STATEMENT);
     const params: (string | number | null)[] = new Array(batch.length * EVENT_COLUMNS);
@@ -174,36 +191,20 @@ function writeEvents(store: Store, datasetPk: number, events: readonly DeliveryE
       params[at++] = timeKey(event.deliveredAt);
       params[at++] = nextSeq(store);
     }
-    store.run(UPSERT_EVENTS[batch.length]!, params);
+    store.run(statements[batch.length]!, params);
   }
 }
 
-/** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2), whatever order they came in. */
-function byScheduleThenId(a: Task, b: Task): number {
-  const at = a.scheduledAt ?? '\uffff';
-  const bt = b.scheduledAt ?? '\uffff';
-  if (at !== bt) return at < bt ? -1 : 1;
-  const ai = a.taskId ?? '';
-  const bi = b.taskId ?? '';
-  return ai < bi ? -1 : ai > bi ? 1 : 0;
-}
-
-function ordered(tasks: TasksRecord): TasksRecord {
-  const sorted = (group: { tasks: Task[] }): Task[] => [...group.tasks].sort(byScheduleThenId);
-  return {
-    ingest: { ...tasks.ingest, tasks: sorted(tasks.ingest) },
-    normalize: { ...tasks.normalize, tasks: sorted(tasks.normalize) },
-    process: { ...tasks.process, tasks: sorted(tasks.process) },
-    dispatch: { ...tasks.dispatch, tasks: sorted(tasks.dispatch) },
-  };
-}
-
 export function writeTasks(store: Store, orgId: string, deliveryId: string, given: TasksRecord): void {
-  const tasks = ordered(given);
+  writePackedTasks(store, orgId, deliveryId, packTasks(given));
+}
+
+/** Stores a tasks record already in its stored form (tasksBlob.ts). */
+export function writePackedTasks(store: Store, orgId: string, deliveryId: string, packed: Uint8Array): void {
   store.run(
     `INSERT INTO delivery_tasks (org_id, delivery_id, json) VALUES (?, ?, ?)
      ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json`,
-    [orgId, deliveryId, packTasks(tasks)],
+    [orgId, deliveryId, packed],
   );
 }
 

@@ -4,13 +4,13 @@
  * and writes the same files the user named.
  */
 import { type Stats, constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import Type from 'typebox';
 import { exportSnapshot } from '../../query/exportSnapshot';
 import { writeFileAtomicSync } from '../../store/atomicFile';
 import { getOrg } from '../../store/orgs';
-import { SnapshotError, importSnapshot, parseSnapshot } from '../../store/snapshot';
+import { SnapshotError, importSnapshotFile } from '../../store/snapshot';
 import { CommandError, command } from '../command';
 import { checkOrg } from './org';
 
@@ -18,7 +18,8 @@ import { checkOrg } from './org';
 export const DEFAULT_IMPORT_MIB = 256;
 export const MAX_IMPORT_MIB = 500;
 const MiB = 1024 * 1024;
-const CHUNK = 4 * MiB;
+/** Read a chunk at a time: each is checked and written in one slice of the transaction that imports it. */
+const CHUNK = MiB;
 
 export const importData = command({
   args: Type.Object(
@@ -38,37 +39,30 @@ export const importData = command({
     absolute(args.path);
     const stop = watchStopSignals();
     try {
-      const text = await readBounded(args.path, args.file, args.maxSize ?? DEFAULT_IMPORT_MIB, stop.check);
-      const refused = (error: unknown): never => {
+      const file = await openBounded(args.path, args.file, args.maxSize ?? DEFAULT_IMPORT_MIB);
+      let counts;
+      try {
+        // One transaction, written as the file is read: a signal while it is read and checked (seen
+        // between chunks) or a bad record rolls it all back; once the last chunk is read, a signal
+        // finds the import done.
+        counts = await importSnapshotFile(store, args.org, file.chunks(stop.check), {
+          now: now(),
+          deliveriesPerDataset: args.retention,
+        });
+      } catch (error) {
         if (error instanceof SnapshotError)
           throw new CommandError(`${args.file}: ${error.message} (nothing was imported)`);
         throw error;
-      };
-      let snapshot;
-      try {
-        snapshot = parseSnapshot(text);
-      } catch (error) {
-        refused(error);
+      } finally {
+        await file.close();
       }
-      const parsed = snapshot!;
-      // A signal that came during the (synchronous) parse is acted on here, before anything is written.
-      stop.check();
-      await store.whenIdle(() => {
-        stop.check();
-        // From here on the import is one synchronous transaction: a signal now finds it done.
-        try {
-          importSnapshot(store, args.org, parsed, { now: now(), deliveriesPerDataset: args.retention });
-        } catch (error) {
-          refused(error);
-        }
-      });
       // Saved while a signal is still only noted, so the file on disk is the whole import or the old
       // data (a failed save is logged by the store and retried when it closes).
       await store.flush().catch(() => {});
       // A signal that came during the write is delivered before this resumes.
       await new Promise((resolve) => setImmediate(resolve));
       out.stderr(
-        `Imported ${parsed.datasets.length} datasets and the tasks of ${parsed.tasks.size} deliveries into org ${args.org}.\n`,
+        `Imported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries into org ${args.org}.\n`,
       );
       const late = stop.received();
       if (late !== null)
@@ -102,11 +96,20 @@ function watchStopSignals(): { check: () => void; received: () => string | null;
   };
 }
 
+interface BoundedFile {
+  /**
+   * The file's bytes in chunks, never past the size limit; `check` runs before each read and at the
+   * end. A chunk's buffer is reused once the next one is asked for.
+   */
+  chunks(check: () => void): AsyncGenerator<Buffer>;
+  close(): Promise<void>;
+}
+
 /**
- * The file's text, read in chunks (a signal is seen between them) and never past the size limit: only
- * a regular file is read, so a device, fifo or directory can neither block nor stream without end.
+ * Opens the file to import: only a regular file is read, so a device, fifo or directory can neither
+ * block nor stream without end, and never past the size limit.
  */
-async function readBounded(path: string, file: string, maxMiB: number, check: () => void): Promise<string> {
+async function openBounded(path: string, file: string, maxMiB: number): Promise<BoundedFile> {
   const cannot = (error: unknown): CommandError =>
     new CommandError(`cannot read ${file}: ${(error as Error).message} (nothing was imported)`);
   const limit = maxMiB * MiB;
@@ -135,7 +138,7 @@ async function readBounded(path: string, file: string, maxMiB: number, check: ()
     throw cannot(error);
   }
   refuseKind(info);
-  let handle;
+  let handle: FileHandle;
   try {
     // Non-blocking, should the path have become a fifo since: the fstat below then refuses it.
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -146,26 +149,50 @@ async function readBounded(path: string, file: string, maxMiB: number, check: ()
     const opened = await handle.stat();
     refuseKind(opened);
     if (opened.size > limit) throw tooBig(`${(opened.size / MiB).toFixed(1)} MiB`);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      check();
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK, limit + 1 - total));
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-      // It grew while being read.
-      if (total > limit) throw tooBig(`over ${maxMiB} MiB`);
-    }
-    check();
-    return Buffer.concat(chunks, total).toString('utf8');
   } catch (error) {
+    await handle.close();
     if (error instanceof CommandError) throw error;
     throw cannot(error);
-  } finally {
-    await handle.close();
   }
+  let total = 0;
+  // Two buffers, read into in turn: one is read into while the caller works on the other (which it
+  // is done with when it asks for the next). Fresh buffers for each chunk would each be external memory
+  // that V8 answers with a full garbage collection every few dozen MiB.
+  const buffers = [Buffer.allocUnsafeSlow(CHUNK), Buffer.allocUnsafeSlow(CHUNK)];
+  let turn = 0;
+  const read = async (): Promise<Buffer> => {
+    const buffer = buffers[turn++ % 2]!;
+    try {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, limit + 1 - total), null);
+      total += bytesRead;
+      return buffer.subarray(0, bytesRead);
+    } catch (error) {
+      throw cannot(error);
+    }
+  };
+  return {
+    async *chunks(check) {
+      // The next chunk is read while the caller works on this one.
+      let next: Promise<Buffer> | null = null;
+      try {
+        for (;;) {
+          check();
+          const chunk = await (next ?? read());
+          next = null;
+          if (chunk.length === 0) break;
+          // It grew while being read.
+          if (total > limit) throw tooBig(`over ${maxMiB} MiB`);
+          next = read();
+          yield chunk;
+        }
+        check();
+      } finally {
+        // A read still under way when the caller stops must end before the file is closed.
+        await next?.catch(() => {});
+      }
+    },
+    close: () => handle.close(),
+  };
 }
 
 export const exportData = command({

@@ -356,6 +356,90 @@ describe('hostile snapshot files', () => {
   });
 });
 
+/**
+ * An import is written as its file is read, a chunk at a time (DESIGN.md §10): a problem near the end of
+ * a large file must still undo everything written before it, in a data directory with an org in it and
+ * in an empty one (whose indexes the import drops while it writes and builds again at its end).
+ */
+describe('a problem late in a large file', () => {
+  let dir: string;
+  const files: Record<string, string> = {};
+  beforeAll(() => {
+    dir = tempDir();
+    // 6,000 datasets of 20 deliveries: ~8 MB, a record per line as export writes them.
+    const records = Array.from({ length: 6_000 }, (_, i) =>
+      record(`late-${i}`, {
+        deliveryEventList: Array.from({ length: 20 }, (_, j) => ({
+          deliveryId: `late-${i}-d${j}`,
+          status: 'HEALTHY',
+          deliveryDeadline: new Date(Date.UTC(2026, 10, 20 - j, 4)).toISOString(),
+        })),
+      }),
+    );
+    const lines = records.map((r) => JSON.stringify(r));
+    /** A file of these dataset records (JSON text, one per line) and tasks. */
+    const write = (name: string, datasets: string[], tasks: Record<string, unknown> = {}): void => {
+      files[name] = join(dir, `${name}.json`);
+      const filed = Object.entries(tasks).map(([k, v]) => `\n${JSON.stringify(k)}:${JSON.stringify(v)}`);
+      writeFileSync(
+        files[name],
+        `{"datasets":[\n${datasets.join(',\n')}\n],"tasks":{${filed.join(',')}\n}}\n`,
+      );
+    };
+    write('good', lines, { 'late-5999-d0': tasksOf('late-5999-d0') });
+    write('badStatus', [
+      ...lines.slice(0, -1),
+      JSON.stringify(record('late-5999', { latestDeliveryStatus: 'NOT OK' })),
+    ]);
+    write('notJson', [...lines.slice(0, -1), '{"datasetId": "late-5999",}']);
+    write('unknownTasks', lines, { nowhere: tasksOf('nowhere') });
+  });
+
+  const ROWS: [file: string, message: RegExp][] = [
+    ['badStatus', /\$\.datasets\[5999\]\.latestDeliveryStatus: 'NOT OK' is not a status/],
+    [
+      'notJson',
+      /not valid JSON in \$\.datasets\[5999\] \(line 6001, column 27\): Expected double-quoted property name/,
+    ],
+    [
+      'unknownTasks',
+      /\$\.tasks\["nowhere"\]: no dataset of the file or of org 'acme' has a delivery with this id/,
+    ],
+  ];
+  for (const kind of ['an org in it', 'nothing in it'] as const) {
+    it.each(ROWS)(
+      `%s: refused, the data directory with ${kind} unchanged`,
+      async (file, message) => {
+        const { dataDir, state } =
+          kind === 'an org in it'
+            ? await seeded()
+            : await (async () => {
+                const empty = tempDir();
+                expect((await cli(['keys', 'list', '--data-dir', empty])).code).toBe(0);
+                return {
+                  dataDir: empty,
+                  state: async () => [
+                    (await cli(['keys', 'list', '--data-dir', empty])).stdout,
+                    databaseDigests(empty),
+                  ],
+                };
+              })();
+        const before = await state();
+        const run = await cli(['import', '--org', ORG, files[file]!, '--data-dir', dataDir]);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(message);
+        expect(run.stderr).toMatch(/\(nothing was imported\)\n$/);
+        expect(run.stderr.split('\n')).toHaveLength(2);
+        expect(await state()).toEqual(before);
+        // And the directory takes the good file afterwards.
+        const good = await cli(['import', '--org', ORG, files.good!, '--data-dir', dataDir]);
+        expect(good.stderr).toMatch(/Imported 6000 datasets and the tasks of 1 deliveries/);
+      },
+      60_000,
+    );
+  }
+});
+
 describe.skipIf(process.platform !== 'linux')('signals', () => {
   let big: string;
   beforeAll(() => {
