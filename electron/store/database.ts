@@ -119,6 +119,7 @@ export class Store {
     const capture = PageCapture.watch(SQL, this.db, pageSize, pageCount);
     const imageBytes = pageCount * pageSize;
     this.replayedBytes = loaded.replayedBytes;
+    const lock = this.lock;
     this.persister = await Persister.start(
       dataDir,
       loaded,
@@ -128,6 +129,9 @@ export class Store {
         // Read right after a COMMIT, while a chunked transaction still holds the store.
         pageCount: () => Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0]),
         whenIdle: (fn) => this.whenIdle(fn),
+        get busy() {
+          return lock.busy;
+        },
         exportImage: () => this.db.export(),
       },
       {
@@ -243,6 +247,7 @@ export class Store {
 
   private rollback(): void {
     this.db.run('ROLLBACK');
+    this.persister?.rolledBack();
     for (const listener of this.rollbackListeners) listener();
   }
 

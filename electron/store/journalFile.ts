@@ -23,6 +23,8 @@ const COMMITS = 1;
 const DEFLATED = 2;
 /** No record is larger (a commit is journaled in records of a few MiB). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+/** SQLite's largest page number (its default max_page_count). */
+const MAX_PAGE_NUMBER = 0x3fffffff;
 /** Journals are read this many bytes at a time (more when a record is larger). */
 const READ_BYTES = 4 * 1024 * 1024;
 
@@ -152,7 +154,13 @@ export async function recordForDisk(encoded: EncodedRecord, gen: number): Promis
   const { record, changeBytes, wholeBytes } = encoded;
   if (changeBytes < MIN_DEFLATE_BYTES || wholeBytes * 2 > changeBytes) return record;
   const body = record.subarray(RECORD_FRAME_BYTES);
-  const deflated = await deflateRawAsync(body.subarray(BODY_FIXED_BYTES), { level: 1 });
+  let deflated: Buffer;
+  try {
+    deflated = await deflateRawAsync(body.subarray(BODY_FIXED_BYTES), { level: 1 });
+  } catch {
+    // Compression is only a saving (out of memory, say): the record goes as it is.
+    return record;
+  }
   const storedLength = BODY_FIXED_BYTES + 4 + deflated.length;
   if (storedLength >= body.length) return record;
   const stored = Buffer.allocUnsafe(RECORD_FRAME_BYTES + storedLength);
@@ -295,6 +303,7 @@ export function recordPages(body: Buffer, header: JournalHeader): JournalPage[] 
   for (let i = 0; i < count; i++) {
     if (at + PAGE_ENTRY_BYTES > body.length) return null;
     const pgno = body.readUInt32LE(at);
+    if (pgno < 1 || pgno > MAX_PAGE_NUMBER) return null;
     if (header.version === 1) {
       // Format 1 had no run count: every page whole, right after its number.
       if (at + 4 + pageSize > body.length) return null;
@@ -347,6 +356,8 @@ export async function* readRecords(
     if (size < length) return false;
     buffer = Buffer.allocUnsafe(size);
     const { bytesRead } = await handle.read(buffer, 0, size, from);
+    // The file was shorter than it said (it shrank meanwhile): only what was read counts.
+    buffer = buffer.subarray(0, bytesRead);
     bufferStart = from;
     return bytesRead >= length;
   };

@@ -244,7 +244,8 @@ export class PageCapture {
   commit(dbPages: number): PendingCommit | null {
     if (this.dirty.size === 0) return null;
     const pending: PendingCommit = {
-      pgnos: [...this.dirty].sort((a, b) => a - b),
+      // Pages past the end are gone (a rollback cut the file back): nothing of them to journal.
+      pgnos: [...this.dirty].filter((pgno) => pgno <= dbPages).sort((a, b) => a - b),
       dbPages,
       before: new Map(),
       bases: this.bases,
@@ -267,6 +268,11 @@ export class PageCapture {
       this.read(pgno, into, at);
     }
     if (this.uncopied.get(pgno) === pending) this.uncopied.delete(pgno);
+  }
+
+  /** Pages written since the last commit (or rollback) was noted. */
+  get uncommittedPages(): number {
+    return this.dirty.size;
   }
 
   /** Forgets every pending commit (the whole database was written instead). */
@@ -307,7 +313,8 @@ export class PageCapture {
       while (end < count && !snapshot.kept.has(from + end)) end += 1;
       const length = (end - i) * pageSize;
       const copied = this.reader?.(into, i * pageSize, length, (from + i - 1) * pageSize) ?? 0;
-      if (copied < length) into.fill(0, i * pageSize + copied, i * pageSize + length);
+      // The file is shorter than the snapshot's size (nothing shrinks it today): fail, never zeros.
+      if (copied < length) throw new Error(`the database file ended before page ${from + end - 1}`);
       i = end;
     }
     snapshot.next = from + count;

@@ -212,14 +212,14 @@ async function replayChain(
     const extent: JournalExtent = { committedLength: HEADER_BYTES, dbPages: 0, commits: 0, changeBytes: 0 };
     let uncommittedChanges = 0;
     // What the parts of a commit overwrote, in order: put back if its commit record never follows. A
-    // commit in one record (most are) needs none: a record is checked whole before it is applied.
+    // commit record needs none: it is checked whole before it is applied, and commits at once.
     const undo: { at: number; bytes: Uint8Array }[] = [];
     const keep = (from: number, length: number): void => {
       undo.push({ at: from, bytes: bytes.slice(from, from + length) });
     };
     try {
       for await (const record of readRecords(handle, current.header, current.size)) {
-        const partial = record.dbPages === 0 || undo.length > 0;
+        const partial = record.dbPages === 0;
         uncommittedChanges += record.body.length;
         for (const page of record.pages) {
           const at = (page.pgno - 1) * pageSize;

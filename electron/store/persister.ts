@@ -65,6 +65,8 @@ export interface PersistProblem {
 export interface PersistedDatabase {
   pageCount(): number;
   whenIdle<T>(fn: () => T): Promise<T>;
+  /** A chunked transaction is open (checked and acted on in one synchronous step). */
+  readonly busy: boolean;
   /** The whole database as a file's bytes (only when the journal missed a write). */
   exportImage(): Uint8Array;
 }
@@ -221,6 +223,22 @@ export class Persister {
    * window, or at once when much is pending.
    */
   committed(): void {
+    this.journalFileState();
+  }
+
+  /**
+   * After each ROLLBACK. SQLite puts back the pages a transaction spilled to the file, except a free
+   * page it reused (its old bytes were garbage to SQLite, so it kept no copy): the file can differ from
+   * the last commit after all. Its pages are journaled as they now are, as if committed (the data is
+   * the last commit's either way), so the journal and the file never disagree, and a checkpoint's
+   * snapshot never starts with pages of a transaction that did not commit.
+   */
+  rolledBack(): void {
+    this.journalFileState();
+  }
+
+  /** The pages written since the last of these calls become a pending commit. */
+  private journalFileState(): void {
     if (this.closed) return;
     if (this.capture.unexpected && !this.wholeImage) {
       this.options.log.error(`the journal cannot record ${this.capture.unexpected}; writing a whole image`);
@@ -395,31 +413,37 @@ export class Persister {
     try {
       // The snapshot's moment, between two transactions: every commit before it is in the old journal,
       // every commit after it goes to the next one.
-      const pages = await this.exclusive(async () => {
-        for (;;) {
+      let pages: number | undefined;
+      while (pages === undefined) {
+        // Wait for a sync in progress outside the journal's queue: flushes go on meanwhile.
+        await this.db.whenIdle(() => {});
+        pages = await this.exclusive(async () => {
           await this.journalPending();
-          const switched = await this.db.whenIdle(() => {
-            // A commit came in while waiting: journal it first (a large one in slices, not here).
-            if (this.pending.length > 0) return undefined;
-            const old = this.journal;
-            this.journal = JournalWriter.next(
-              this.dataDir,
-              {
-                gen,
-                base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
-                pageSize: old.header.pageSize,
-              },
-              old,
-              this.options.openJournal,
-            );
-            this.unfolded.push(old);
-            const pageCount = this.db.pageCount();
-            this.capture.beginSnapshot(pageCount);
-            return pageCount;
-          });
-          if (switched !== undefined) return switched;
-        }
-      });
+          // A transaction began, or a commit came in, while journaling: try again (a large commit is
+          // journaled in slices, not here).
+          if (this.db.busy || this.pending.length > 0) return undefined;
+          if (this.capture.uncommittedPages > 0) {
+            // Never here (every ROLLBACK journals what it left): such pages would be in the image.
+            this.journalFileState();
+            return undefined;
+          }
+          const old = this.journal;
+          this.journal = JournalWriter.next(
+            this.dataDir,
+            {
+              gen,
+              base: { kind: 'journal', gen: old.header.gen, length: old.committedLength },
+              pageSize: old.header.pageSize,
+            },
+            old,
+            this.options.openJournal,
+          );
+          this.unfolded.push(old);
+          const pageCount = this.db.pageCount();
+          this.capture.beginSnapshot(pageCount);
+          return pageCount;
+        });
+      }
       const started = performance.now();
       const folded = [...this.unfolded];
       let imageBytes: number;
@@ -451,21 +475,24 @@ export class Persister {
   /** The fallback when the journal missed a write: an export of the database, and a journal on it. */
   private async writeWholeImage(): Promise<void> {
     const gen = newGen();
-    const bytes = await this.db.whenIdle(() => {
-      // The export holds every commit: nothing pending needs journaling any more.
-      this.capture.reset(this.db.pageCount());
-      this.pending = [];
-      this.pendingBytes = 0;
-      const old = this.journal;
-      this.journal = JournalWriter.next(
-        this.dataDir,
-        { gen, base: { kind: 'image', gen }, pageSize: old.header.pageSize },
-        undefined,
-        this.options.openJournal,
-      );
-      this.unfolded.push(old);
-      return this.db.exportImage();
-    });
+    // Under the journal's queue: a journaling in progress must not append to the new journal.
+    const bytes = await this.exclusive(() =>
+      this.db.whenIdle(() => {
+        // The export holds every commit: nothing pending needs journaling any more.
+        this.capture.reset(this.db.pageCount());
+        this.pending = [];
+        this.pendingBytes = 0;
+        const old = this.journal;
+        this.journal = JournalWriter.next(
+          this.dataDir,
+          { gen, base: { kind: 'image', gen }, pageSize: old.header.pageSize },
+          undefined,
+          this.options.openJournal,
+        );
+        this.unfolded.push(old);
+        return this.db.exportImage();
+      }),
+    );
     try {
       await writeImage(this.dataDir, bytes, gen);
       this.wholeImage = false;
