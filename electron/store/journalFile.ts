@@ -145,14 +145,19 @@ const deflateRawAsync = promisify(deflateRaw);
 const MIN_DEFLATE_BYTES = 1024;
 
 /**
- * The record as it goes to disk: deflated (level 1, on libuv's thread pool) when it is mostly runs of
- * changed bytes (index entries, keys and cell pointers: about a third of their size), as it is when
- * it is mostly whole pages (a first sync: half their size at best, for CPU a sync cannot spare and
- * more work at every open).
+ * The record as it goes to disk: deflated (level 1, on libuv's thread pool) when it belongs to a
+ * commit of ordinary size or is mostly runs of changed bytes (index entries, keys and cell pointers
+ * deflate to about a third; a poll's new and split pages to about half), as it is when it is mostly
+ * whole pages of a large commit (a first sync or an import: half their size at best, for CPU the
+ * sync cannot spare and more work at every start).
  */
-export async function recordForDisk(encoded: EncodedRecord, gen: number): Promise<Buffer> {
+export async function recordForDisk(
+  encoded: EncodedRecord,
+  gen: number,
+  largeCommit: boolean,
+): Promise<Buffer> {
   const { record, changeBytes, wholeBytes } = encoded;
-  if (changeBytes < MIN_DEFLATE_BYTES || wholeBytes * 2 > changeBytes) return record;
+  if (changeBytes < MIN_DEFLATE_BYTES || (largeCommit && wholeBytes * 2 > changeBytes)) return record;
   const body = record.subarray(RECORD_FRAME_BYTES);
   let deflated: Buffer;
   try {

@@ -39,6 +39,8 @@ export interface PersistOptions {
 
 /** A commit's pages go to the journal in records of at most this many bytes (bounds memory). */
 const RECORD_BYTES = 4 * 1024 * 1024;
+/** A commit of more pages than this (a first sync, an import) keeps its whole pages uncompressed. */
+const LARGE_COMMIT_BYTES = 8 * 1024 * 1024;
 /** Queued journal bytes past this are written at once instead of at the end of the debounce window. */
 const EAGER_SYNC_BYTES = 8 * 1024 * 1024;
 const MIN_CHECKPOINT_BYTES = 64 * 1024 * 1024;
@@ -304,7 +306,7 @@ export class Persister {
         commit.journaled += pgnos.length;
         this.pendingBytes -= pgnos.length * pageSize;
         // The pages are read: compressing them on the thread pool lets commits go on meanwhile.
-        const record = await recordForDisk(encoded, gen);
+        const record = await recordForDisk(encoded, gen, commit.pgnos.length * pageSize > LARGE_COMMIT_BYTES);
         this.journal.append(record, last, encoded.changeBytes);
         this.stats.pages += pgnos.length;
         this.stats.journalBytes += record.length;

@@ -206,6 +206,31 @@ describe('writing', () => {
     expect(reopened.value('PRAGMA quick_check')).toBe('ok');
   });
 
+  it("new pages are deflated in an ordinary commit, and left as they are in a large one (a first sync's)", async () => {
+    const store = await open();
+    store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+    await store.flush();
+    const grew = async (rows: number, from: number): Promise<{ file: number; changes: number }> => {
+      const before = { file: journalBytes(), changes: store.persistence!.journalBytes };
+      store.transaction(() => {
+        for (let id = from; id < from + rows; id++)
+          store.run('INSERT INTO item VALUES (?, ?)', [id, `row ${id} `.repeat(40)]);
+      });
+      await store.flush();
+      return {
+        file: journalBytes() - before.file,
+        changes: store.persistence!.journalBytes - before.changes,
+      };
+    };
+    const ordinary = await grew(2000, 0);
+    expect(ordinary.changes).toBeGreaterThan(512 * 1024);
+    expect(ordinary.file).toBeLessThan(ordinary.changes * 0.6);
+    const large = await grew(40_000, 10_000);
+    expect(large.changes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(large.file).toBeGreaterThan(large.changes * 0.95);
+    expect((await reopenedCopy()).value('SELECT count(*) FROM item')).toBe(42_000);
+  });
+
   it('group commit: commits within the debounce window share one write, made after the window', async () => {
     const debounceMs = 150;
     const store = await open({ debounceMs });
