@@ -242,20 +242,34 @@ export class PageCapture {
 
   /** At each COMMIT: the pages the transaction wrote become a pending commit (null: it wrote none). */
   commit(dbPages: number): PendingCommit | null {
-    if (this.dirty.size === 0) return null;
-    const pending: PendingCommit = {
-      // Pages past the end are gone (a rollback cut the file back): nothing of them to journal.
-      pgnos: [...this.dirty].filter((pgno) => pgno <= dbPages).sort((a, b) => a - b),
-      dbPages,
-      before: new Map(),
-      bases: this.bases,
-      journaled: 0,
-    };
-    for (const pgno of pending.pgnos) this.uncopied.set(pgno, pending);
+    // Pages past the end are gone (a rollback cut the file back): nothing of them to journal.
+    const pgnos = [...this.dirty].filter((pgno) => pgno <= dbPages).sort((a, b) => a - b);
+    const bases = this.bases;
     this.dirty = new Set();
     this.bases = new Map();
     this.committedPages = dbPages;
+    if (pgnos.length === 0) return null;
+    const pending: PendingCommit = { pgnos, dbPages, before: new Map(), bases, journaled: 0 };
+    for (const pgno of pgnos) this.uncopied.set(pgno, pending);
     return pending;
+  }
+
+  /**
+   * After a ROLLBACK: the pages SQLite put back as they were at the last commit are no longer counted
+   * as written. Those left different (a free page it reused keeps what the transaction wrote) or whose
+   * bytes were not kept stay, for the journal to record as they now are.
+   */
+  settleRollback(): void {
+    const page = Buffer.allocUnsafe(this.pageSize);
+    for (const pgno of this.dirty) {
+      const base = this.bases.get(pgno);
+      if (!base) continue;
+      this.read(pgno, page, 0);
+      if (page.equals(base)) {
+        this.dirty.delete(pgno);
+        this.bases.delete(pgno);
+      }
+    }
   }
 
   /** Copies page `pgno` as of `pending`'s commit into `into` at `at`, and lets it go. */

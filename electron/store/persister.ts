@@ -231,11 +231,14 @@ export class Persister {
   /**
    * After each ROLLBACK. SQLite puts back the pages a transaction spilled to the file, except a free
    * page it reused (its old bytes were garbage to SQLite, so it kept no copy): the file can differ from
-   * the last commit after all. Its pages are journaled as they now are, as if committed (the data is
-   * the last commit's either way), so the journal and the file never disagree, and a checkpoint's
-   * snapshot never starts with pages of a transaction that did not commit.
+   * the last commit after all. The pages that differ (or whose earlier bytes were not kept) are
+   * journaled as they now are, as if committed (the data is the last commit's either way), so the
+   * journal and the file never disagree, and a checkpoint's snapshot never starts with pages of a
+   * transaction that did not commit. A rollback that put everything back journals nothing.
    */
   rolledBack(): void {
+    if (this.closed) return;
+    this.capture.settleRollback();
     this.journalFileState();
   }
 
