@@ -30,7 +30,11 @@ export interface StoreOptions {
   /** Checkpoint thresholds (persister.ts); the defaults suit the app. */
   checkpoint?: Pick<
     PersistOptions,
-    'checkpointBytes' | 'checkpointFloorBytes' | 'quitCheckpointBytes' | 'idleCheckpointMs'
+    | 'checkpointBytes'
+    | 'checkpointFloorBytes'
+    | 'quitCheckpointBytes'
+    | 'idleCheckpointMs'
+    | 'openCheckpointDelayMs'
   >;
   /** How journal files are opened; tests pass one that reaches `/dev/full` (a disk that is full). */
   openJournal?: PersistOptions['openJournal'];

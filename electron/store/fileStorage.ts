@@ -37,10 +37,13 @@ export function growableBuffer(size: number): Uint8Array {
   return new Uint8Array(new ResizableArrayBuffer(size, { maxByteLength: MAX_BYTES }));
 }
 
-/** A buffer from `growableBuffer` at least `length` long: grown in place (a quarter more), or copied past 4 GiB. */
-export function ensureLength(view: Uint8Array, length: number): Uint8Array {
+/**
+ * A buffer from `growableBuffer` at least `length` long: grown in place (by `step`, else a quarter
+ * more), or copied past 4 GiB.
+ */
+export function ensureLength(view: Uint8Array, length: number, step?: number): Uint8Array {
   if (length <= view.length) return view;
-  const size = Math.max(length, view.length + Math.max(MIN_STEP, Math.ceil(view.length / 4)));
+  const size = Math.max(length, view.length + (step ?? Math.max(MIN_STEP, Math.ceil(view.length / 4))));
   if (isGrowableView(view) && size <= MAX_BYTES) {
     resizable(view).resize(size);
     return view;

@@ -22,6 +22,12 @@ import {
   readRecords,
 } from './journalFile';
 
+/**
+ * A replay grows the image's buffer this much at a time: it is cut to the database's size once the
+ * journals are applied, and cutting back a quarter of a 1 GB image took ~0.1 s.
+ */
+const REPLAY_GROWTH_BYTES = 16 * 1024 * 1024;
+
 /** Where a checkpoint stamps the image's generation: SQLite's application_id (4 bytes, big-endian). */
 export const GEN_OFFSET = 68;
 
@@ -223,7 +229,7 @@ async function replayChain(
         uncommittedChanges += record.body.length;
         for (const page of record.pages) {
           const at = (page.pgno - 1) * pageSize;
-          bytes = ensureLength(bytes, at + pageSize);
+          bytes = ensureLength(bytes, at + pageSize, REPLAY_GROWTH_BYTES);
           applyPage(record.body, page, bytes, at, partial && at < size ? keep : undefined);
         }
         if (record.dbPages > 0) {

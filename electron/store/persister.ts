@@ -32,6 +32,8 @@ export interface PersistOptions {
   quitCheckpointBytes?: number;
   /** After this long without a commit, a journal past `quitCheckpointBytes` is folded in. */
   idleCheckpointMs?: number;
+  /** A checkpoint opening called for starts this long after the store is open (default 5 s). */
+  openCheckpointDelayMs?: number;
   log: PersistLogger;
   /** How journal files are opened (tests: a disk that refuses writes). */
   openJournal?: OpenJournalFile;
@@ -53,6 +55,7 @@ const MIN_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 const MAX_CHECKPOINT_BYTES = 128 * 1024 * 1024;
 export const DEFAULT_QUIT_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_IDLE_CHECKPOINT_MS = 5 * 60_000;
+const DEFAULT_OPEN_CHECKPOINT_DELAY_MS = 5_000;
 /** How soon a write the disk refused is tried again. */
 const RETRY_MS = 5_000;
 
@@ -208,13 +211,24 @@ export class Persister {
 
   /** The store is open (migrated): a checkpoint that opening called for starts now. */
   opened(): void {
-    if (this.checkpointWhenOpen) this.scheduleCheckpoint();
+    if (!this.checkpointWhenOpen) return;
+    // Not at once: writing a whole image beside a start slowed the first answer by seconds at 100k
+    // datasets (and a one-shot command that exits sooner leaves it to the next long-running start).
+    const delay = this.options.openCheckpointDelayMs ?? DEFAULT_OPEN_CHECKPOINT_DELAY_MS;
+    this.openTimer = setTimeout(() => {
+      this.openTimer = undefined;
+      this.scheduleCheckpoint();
+    }, delay);
+    this.openTimer.unref();
   }
+
+  private openTimer: NodeJS.Timeout | undefined;
 
   /** Opening failed: stops without writing anything (the files stay as they were). */
   async abandon(): Promise<void> {
     this.closed = true;
-    for (const timer of [this.timer, this.idleTimer, this.retryTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [this.timer, this.idleTimer, this.retryTimer, this.openTimer])
+      if (timer) clearTimeout(timer);
     this.capture.stop();
     await this.journal.close();
   }
@@ -532,10 +546,10 @@ export class Persister {
    */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    for (const timer of [this.timer, this.idleTimer, this.openTimer]) if (timer) clearTimeout(timer);
     this.timer = undefined;
     this.idleTimer = undefined;
+    this.openTimer = undefined;
     if (this.checkpointRun) await this.checkpointRun.catch(() => {});
     if (this.journalBytes + this.pendingBytes >= this.quitCheckpointBytes || this.wholeImage)
       await this.checkpoint();

@@ -44,8 +44,14 @@ function recordingLog() {
   };
 }
 
+/** Checkpoints that opening calls for start at once here (the app waits a few seconds: see below). */
 async function open(options: Partial<StoreOptions> = {}): Promise<Store> {
-  const store = await Store.open({ dataDir: dir, debounceMs: 10_000, ...options });
+  const store = await Store.open({
+    dataDir: dir,
+    debounceMs: 10_000,
+    ...options,
+    checkpoint: { openCheckpointDelayMs: 0, ...options.checkpoint },
+  });
   stores.push(store);
   return store;
 }
@@ -287,6 +293,22 @@ describe('writing', () => {
 
     await open({ checkpoint: { checkpointBytes: 64 * 1024 } });
     await waitFor(() => existsSync(mainFile()), 'a checkpoint wrote the image');
+  });
+
+  it('a checkpoint opening calls for waits a moment, so the first answers are not slowed by it', async () => {
+    const writer = await open({
+      checkpoint: { checkpointBytes: 1024 * 1024 * 1024, quitCheckpointBytes: Infinity },
+    });
+    addNote(writer, 'kept');
+    await writer.close();
+
+    const started = Date.now();
+    await open({ checkpoint: { checkpointBytes: 1024, openCheckpointDelayMs: 400 } });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(mainFile())).toBe(false);
+    await waitFor(() => existsSync(mainFile()), 'a checkpoint wrote the image');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(await notesIn(mainFile())).toEqual(['kept']);
   });
 
   it('the threshold follows the image: after a checkpoint of a grown database, it waits for a journal that large', async () => {
