@@ -135,9 +135,10 @@ export function openAdopting(bytes: Uint8Array, open: () => Database): Database 
 
 /**
  * At most this many bytes of pages are kept per transaction to diff against: a large transaction (an
- * import over an existing org) journals the rest whole instead of holding a second copy of them.
+ * import over an existing org) journals the rest whole instead of holding a second copy of them. A
+ * poll at 100k datasets touches ~9,000 pages (70 MiB); with 16 MiB, three quarters of them went whole.
  */
-const BASE_BYTES = 16 * 1024 * 1024;
+const BASE_BYTES = 64 * 1024 * 1024;
 
 /** Copies `length` bytes of the file from `position`, as it is now, into `into` at `at`; returns the bytes copied. */
 type FileReader = (into: Uint8Array, at: number, length: number, position: number) => number;
