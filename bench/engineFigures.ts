@@ -64,7 +64,7 @@ export async function engineFigures(size: number, report: Report, options: Engin
       'engine: checkpoint after it',
       size,
       ms(checkpoint.ms),
-      `image ${bytes(checkpoint.imageBytes)}; fold ${ms(checkpoint.foldMs)} (it may start by itself at the sync's commit, past 64 MiB)`,
+      `image ${bytes(checkpoint.imageBytes)}; fold ${ms(checkpoint.foldMs)} (it may start by itself at the sync's commit, past the threshold)`,
     );
     report.atMost('  longest event-loop stall during it', size, checkpoint.stallMs, BUDGET.stallMs, ms, {
       judged: judgedAt(size),

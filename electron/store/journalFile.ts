@@ -9,7 +9,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { crc32, deflateRaw, inflateRaw } from 'node:zlib';
+import { crc32, deflateRaw, inflateRawSync } from 'node:zlib';
 
 const MAGIC = Buffer.from('DHJOURNL', 'latin1');
 /** Format 2 writes a changed page as the runs of bytes that changed; format 1 (whole pages) still reads. */
@@ -25,8 +25,6 @@ const DEFLATED = 2;
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** SQLite's largest page number (its default max_page_count). */
 const MAX_PAGE_NUMBER = 0x3fffffff;
-/** Records read and checked ahead of the one being applied (their inflation runs meanwhile). */
-const RECORDS_AHEAD = 8;
 /** Journals are read this many bytes at a time (more when a record is larger). */
 const READ_BYTES = 4 * 1024 * 1024;
 
@@ -181,22 +179,18 @@ export async function recordForDisk(
   return stored;
 }
 
-const inflateRawAsync = promisify(inflateRaw);
-
 /**
- * A stored body as `recordPages` reads it: inflated (on the thread pool) when it was deflated (its
- * fixed fields, then the pages), or null when it does not inflate to the length it gives (a forged
- * checksum, or a bug).
+ * A stored body as `recordPages` reads it: inflated when it was deflated (its fixed fields, then the
+ * pages), or null when it does not inflate to the length it gives (a forged checksum, or a bug).
+ * Synchronously: zlib's asynchronous calls cost the event loop more per record than inflating does.
  */
-async function inflatedBody(stored: Buffer): Promise<Buffer | null> {
+function inflatedBody(stored: Buffer): Buffer | null {
   if ((stored.readUInt32LE(0) & DEFLATED) === 0) return stored;
   if (stored.length < BODY_FIXED_BYTES + 4) return null;
   const payloadLength = stored.readUInt32LE(BODY_FIXED_BYTES);
   let payload: Buffer;
   try {
-    payload = await inflateRawAsync(stored.subarray(BODY_FIXED_BYTES + 4), {
-      maxOutputLength: MAX_RECORD_BYTES,
-    });
+    payload = inflateRawSync(stored.subarray(BODY_FIXED_BYTES + 4), { maxOutputLength: MAX_RECORD_BYTES });
   } catch {
     return null;
   }
@@ -373,40 +367,23 @@ export async function* readRecords(
     bufferStart = from;
     return bytesRead >= length;
   };
-  // Records checked and being inflated, in order: the thread pool inflates the next few while the
-  // caller applies this one (on two cores, inflating costs the start nothing).
-  const ahead: { start: number; end: number; body: Promise<Buffer | null> }[] = [];
   let at = HEADER_BYTES;
-  let ended = false;
-  const readAhead = async (): Promise<void> => {
-    while (!ended && ahead.length < RECORDS_AHEAD) {
-      if (at + RECORD_FRAME_BYTES > fileSize || !(await have(at, RECORD_FRAME_BYTES))) break;
-      const length = buffer.readUInt32LE(at - bufferStart);
-      const crc = buffer.readUInt32LE(at - bufferStart + 4);
-      const end = at + RECORD_FRAME_BYTES + length;
-      if (length < BODY_FIXED_BYTES || length > MAX_RECORD_BYTES || end > fileSize) break;
-      if (!(await have(at, RECORD_FRAME_BYTES + length))) break;
-      const from = at - bufferStart + RECORD_FRAME_BYTES;
-      const stored = buffer.subarray(from, from + length);
-      if (crc32(stored, header.gen) !== crc) break;
-      ahead.push({ start: at, end, body: inflatedBody(stored) });
-      at = end;
-    }
-    if (ahead.length < RECORDS_AHEAD) ended = true;
-  };
-  for (;;) {
-    await readAhead();
-    const next = ahead.shift();
-    if (!next) return;
-    const body = await next.body;
+  while (at + RECORD_FRAME_BYTES <= fileSize) {
+    if (!(await have(at, RECORD_FRAME_BYTES))) return;
+    const length = buffer.readUInt32LE(at - bufferStart);
+    const crc = buffer.readUInt32LE(at - bufferStart + 4);
+    const end = at + RECORD_FRAME_BYTES + length;
+    if (length < BODY_FIXED_BYTES || length > MAX_RECORD_BYTES || end > fileSize) return;
+    if (!(await have(at, RECORD_FRAME_BYTES + length))) return;
+    const from = at - bufferStart + RECORD_FRAME_BYTES;
+    const stored = buffer.subarray(from, from + length);
+    if (crc32(stored, header.gen) !== crc) return;
+    const body = inflatedBody(stored);
     const pages = body && recordPages(body, header);
-    if (!body || !pages) {
-      // Let the inflations already started settle before giving up on the rest.
-      await Promise.all(ahead.map((record) => record.body));
-      return;
-    }
+    if (!body || !pages) return;
     const dbPages = (body.readUInt32LE(0) & COMMITS) !== 0 ? body.readUInt32LE(8) : 0;
-    yield { start: next.start, end: next.end, dbPages, body, pages };
+    yield { start: at, end, dbPages, body, pages };
+    at = end;
   }
 }
 
