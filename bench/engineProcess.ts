@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       writesBeforeSync === null || writesAfterSync === null ? null : writesAfterSync - writesBeforeSync,
   });
 
-  // The first sync's journal is the whole mirror: past the threshold (32 MiB) the store starts a
+  // The first sync's journal is the whole mirror: past the threshold (16 MiB) the store starts a
   // checkpoint by itself at the sync's commit, else the app's would come at idle or quit. Asked for
   // here (joining one already running), so the steady state starts from an image.
   log('checkpoint…');

@@ -26,7 +26,7 @@ export interface PersistOptions {
   debounceMs: number;
   /** A checkpoint starts once the journal's committed records pass this many bytes. */
   checkpointBytes?: number;
-  /** Without `checkpointBytes`: the threshold is a third of the image's size, and at least this (32 MiB). */
+  /** Without `checkpointBytes`: the threshold is a fifth of the image's size, and at least this (16 MiB). */
   checkpointFloorBytes?: number;
   /** At quit, a journal past this many bytes is folded into the image first (small ones replay in ms). */
   quitCheckpointBytes?: number;
@@ -45,7 +45,7 @@ const RECORD_BYTES = 4 * 1024 * 1024;
 const LARGE_COMMIT_BYTES = 8 * 1024 * 1024;
 /** Queued journal bytes past this are written at once instead of at the end of the debounce window. */
 const EAGER_SYNC_BYTES = 8 * 1024 * 1024;
-const MIN_CHECKPOINT_BYTES = 32 * 1024 * 1024;
+const MIN_CHECKPOINT_BYTES = 16 * 1024 * 1024;
 /**
  * Nor above this. Replaying small changes is bound by memory latency (each run of changed bytes lands
  * on a page somewhere in the image, about 0.4 µs a run at 100k datasets, whose image is near 1 GB):
@@ -88,7 +88,7 @@ export interface PersistStats {
 
 /** The journal size past which a checkpoint starts, for an image of `imageBytes` (see `checkpointBytes`). */
 export function checkpointThreshold(imageBytes: number, floor = MIN_CHECKPOINT_BYTES): number {
-  return Math.max(floor, Math.min(imageBytes / 3, MAX_CHECKPOINT_BYTES));
+  return Math.max(floor, Math.min(imageBytes / 5, MAX_CHECKPOINT_BYTES));
 }
 
 const newGen = (): number => randomInt(1, 2 ** 32 - 1);
@@ -198,12 +198,12 @@ export class Persister {
   private checkpointWhenOpen = false;
 
   /**
-   * A checkpoint starts once the journal passes this: a third of the image's size as of the last
-   * checkpoint, kept between 32 and 128 MiB. Replaying a journal of small changes costs ~5 ms a MiB
+   * A checkpoint starts once the journal passes this: a fifth of the image's size as of the last
+   * checkpoint, kept between 16 and 128 MiB. Replaying a journal of small changes costs 5–8 ms a MiB
    * (inflating, then a copy per run of changed bytes, each on a page somewhere in the image), so a
-   * start after a kill replays for at most ~0.2 s at 10k datasets (85 MB image: 1 s budget) and
-   * ~0.7 s at 100k (3 s budget); and a database that grew since it opened is not rewritten every
-   * 32 MiB of journal.
+   * start after a kill replays for ~0.15 s at 10k datasets (85 MB image; a 1 s budget of which the
+   * start itself takes 0.75 s) and ~0.7 s at 100k (3 s budget); and a database that grew since it
+   * opened is not rewritten every 16 MiB of journal.
    */
   get checkpointBytes(): number {
     return (

@@ -332,11 +332,11 @@ describe('writing', () => {
     await waitFor(() => inode(mainFile()) !== image, 'a second checkpoint');
   });
 
-  it('the threshold is a third of the image, between 32 MiB and 128 MiB (a start replays at most that)', () => {
+  it('the threshold is a fifth of the image, between 16 MiB and 128 MiB (a start replays at most that)', () => {
     const MiB = 1024 * 1024;
-    expect(checkpointThreshold(1 * MiB)).toBe(32 * MiB);
-    expect(checkpointThreshold(60 * MiB)).toBe(32 * MiB);
-    expect(checkpointThreshold(150 * MiB)).toBe(50 * MiB);
+    expect(checkpointThreshold(1 * MiB)).toBe(16 * MiB);
+    expect(checkpointThreshold(60 * MiB)).toBe(16 * MiB);
+    expect(checkpointThreshold(150 * MiB)).toBe(30 * MiB);
     expect(checkpointThreshold(900 * MiB)).toBe(128 * MiB);
   });
 
