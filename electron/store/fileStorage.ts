@@ -18,11 +18,12 @@ const MIN_STEP = 1024 * 1024;
 type FileNode = Record<string, unknown>;
 
 /** ES2024's resizable ArrayBuffer (Node 20, Electron's V8), typed here: the project targets ES2023. */
-interface ResizableArrayBuffer extends ArrayBuffer {
+export interface ResizableArrayBuffer extends ArrayBuffer {
   readonly resizable: boolean;
+  readonly maxByteLength: number;
   resize(size: number): void;
 }
-const ResizableArrayBuffer = ArrayBuffer as unknown as new (
+export const ResizableArrayBuffer = ArrayBuffer as unknown as new (
   size: number,
   options: { maxByteLength: number },
 ) => ResizableArrayBuffer;

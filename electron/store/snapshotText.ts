@@ -9,6 +9,18 @@
  * the last one).
  */
 import { jsonKey, shortQuote } from './importRules';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  NEWLINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  isSpace,
+} from './jsonBytes';
 import { jsonPath } from './normalize';
 
 export class SnapshotError extends Error {}
@@ -16,18 +28,6 @@ export class SnapshotError extends Error {}
 /** One record of the file, parsed, in file order. */
 export type SnapshotPart =
   { kind: 'dataset'; index: number; value: unknown } | { kind: 'tasks'; deliveryId: string; value: unknown };
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const NEWLINE = 0x0a;
-
-const isSpace = (c: number): boolean => c === 0x20 || c === NEWLINE || c === 0x0d || c === 0x09;
 
 /**
  * Where the scan is. `top-*`: in the snapshot object; `list-*`: in the `datasets` array; `map-*`: in

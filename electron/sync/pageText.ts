@@ -14,6 +14,18 @@
  * structural characters are ASCII, and UTF-8 never uses an ASCII byte inside a multi-byte character,
  * so cutting the bytes at them is safe.
  */
+import { ResizableArrayBuffer } from '../store/fileStorage';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  isSpace,
+} from '../store/jsonBytes';
 
 export interface SplitPage {
   /** The page without its items: `{"items":[],"nextPageToken":...}`, to parse as usual. */
@@ -25,32 +37,12 @@ export interface SplitPage {
   items: Uint8Array[] | null;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 const ITEMS_KEY = Buffer.from('items');
-/** JSON's whitespace: space, tab, line feed, carriage return. */
-const isWhitespace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 const decoder = new TextDecoder();
 
 /** The text of UTF-8 bytes (a leading byte-order mark dropped, invalid sequences replaced, as fetch's `text()`). */
 export const utf8Text = (bytes: Uint8Array): string => decoder.decode(bytes);
-
-/** ES2024's resizable ArrayBuffer (Node 20), typed here: the project targets ES2023. */
-interface ResizableArrayBuffer extends ArrayBuffer {
-  readonly maxByteLength: number;
-  resize(size: number): void;
-}
-const ResizableArrayBuffer = ArrayBuffer as unknown as new (
-  size: number,
-  options: { maxByteLength: number },
-) => ResizableArrayBuffer;
 
 /** The largest page accepted; far beyond any real one (a 1000-record page of 100 deliveries is ~10 MB). */
 export const MAX_PAGE_BYTES = 2 ** 31;
@@ -182,7 +174,7 @@ export class PageSplitter {
         this.depth--;
         if (this.depth === 1 && this.state === 'inside') {
           const end = base + i;
-          if (this.bounds.length > 0 || !this.bytes.view(this.itemStart, end).every(isWhitespace))
+          if (this.bounds.length > 0 || !this.bytes.view(this.itemStart, end).every(isSpace))
             this.bounds.push(this.itemStart, end);
           this.state = 'after';
           this.close = end;
