@@ -288,8 +288,7 @@ export function applyPage(
 }
 
 export interface RecordInfo {
-  /** Where the record starts in the file, and where the next one would. */
-  start: number;
+  /** Where the next record would start in the file. */
   end: number;
   /** The database's size in pages after the transaction this record commits; 0 for a part. */
   dbPages: number;
@@ -301,7 +300,7 @@ export interface RecordInfo {
  * The pages of a record's body, or null when they do not fit it (only a bug or a forged checksum
  * could do that: the record is treated as a corrupt tail).
  */
-export function recordPages(body: Buffer, header: JournalHeader): JournalPage[] | null {
+function recordPages(body: Buffer, header: JournalHeader): JournalPage[] | null {
   const { pageSize } = header;
   const count = body.readUInt32LE(4);
   const pages: JournalPage[] = [];
@@ -382,7 +381,7 @@ export async function* readRecords(
     const pages = body && recordPages(body, header);
     if (!body || !pages) return;
     const dbPages = (body.readUInt32LE(0) & COMMITS) !== 0 ? body.readUInt32LE(8) : 0;
-    yield { start: at, end, dbPages, body, pages };
+    yield { end, dbPages, body, pages };
     at = end;
   }
 }
