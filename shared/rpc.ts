@@ -6,7 +6,10 @@
  * cross a trust boundary: the engine checks every one before its handler runs.
  */
 import Type, { type Static, type TSchema } from 'typebox';
+import type { AcknowledgementView, Cause } from './causes';
+import { MAX_CAUSE_ID_LENGTH, MAX_NOTE_LENGTH } from './causes';
 import type { DatabaseStatus } from './database';
+import type { TimelineEntry } from './timeline';
 import type { DatasetRecord, TasksRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
@@ -192,7 +195,45 @@ export const RPC_CALLS = {
   ),
   'snoozes.clear': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
   'data.export': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  'causes.list': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /** Acknowledges one dataset's failure (`datasetId`) or every failure of a cause (`causeId`): one of the two. */
+  'acks.set': call(
+    Type.Object(
+      {
+        orgId: Id,
+        datasetId: Type.Union([Id, Type.Null()]),
+        causeId: Type.Union([Type.String({ minLength: 1, maxLength: MAX_CAUSE_ID_LENGTH }), Type.Null()]),
+        note: Type.Union([Type.String({ maxLength: MAX_NOTE_LENGTH }), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  'acks.clear': call(
+    Type.Object(
+      {
+        orgId: Id,
+        datasetId: Type.Union([Id, Type.Null()]),
+        causeId: Type.Union([Type.String({ minLength: 1, maxLength: MAX_CAUSE_ID_LENGTH }), Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  'acks.list': call(
+    Type.Object({ orgId: Id, includeEnded: Type.Boolean() }, { additionalProperties: false }),
+  ),
+  /** The dataset's cause and acknowledgement now (null when it is not FAILED or MISSING). */
+  'dataset.triage': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
+  'dataset.timeline': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
 } as const;
+
+/** A troubled dataset's place in triage: its cause, and who owns it. */
+export interface DatasetTriage {
+  causeId: string;
+  causeTitle: string;
+  message: string | null;
+  deliveryId: string | null;
+  acknowledgement: AcknowledgementView | null;
+}
 
 /** What each call answers. */
 export interface RpcResponses {
@@ -217,6 +258,12 @@ export interface RpcResponses {
   'snoozes.set': SnoozeView;
   'snoozes.clear': { cleared: boolean };
   'data.export': { path: string; datasets: number };
+  'causes.list': Cause[];
+  'acks.set': { acknowledged: AcknowledgementView[] };
+  'acks.clear': { cleared: number };
+  'acks.list': AcknowledgementView[];
+  'dataset.triage': DatasetTriage | null;
+  'dataset.timeline': TimelineEntry[];
 }
 
 /** Events the engine pushes to every open window. */

@@ -49,6 +49,15 @@ export const Settings = Type.Object(
       { additionalProperties: false },
     ),
     api: Type.Object({ port: Type.Integer({ minimum: 0, maximum: 65535 }) }, { additionalProperties: false }),
+    triage: Type.Object(
+      {
+        /** Who acknowledges from this machine ("" = the OS user name). */
+        name: Type.String({ maxLength: 100 }),
+        /** An unacknowledged failure is reminded every this many minutes, at most 3 times (0 = never). */
+        reminderMinutes: Type.Integer({ minimum: 0, maximum: 1440 }),
+      },
+      { additionalProperties: false },
+    ),
     data: Type.Object(
       {
         /** Deliveries kept per dataset (older ones are dropped at the next write). */
@@ -70,5 +79,6 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   window: { closeToTray: true },
   api: { port: 47800 },
+  triage: { name: '', reminderMinutes: 30 },
   data: { retentionDeliveries: 100 },
 };

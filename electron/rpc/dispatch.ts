@@ -13,6 +13,7 @@ import {
   isRpcCall,
 } from '../../shared/rpc';
 import { InvalidArgument } from '../query/errors';
+import { NothingToAcknowledge } from '../knowledge/acknowledge';
 import { OrgIdError } from '../store/orgs';
 import { SettingsError } from '../store/settings';
 import { SnoozeError } from '../store/snoozes';
@@ -29,6 +30,7 @@ const INVALID_INPUT = [InvalidArgument, OrgIdError, SettingsError, SnoozeError, 
 
 export function toRpcError(error: unknown, log?: (error: unknown) => void): RpcError {
   if (error instanceof RpcError) return error;
+  if (error instanceof NothingToAcknowledge) return new RpcError('not-found', error.message);
   if (INVALID_INPUT.some((kind) => error instanceof kind))
     return new RpcError('invalid-argument', (error as Error).message);
   log?.(error);

@@ -21,6 +21,17 @@ import { readDeliveryTasks } from '../query/tasks';
 import type { SyncEngine } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
 import { databaseStatus } from './database';
+import { listCauses, causeOfDataset } from '../query/causes';
+import { listAcknowledgements } from '../store/acknowledgements';
+import { datasetTimeline } from '../store/timeline';
+import { TIMELINE_LIMIT } from '../../shared/timeline';
+import {
+  acknowledgeCause,
+  acknowledgeDataset,
+  unacknowledgeCause,
+  unacknowledgeDataset,
+} from '../knowledge/acknowledge';
+import { acknowledgerName } from '../knowledge/identity';
 import { type SourceDeps, sourceHandlers } from './sources';
 
 /** Events a dataset view shows: every one the store retains. */
@@ -129,6 +140,50 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       deps.alertsChanged?.();
       return { cleared };
     },
+    'causes.list': ({ orgId }) => idle(() => listCauses(store, orgId)),
+    'acks.set': async ({ orgId, datasetId, causeId, note }) => {
+      const who = { by: acknowledgerName(deps.settings.read()), now: now() };
+      const acknowledged = await idle(() => {
+        if ((datasetId === null) === (causeId === null))
+          throw new RpcError('invalid-argument', 'acknowledge either a dataset or a cause');
+        return datasetId !== null
+          ? [acknowledgeDataset(store, orgId, datasetId, note, who)]
+          : acknowledgeCause(store, orgId, causeId!, note, who);
+      });
+      deps.alertsChanged?.();
+      return { acknowledged };
+    },
+    'acks.clear': async ({ orgId, datasetId, causeId }) => {
+      const who = { by: acknowledgerName(deps.settings.read()), now: now() };
+      const cleared = await idle(() => {
+        if ((datasetId === null) === (causeId === null))
+          throw new RpcError(
+            'invalid-argument',
+            'withdraw the acknowledgement of either a dataset or a cause',
+          );
+        return datasetId !== null
+          ? Number(unacknowledgeDataset(store, orgId, datasetId, who))
+          : unacknowledgeCause(store, orgId, causeId!, who);
+      });
+      deps.alertsChanged?.();
+      return { cleared };
+    },
+    'acks.list': ({ orgId, includeEnded }) => idle(() => listAcknowledgements(store, orgId, includeEnded)),
+    'dataset.triage': ({ orgId, datasetId }) =>
+      idle(() => {
+        const found = causeOfDataset(store, orgId, datasetId);
+        return found
+          ? {
+              causeId: found.causeId,
+              causeTitle: found.title,
+              message: found.dataset.message,
+              deliveryId: found.dataset.deliveryId,
+              acknowledgement: found.dataset.acknowledgement,
+            }
+          : null;
+      }),
+    'dataset.timeline': ({ orgId, datasetId }) =>
+      idle(() => datasetTimeline(store, orgId, datasetId, TIMELINE_LIMIT)),
     'data.export': ({ orgId }) =>
       idle(() => {
         const stamp = now().toISOString().replace(/[:.]/g, '-');

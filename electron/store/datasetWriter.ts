@@ -3,6 +3,7 @@
  * batch in `store.transaction` so it commits whole or not at all (DESIGN.md §3).
  */
 import type { DatasetRecord, DeliveryEvent, TasksRecord } from '../../shared/schemas';
+import { type FailureCause, firstFailure } from '../../shared/causes';
 import type { Store } from './database';
 import { packTasks } from './tasksBlob';
 import { sortKeyValues } from './sortKeys';
@@ -196,15 +197,26 @@ function writeEvents(
 }
 
 export function writeTasks(store: Store, orgId: string, deliveryId: string, given: TasksRecord): void {
-  writePackedTasks(store, orgId, deliveryId, packTasks(given));
+  writePackedTasks(store, orgId, deliveryId, packTasks(given), firstFailure(given));
 }
 
-/** Stores a tasks record already in its stored form (tasksBlob.ts). */
-export function writePackedTasks(store: Store, orgId: string, deliveryId: string, packed: Uint8Array): void {
+/**
+ * Stores a tasks record already in its stored form (tasksBlob.ts), with its first failed task (what
+ * causes group by: query/causes.ts), so no look at the causes has to inflate it again.
+ */
+export function writePackedTasks(
+  store: Store,
+  orgId: string,
+  deliveryId: string,
+  packed: Uint8Array,
+  failure: FailureCause | null,
+): void {
   store.run(
-    `INSERT INTO delivery_tasks (org_id, delivery_id, json) VALUES (?, ?, ?)
-     ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json`,
-    [orgId, deliveryId, packed],
+    `INSERT INTO delivery_tasks (org_id, delivery_id, json, fail_stage, fail_code, fail_message)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, fail_stage = excluded.fail_stage,
+       fail_code = excluded.fail_code, fail_message = excluded.fail_message`,
+    [orgId, deliveryId, packed, failure?.stage ?? null, failure?.shortCode ?? null, failure?.message ?? null],
   );
 }
 

@@ -13,3 +13,10 @@ export const NEWEST_FAILED_DELIVERY = `(SELECT e.delivery_id FROM events e WHERE
  * sent no history) its latest delivery.
  */
 export const FAILED_DELIVERY = `COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_id)`;
+
+/**
+ * SQL for the delivery a troubled dataset row `d` is about: the failed one while FAILED, the latest
+ * while MISSING, else null. An acknowledgement holds while it names this delivery and status.
+ */
+export const PROBLEM_DELIVERY = `CASE d.status WHEN 'FAILED' THEN ${FAILED_DELIVERY}
+  WHEN 'MISSING' THEN d.delivery_id END`;

@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'sql.js';
+import { firstFailure } from '../../shared/causes';
+import { unpackTasks } from './tasksBlob';
 import { SORT_INDEXES } from './sortKeys';
 
 export type Migration = string | ((db: Database) => void);
@@ -172,9 +174,91 @@ const pageTokenSecret: Migration = (db) =>
     randomBytes(32).toString('base64'),
   ]);
 
+/**
+ * The on-call layer (DESIGN.md §11). Each stored tasks record keeps its first failed task beside it (what
+ * causes group by, without inflating every record on each look); acknowledgements, the per-dataset
+ * timeline, sync outages, and the reminders sent for each announced failure.
+ */
+const KNOWLEDGE_SCHEMA = `
+ALTER TABLE delivery_tasks ADD COLUMN fail_stage TEXT;
+ALTER TABLE delivery_tasks ADD COLUMN fail_code TEXT;
+ALTER TABLE delivery_tasks ADD COLUMN fail_message TEXT;
+
+CREATE TABLE acknowledgements (
+  org_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  delivery_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  cause_id TEXT,
+  note TEXT,
+  by_name TEXT NOT NULL,
+  at TEXT NOT NULL,
+  ended_at TEXT,
+  end_reason TEXT,
+  PRIMARY KEY (org_id, dataset_id, delivery_id)
+);
+CREATE INDEX acknowledgements_open ON acknowledgements (org_id, dataset_id) WHERE ended_at IS NULL;
+
+-- What the mirror saw and did, per dataset, newest first (at_key: epoch ms; id breaks ties in order).
+CREATE TABLE timeline (
+  id INTEGER PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  at_key INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  from_status TEXT,
+  to_status TEXT,
+  delivery_id TEXT,
+  text TEXT,
+  by_name TEXT
+);
+CREATE INDEX timeline_by_dataset ON timeline (org_id, dataset_id, at_key DESC, id DESC);
+
+-- A source's data turned stale (lost contact) and, once it synced again, when it recovered.
+CREATE TABLE sync_outages (
+  id INTEGER PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  source_id TEXT NOT NULL,
+  source_name TEXT NOT NULL,
+  last_success_at TEXT,
+  lost_at TEXT NOT NULL,
+  regained_at TEXT
+);
+CREATE INDEX sync_outages_by_org ON sync_outages (org_id, lost_at DESC);
+
+ALTER TABLE announced_deliveries ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE announced_deliveries ADD COLUMN reminded_at TEXT;
+`;
+
+/** Fills the first failed task of every tasks record stored before KNOWLEDGE_SCHEMA (once, at upgrade). */
+const failureOfStoredTasks: Migration = (db) => {
+  const read = db.prepare('SELECT org_id, delivery_id, json FROM delivery_tasks');
+  const write = db.prepare(
+    'UPDATE delivery_tasks SET fail_stage = ?, fail_code = ?, fail_message = ? WHERE org_id = ? AND delivery_id = ?',
+  );
+  try {
+    while (read.step()) {
+      const [orgId, deliveryId, blob] = read.get() as [string, string, Uint8Array];
+      let failure;
+      try {
+        failure = firstFailure(unpackTasks(blob));
+      } catch {
+        continue; // Unreadable: its failure stays unknown, as for a record never fetched.
+      }
+      if (failure) write.run([failure.stage, failure.shortCode, failure.message, orgId, deliveryId]);
+    }
+  } finally {
+    read.free();
+    write.free();
+  }
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   BASE_SCHEMA + sortIndexes(),
   SYNC_SCHEMA,
   ALERTS_SCHEMA,
   pageTokenSecret,
+  KNOWLEDGE_SCHEMA,
+  failureOfStoredTasks,
 ];

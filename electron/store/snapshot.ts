@@ -5,6 +5,7 @@
  * in the file rolls back what came before it, so the file is imported whole or not at all (§3) and is
  * never held in memory whole (§10). Export, a read, is query/exportSnapshot.ts.
  */
+import { type FailureCause, firstFailure } from '../../shared/causes';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
 import type { SqlValue } from 'sql.js';
@@ -210,8 +211,8 @@ class SnapshotWriter {
     });
   }
 
-  tasks(deliveryId: string, packed: Uint8Array): void {
-    writePackedTasks(this.store, this.orgId, deliveryId, packed);
+  tasks(deliveryId: string, packed: Uint8Array, failure: FailureCause | null): void {
+    writePackedTasks(this.store, this.orgId, deliveryId, packed, failure);
     this.tasksFiled.push(deliveryId);
   }
 
@@ -318,7 +319,8 @@ export function importSnapshot(
         checker.record(record, i);
         writer.dataset(record);
       });
-      for (const [deliveryId, tasks] of snapshot.tasks) writer.tasks(deliveryId, packTasks(tasks));
+      for (const [deliveryId, tasks] of snapshot.tasks)
+        writer.tasks(deliveryId, packTasks(tasks), firstFailure(tasks));
       writer.finish(checker);
     } catch (error) {
       refused(error);
@@ -337,7 +339,7 @@ export async function importSnapshotFile(
   chunks: AsyncIterable<Buffer>,
   options: ImportOptions,
 ): Promise<ImportCounts> {
-  const packer = new TasksPacker<string>();
+  const packer = new TasksPacker<{ deliveryId: string; failure: FailureCause | null }>();
   try {
     return await store.transactionInChunks(async (slice) => {
       const checker = new SnapshotChecker();
@@ -348,13 +350,15 @@ export async function importSnapshotFile(
           writer.dataset(checker.dataset(part.value, part.index));
           counts.datasets++;
         } else {
-          packer.add(part.deliveryId, checker.tasks(part.deliveryId, part.value));
+          const tasks = checker.tasks(part.deliveryId, part.value);
+          packer.add({ deliveryId: part.deliveryId, failure: firstFailure(tasks) }, tasks);
           counts.tasks++;
         }
       };
       const splitter = new SnapshotSplitter(take);
       const writePacked = (): void => {
-        for (const [deliveryId, packed] of packer.take()) writer.tasks(deliveryId, packed);
+        for (const [{ deliveryId, failure }, packed] of packer.take())
+          writer.tasks(deliveryId, packed, failure);
       };
       try {
         for await (const chunk of chunks) {

@@ -8,6 +8,8 @@ import type { DatasetRecord } from '../../shared/schemas';
 import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
 import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
 import { ensureOrg, markOrgSynced } from '../store/orgs';
+import { endStaleAcknowledgements } from '../store/acknowledgements';
+import { addTimelineEntry, forgetDataset, pruneTimeline } from '../store/timeline';
 import type { Changes } from './changes';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices } from './slices';
@@ -44,6 +46,19 @@ function transitionOf(before: StoredHealth | undefined, record: DatasetRecord): 
   return { datasetId: record.datasetId, from, to, deliveryId: to === 'FAILED' ? failed : record.deliveryId };
 }
 
+/**
+ * What the mirror saw goes on the dataset's timeline, and an acknowledgement the change made stale ends
+ * (DESIGN.md §11), in the commit that made the change.
+ */
+function recordTransition(store: Store, orgId: string, transition: StatusTransition, at: string): void {
+  const { datasetId, from, to, deliveryId } = transition;
+  addTimelineEntry(store, { orgId, datasetId, at, kind: 'status', from, to, deliveryId });
+  // First seen: nothing to end, nothing older to drop (a first sync writes thousands of these).
+  if (from === null) return;
+  endStaleAcknowledgements(store, orgId, datasetId, to, deliveryId, at);
+  pruneTimeline(store, orgId, datasetId);
+}
+
 export async function applySync(store: Store, input: ApplyInput): Promise<ApplyResult> {
   const { orgId } = input;
   const listed = input.listed;
@@ -62,6 +77,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
     );
     return { transitions: [], written: 0, removed: 0 };
   }
+  const at = input.now.toISOString();
   return store.transactionInChunks(async (slice) => {
     const transitions: StatusTransition[] = [];
     let removed = 0;
@@ -81,7 +97,10 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
           remoteHash: hash,
           isNew,
         });
-        if (transition) transitions.push(transition);
+        if (transition) {
+          transitions.push(transition);
+          recordTransition(store, orgId, transition, at);
+        }
       },
       input.signal,
     );
@@ -99,6 +118,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
         if (before && deleteDataset(store, orgId, datasetId)) {
           removed += 1;
           transitions.push({ datasetId, from: before.status, to: null, deliveryId: null });
+          forgetDataset(store, orgId, datasetId);
         }
       },
       input.signal,

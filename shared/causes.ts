@@ -1,0 +1,147 @@
+/**
+ * Causes (DESIGN.md §11): the current FAILED datasets grouped by their first failed stage and its
+ * `shortCode`, MISSING datasets grouped by supplier, and FAILED datasets whose tasks are not stored yet
+ * as one "unknown cause" group. A cause has a stable id that the window's URL, the CLI's `ack --cause`
+ * and the local API all use:
+ *
+ * - `ingest:E_AUTH_FAILED`: FAILED at Ingest with that shortCode (`ingest:` when the task gave none);
+ * - `missing:<supplierId>`: MISSING datasets of that supplier (`missing:` when the supplier is unknown);
+ * - `unknown`: FAILED datasets whose failure reason is not known yet.
+ */
+import type { TasksRecord } from './schemas';
+import { STAGES, STAGE_LABELS, type Stage } from './status';
+
+/** The first failed task of a delivery: what its failure is grouped by and announced with. */
+export interface FailureCause {
+  stage: Stage;
+  shortCode: string | null;
+  message: string | null;
+}
+
+/** The first failed task, stage by stage in pipeline order (tasks in their stored order); null if none failed. */
+export function firstFailure(tasks: TasksRecord): FailureCause | null {
+  for (const stage of STAGES) {
+    const task = tasks[stage].tasks.find((candidate) => candidate.status === 'FAILED');
+    if (task) return { stage, shortCode: task.shortCode, message: task.message };
+  }
+  return null;
+}
+
+export const UNKNOWN_CAUSE_ID = 'unknown';
+const MISSING_PREFIX = 'missing:';
+
+export type CauseKind = 'failed' | 'missing' | 'unknown';
+
+export function failedCauseId(stage: Stage, shortCode: string | null): string {
+  return `${stage}:${shortCode ?? ''}`;
+}
+
+export function missingCauseId(supplierId: string | null): string {
+  return `${MISSING_PREFIX}${supplierId ?? ''}`;
+}
+
+/** Longest cause id accepted anywhere (a shortCode is a short code; this bounds hostile input). */
+export const MAX_CAUSE_ID_LENGTH = 300;
+
+export type ParsedCause =
+  | { kind: 'failed'; stage: Stage; shortCode: string | null }
+  | { kind: 'missing'; supplierId: string | null }
+  | { kind: 'unknown' };
+
+/**
+ * Reads a cause id (`STAGE:SHORTCODE`, `missing:SUPPLIER`, `unknown`); the stage's case does not matter.
+ * Throws an Error whose message says what is allowed.
+ */
+export function parseCauseId(text: string): ParsedCause {
+  if (text.length === 0 || text.length > MAX_CAUSE_ID_LENGTH)
+    throw new Error(`a cause must be 1 to ${MAX_CAUSE_ID_LENGTH} characters`);
+  if (text.toLowerCase() === UNKNOWN_CAUSE_ID) return { kind: 'unknown' };
+  const colon = text.indexOf(':');
+  if (colon === -1)
+    throw new Error(
+      `cause '${text}' is not STAGE:SHORTCODE (stages: ${STAGES.join(', ')}), missing:SUPPLIER or unknown`,
+    );
+  const head = text.slice(0, colon).toLowerCase();
+  const rest = text.slice(colon + 1);
+  if (`${head}:` === MISSING_PREFIX) return { kind: 'missing', supplierId: rest === '' ? null : rest };
+  if (!(STAGES as readonly string[]).includes(head))
+    throw new Error(
+      `cause '${text}': unknown stage '${text.slice(0, colon)}' (allowed: ${STAGES.join(', ')}, missing)`,
+    );
+  return { kind: 'failed', stage: head as Stage, shortCode: rest === '' ? null : rest };
+}
+
+/** The id in its canonical spelling. */
+export function causeIdOf(cause: ParsedCause): string {
+  if (cause.kind === 'unknown') return UNKNOWN_CAUSE_ID;
+  if (cause.kind === 'missing') return missingCauseId(cause.supplierId);
+  return failedCauseId(cause.stage, cause.shortCode);
+}
+
+/** "Ingest failed: E_AUTH_FAILED", "MISSING from Bluefin Exchange Feeds", "Failed, cause not known yet". */
+export function causeTitle(cause: ParsedCause, supplierName: string | null = null): string {
+  if (cause.kind === 'unknown') return 'Failed, cause not known yet';
+  if (cause.kind === 'missing')
+    return `MISSING from ${supplierName ?? cause.supplierId ?? 'an unknown supplier'}`;
+  return `${STAGE_LABELS[cause.stage]} failed: ${cause.shortCode ?? 'no code'}`;
+}
+
+/** An acknowledgement as every door shows it. */
+export interface AcknowledgementView {
+  orgId: string;
+  datasetId: string;
+  /** The failed (or missing) delivery it is about: another delivery is a new problem. */
+  deliveryId: string;
+  /** The dataset's status when acknowledged (FAILED or MISSING). */
+  status: string;
+  /** The cause it was acknowledged with (`ack --cause`), or null for one failure. */
+  causeId: string | null;
+  note: string | null;
+  by: string;
+  at: string;
+  /** When it ended by itself (the dataset recovered or failed again), and why; null while it holds. */
+  endedAt: string | null;
+  endReason: string | null;
+}
+
+/** Longest note kept with an acknowledgement. */
+export const MAX_NOTE_LENGTH = 2000;
+/** Longest name of who acknowledged. */
+export const MAX_ACK_NAME_LENGTH = 100;
+
+/** One dataset of a cause. */
+export interface CauseDataset {
+  datasetId: string;
+  datasetName: string | null;
+  dataProductName: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+  status: string;
+  /** The failed (or missing) delivery. */
+  deliveryId: string | null;
+  /** When that delivery failed (delivered time, else its deadline), RFC 3339. */
+  since: string | null;
+  message: string | null;
+  acknowledgement: AcknowledgementView | null;
+}
+
+export interface Cause {
+  causeId: string;
+  kind: CauseKind;
+  title: string;
+  stage: Stage | null;
+  shortCode: string | null;
+  count: number;
+  unacknowledged: number;
+  suppliers: { id: string | null; name: string | null; count: number }[];
+  firstSeenAt: string | null;
+  lastSeenAt: string | null;
+  /** The most recent failure of the cause, with its message. */
+  representative: {
+    datasetId: string;
+    datasetName: string | null;
+    deliveryId: string | null;
+    message: string | null;
+  } | null;
+  datasets: CauseDataset[];
+}

@@ -1,0 +1,28 @@
+/** A dataset's timeline (DESIGN.md §11): what the mirror saw and did, as the window and the local API show it. */
+export const TIMELINE_KINDS = [
+  'status',
+  'notified',
+  'reminded',
+  'acknowledged',
+  'unacknowledged',
+  'acknowledgement-ended',
+  'outage',
+] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+export interface TimelineEntry {
+  /** RFC 3339. */
+  at: string;
+  kind: TimelineKind;
+  /** For `status`: the status before (null: first seen) and after (null: removed by the remote). */
+  from: string | null;
+  to: string | null;
+  deliveryId: string | null;
+  /** The notification's title, the note, why an acknowledgement ended, the outage. */
+  text: string | null;
+  /** Who acknowledged. */
+  by: string | null;
+}
+
+/** Entries a dataset's timeline shows at most (newest first). */
+export const TIMELINE_LIMIT = 500;
