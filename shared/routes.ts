@@ -9,6 +9,8 @@ export type WindowTarget =
   | { view: 'datasets'; orgId: string }
   /** The org's datasets filtered to FAILED (a summary's destination). */
   | { view: 'failed'; orgId: string }
+  /** The org's causes (Triage), with one cause opened when `causeId` is given. */
+  | { view: 'triage'; orgId: string; causeId?: string }
   | { view: 'home' };
 
 const segment = encodeURIComponent;
@@ -23,6 +25,8 @@ export function targetPath(target: WindowTarget): string {
       return `/orgs/${segment(target.orgId)}/datasets`;
     case 'failed':
       return `/orgs/${segment(target.orgId)}/datasets?status=FAILED`;
+    case 'triage':
+      return `/orgs/${segment(target.orgId)}/triage${target.causeId === undefined ? '' : `?cause=${segment(target.causeId)}`}`;
     case 'home':
       return '/';
   }
