@@ -53,10 +53,8 @@ function transitionOf(before: StoredHealth | undefined, record: DatasetRecord): 
 function recordTransition(store: Store, orgId: string, transition: StatusTransition, at: string): void {
   const { datasetId, from, to, deliveryId } = transition;
   addTimelineEntry(store, { orgId, datasetId, at, kind: 'status', from, to, deliveryId });
-  // First seen: nothing to end, nothing older to drop (a first sync writes thousands of these).
-  if (from === null) return;
-  endStaleAcknowledgements(store, orgId, datasetId, to, deliveryId, at);
-  pruneTimeline(store, orgId, datasetId);
+  // First seen: nothing older to drop (a first sync writes thousands of these).
+  if (from !== null) pruneTimeline(store, orgId, datasetId);
 }
 
 export async function applySync(store: Store, input: ApplyInput): Promise<ApplyResult> {
@@ -101,6 +99,16 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
           transitions.push(transition);
           recordTransition(store, orgId, transition, at);
         }
+        // Also without a transition: MISSING again with the next delivery is a new problem.
+        if (!isNew)
+          endStaleAcknowledgements(
+            store,
+            orgId,
+            record.datasetId,
+            record.latestDeliveryStatus,
+            transition?.deliveryId ?? record.deliveryId,
+            at,
+          );
       },
       input.signal,
     );
