@@ -5,11 +5,12 @@
  * control file left by a dead process is ignored (and the stale lock taken over).
  */
 import type { Static } from 'typebox';
-import { type CommandContext, CommandError, type CommandOutput } from '../control/command';
+import { type CommandContext, CommandError, type CommandOutput, CommandUsageError } from '../control/command';
 import { COMMANDS, type CommandName } from '../control/commands';
 import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from '../control/server';
 import { type ControlInfo, readControlFile } from '../store/controlFile';
 import { DataDirLockedError, type DataDirLockHolder, readDataDirLock } from '../store/lock';
+import { openHeadlessSettings } from '../store/settings';
 import type { CliIo } from './io';
 import { openDataDir } from './openStore';
 
@@ -61,7 +62,12 @@ async function runHere<N extends CommandName>(
 ): Promise<Result<N>> {
   const opened = await openDataDir(dataDir, name.replace('.', ' '), io);
   try {
-    const context: CommandContext = { store: opened.store, now: () => io.now() };
+    const context: CommandContext = {
+      store: opened.store,
+      now: () => io.now(),
+      // Opened only by the commands that read it (`ack` for who acknowledges).
+      settings: () => openHeadlessSettings(dataDir, opened.store, () => io.now()).read(),
+    };
     const definition = COMMANDS[name] as { run: (...a: unknown[]) => Promise<unknown> };
     return (await definition.run(context, args, io)) as Result<N>;
   } finally {
@@ -141,6 +147,7 @@ async function readAnswer(
       if ('stdout' in line) out.stdout(line.stdout);
       else if ('stderr' in line) out.stderr(line.stderr);
       else if (line.exit === 0) return line.result;
+      else if (line.exit === 2) throw new CommandUsageError(line.error);
       else throw new CommandError(line.error);
     }
   } catch (error) {

@@ -1,6 +1,7 @@
 /** The `dataset-health` command line (DESIGN.md §7): exit 0 on success, 1 on failure, 2 on usage errors. */
 import { APP_VERSION } from '../../shared/version';
 import { Command, CommanderError } from 'commander';
+import { CommandUsageError } from '../control/command';
 import { demoCommand } from './commands/demo';
 import { keysCommand } from './commands/keys';
 import { exportCommand, importCommand } from './commands/snapshot';
@@ -59,6 +60,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`dataset-health: ${message.split('\n')[0]}\n`);
-    return 1;
+    return error instanceof CommandUsageError ? 2 : 1;
   }
 }

@@ -5,6 +5,7 @@
  * words, same exit: a user cannot tell which ran it, except that it works while the app is open.
  */
 import type { Static, TSchema } from 'typebox';
+import type { Settings } from '../../shared/settings';
 import type { Store } from '../store/database';
 import type { SyncEngine } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
@@ -18,6 +19,12 @@ export interface CommandOutput {
 /** A failure the user can act on: one line on stderr, exit code 1 (the CLI's `CliError`). */
 export class CommandError extends Error {}
 
+/**
+ * A request a command finds malformed only once it sees the store (`ack --cause` without `--org` among
+ * several orgs): a usage error, exit code 2, on both paths.
+ */
+export class CommandUsageError extends CommandError {}
+
 /** What the instance holding the data directory adds to a command's context. */
 export interface RunningInstance {
   /** `serve` or `app`, for messages. */
@@ -30,11 +37,15 @@ export interface RunningInstance {
   reloadSync(): Promise<void>;
   /** A fresh one-time web UI link, when the instance serves the web UI (`serve --ui`). */
   newWebUiLink?: () => string;
+  /** The stored acknowledgements or snoozes changed: the alerts redraw the tray (as the window's calls do). */
+  alertsChanged(): void;
 }
 
 export interface CommandContext {
   store: Store;
   now(): Date;
+  /** The data directory's settings: the running instance's own, else the settings file read on demand. */
+  settings(): Settings;
   /** Present when the command runs inside `serve` or the app (the control channel). */
   instance?: RunningInstance;
 }

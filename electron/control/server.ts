@@ -3,22 +3,23 @@
  * the CLI of the same user. The secret sits in `<dataDir>/control.json`, readable by the owner only; a
  * request without it (or from a browser: any Origin) is refused before its body is read. The answer
  * streams what the command prints as NDJSON lines — `{"stdout":…}`, `{"stderr":…}` — and ends with
- * `{"exit":0,"result":…}` or `{"exit":1,"error":…}`, so the CLI prints exactly what it would alone.
+ * `{"exit":0,"result":…}` or `{"exit":1,"error":…}` (`"exit":2`: a usage error), so the CLI prints
+ * exactly what it would alone.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { ApiError, sendError } from '../api/errors';
-import { type CommandContext, CommandError, type CommandOutput } from './command';
+import { type CommandContext, CommandError, type CommandOutput, CommandUsageError } from './command';
 import { COMMANDS, type CommandName, isCommandName } from './commands';
 
 export const CONTROL_PATH = '/control/v1/run';
 /** The header carrying the secret of control.json. */
 export const CONTROL_HEADER = 'x-dataset-health-control';
 
-/** One line of the answer stream. */
+/** One line of the answer stream (exit 2: a usage error the command found, `CommandUsageError`). */
 export type ControlLine =
-  { stdout: string } | { stderr: string } | { exit: 0; result: unknown } | { exit: 1; error: string };
+  { stdout: string } | { stderr: string } | { exit: 0; result: unknown } | { exit: 1 | 2; error: string };
 
 const checks = Object.fromEntries(
   Object.entries(COMMANDS).map(([name, definition]) => [name, Compile(definition.args)]),
@@ -95,7 +96,7 @@ export async function registerControl(app: FastifyInstance, options: ControlServ
         if (!(error instanceof CommandError)) options.log?.(error);
         out.flush();
         send({
-          exit: 1,
+          exit: error instanceof CommandUsageError ? 2 : 1,
           error:
             error instanceof CommandError
               ? error.message

@@ -149,6 +149,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
           context: () => ({
             store,
             now: options.now,
+            settings: () => options.settings.read(),
             instance: {
               purpose: options.purpose,
               pid: process.pid,
@@ -156,6 +157,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
               secrets: options.secrets,
               reloadSync,
               newWebUiLink: sessions ? () => `${api.url}/?token=${sessions.issue()}` : undefined,
+              alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
             },
           }),
           log: (error) => options.logger && options.logger.error({ err: error }, 'CLI command failed'),
