@@ -23,6 +23,8 @@ export const BUDGET = {
   /** The window (Chromium): first rows after opening the datasets view, and after a filter change. */
   rendererOpenMs: 1000,
   rendererFilterMs: 150,
+  /** Triage / Upcoming / Reliability view: first content (the engine's part and the window's). */
+  triageFirstContentMs: 500,
 } as const;
 
 const MIB = 1024 * 1024;

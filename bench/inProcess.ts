@@ -2,6 +2,7 @@
  * In-process figures: the query layer producing the exact bodies the API sends (list pages built from
  * the database, not served from the page cache), and persisting a small change.
  */
+import { listCauses } from '../electron/query/causes';
 import { getDataset } from '../electron/query/dataset';
 import { type ListRequest, buildListPage } from '../electron/query/list';
 import { parseSelection } from '../electron/query/selection';
@@ -10,6 +11,8 @@ import type { Store } from '../electron/store/database';
 import { type Summary, spread, summarize, timeSync } from './stats';
 
 const ITERATIONS = 200;
+/** Causes read the org's troubled datasets whole: fewer runs (each is tens of ms at 10k). */
+const CAUSE_ITERATIONS = 20;
 const WARMUP = 20;
 export const PAGE_SIZE = 50;
 export const LATEST_DELIVERIES = 10;
@@ -134,6 +137,21 @@ export function measureTasks(store: Store, orgId: string): Summary {
       if (!result.found) throw new Error(`tasks of ${ids[i % ids.length]} not found (${result.reason})`);
     }),
   );
+}
+
+/** Triage's engine side: every cause of the org with its datasets and acknowledgements, as the view asks. */
+export function measureCauses(store: Store, orgId: string): Summary & { causes: number; datasets: number } {
+  let causes = 0;
+  let datasets = 0;
+  const summary = summarize(
+    timeSync(CAUSE_ITERATIONS, 2, () => {
+      const listed = listCauses(store, orgId);
+      causes = listed.length;
+      datasets = listed.reduce((sum, cause) => sum + cause.count, 0);
+    }),
+  );
+  if (causes === 0) throw new Error('the demo org has no FAILED or MISSING dataset');
+  return { ...summary, causes, datasets };
 }
 
 /**

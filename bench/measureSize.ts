@@ -1,7 +1,14 @@
 /** Every figure for one reference org size, added to the report as it is measured. */
 import { BUDGET, judgedAt } from './budgets';
 import { removeTempDir } from './cleanup';
-import { measureDataset, measureFiltered, measureList, measurePersist, measureTasks } from './inProcess';
+import {
+  measureCauses,
+  measureDataset,
+  measureFiltered,
+  measureList,
+  measurePersist,
+  measureTasks,
+} from './inProcess';
 import { importFigure } from './importFigure';
 import { journalFigures } from './journalFigures';
 import { type Report, bytes, ms, ratio, sizeLabel } from './report';
@@ -149,6 +156,12 @@ async function inProcessFigures(
   const tasks = measureTasks(store, orgId);
   report.atMost('delivery tasks p50 (FAILED deliveries)', size, tasks.p50, BUDGET.tasksP50Ms, ms, {
     note: `p99 ${ms(tasks.p99)}`,
+  });
+  log(`  causes (Triage)…`);
+  const causes = measureCauses(store, orgId);
+  report.atMost('causes of the org, computed (Triage)', size, causes.p50, BUDGET.triageFirstContentMs, ms, {
+    note: `p99 ${ms(causes.p99)}; ${causes.causes} causes over ${causes.datasets} FAILED/MISSING datasets; part of the view's first content`,
+    judged: judgedAt(size),
   });
   return listP50s;
 }
