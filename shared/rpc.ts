@@ -27,6 +27,10 @@ export const DatasetQuery = Type.Object(
     search: Type.String({ maxLength: 200 }),
     /** e.g. `latestDeliveryStatus.asc` (FAILED first) or `latestDeliveryTimestamp.desc`; "" = by name. */
     sort: Type.String({ maxLength: 200 }),
+    /** Only the datasets of this cause id (`STAGE:SHORTCODE`, `missing:SUPPLIER`, `unknown`); null = any. */
+    cause: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+    /** Only FAILED and MISSING datasets that no acknowledgement holds for (default false). */
+    unacknowledged: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -48,6 +52,11 @@ export interface DatasetRow {
   nextExpectedDeliveryTimestamp: string | null;
   /** Statuses of the newest deliveries, newest first (null: unknown), at most ROW_STRIP_LENGTH. */
   strip: (string | null)[];
+  /** A FAILED or MISSING dataset's cause id and title (shared/causes.ts); null otherwise. */
+  causeId: string | null;
+  causeTitle: string | null;
+  /** The acknowledgement that holds for its failure now, if any. */
+  acknowledgement: AcknowledgementView | null;
 }
 
 export interface RowsPage {

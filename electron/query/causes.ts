@@ -10,6 +10,7 @@ import {
   type Cause,
   type CauseDataset,
   type CauseKind,
+  type ParsedCause,
   UNKNOWN_CAUSE_ID,
   causeTitle,
   failedCauseId,
@@ -18,7 +19,7 @@ import {
 import { STAGES, type Stage } from '../../shared/status';
 import { openAcknowledgements } from '../store/acknowledgements';
 import type { Row, Store } from '../store/database';
-import { PROBLEM_DELIVERY } from '../store/failedDelivery';
+import { FAILED_DELIVERY, PROBLEM_DELIVERY } from '../store/failedDelivery';
 
 const KIND_ORDER: Record<CauseKind, number> = { failed: 0, unknown: 1, missing: 2 };
 
@@ -29,22 +30,109 @@ function isStage(value: string | null): value is Stage {
   return value !== null && (STAGES as readonly string[]).includes(value);
 }
 
-interface Troubled {
-  dataset: CauseDataset;
+/** What a troubled dataset's stored failure says: its status, and its failed delivery's first failed task. */
+export interface TroubleFacts {
+  status: string;
+  /** The failed delivery's tasks are stored. */
+  known: boolean;
+  stage: string | null;
+  shortCode: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+}
+
+export interface Classified {
   causeId: string;
   kind: CauseKind;
+  title: string;
   stage: Stage | null;
   shortCode: string | null;
 }
 
+/**
+ * The grouping rule, in one place: MISSING by supplier; FAILED by its first failed task's stage and
+ * shortCode; FAILED with no stored tasks, or tasks with no failed task, as the unknown cause.
+ */
+export function classifyTrouble(facts: TroubleFacts): Classified {
+  const { status, stage, shortCode } = facts;
+  if (status === 'MISSING') {
+    const cause: ParsedCause = { kind: 'missing', supplierId: facts.supplierId };
+    return {
+      causeId: missingCauseId(facts.supplierId),
+      kind: 'missing',
+      title: causeTitle(cause, facts.supplierName),
+      stage: null,
+      shortCode: null,
+    };
+  }
+  if (facts.known && isStage(stage)) {
+    return {
+      causeId: failedCauseId(stage, shortCode),
+      kind: 'failed',
+      title: causeTitle({ kind: 'failed', stage, shortCode }),
+      stage,
+      shortCode,
+    };
+  }
+  return {
+    causeId: UNKNOWN_CAUSE_ID,
+    kind: 'unknown',
+    title: causeTitle({ kind: 'unknown' }),
+    stage: null,
+    shortCode: null,
+  };
+}
+
+/** The failed delivery's first failed task, stored with its tasks, as SQL over a FAILED dataset row `d`. */
+const FAILED_TASKS = `SELECT 1 FROM delivery_tasks t WHERE t.org_id = d.org_id AND t.delivery_id = ${FAILED_DELIVERY}`;
+
+/**
+ * A WHERE condition over dataset row `d` selecting the datasets of a cause now: the same rule as
+ * classifyTrouble, for filters (the datasets list's "cause").
+ */
+export function causeMatchSql(cause: ParsedCause): { sql: string; params: string[] } {
+  if (cause.kind === 'missing')
+    return {
+      sql: `d.status = 'MISSING' AND coalesce(d.supplier_id, '') = ?`,
+      params: [cause.supplierId ?? ''],
+    };
+  if (cause.kind === 'failed')
+    return {
+      sql: `d.status = 'FAILED' AND EXISTS (${FAILED_TASKS} AND t.fail_stage = ? AND coalesce(t.fail_code, '') = ?)`,
+      params: [cause.stage, cause.shortCode ?? ''],
+    };
+  const stages = STAGES.map((stage) => `'${stage}'`).join(', ');
+  return {
+    sql: `d.status = 'FAILED' AND NOT EXISTS (${FAILED_TASKS} AND t.fail_stage IN (${stages}))`,
+    params: [],
+  };
+}
+
+/**
+ * A WHERE condition over dataset row `d`: FAILED or MISSING with no acknowledgement that holds now (one
+ * naming its problem delivery and status, as troubledOf and the sync's ending of acknowledgements judge).
+ */
+export const UNACKNOWLEDGED_SQL = `d.status IN ('FAILED', 'MISSING') AND NOT EXISTS (SELECT 1 FROM acknowledgements a
+  WHERE a.org_id = d.org_id AND a.dataset_id = d.dataset_id AND a.ended_at IS NULL AND a.status = d.status
+    AND a.delivery_id = ${PROBLEM_DELIVERY})`;
+
+interface Troubled extends Classified {
+  dataset: CauseDataset;
+}
+
 function troubledOf(row: Row, acks: Map<string, AcknowledgementView>): Troubled {
   const status = String(row.status);
-  const stage = text(row.fail_stage);
-  const shortCode = text(row.fail_code);
   const deliveryId = text(row.problem);
-  const known = row.known !== null && row.known !== undefined;
-  const kind: CauseKind = status === 'MISSING' ? 'missing' : known && isStage(stage) ? 'failed' : 'unknown';
   const supplierId = text(row.supplier_id);
+  const classified = classifyTrouble({
+    status,
+    known: row.known !== null && row.known !== undefined,
+    stage: text(row.fail_stage),
+    shortCode: text(row.fail_code),
+    supplierId,
+    supplierName: text(row.supplier_name),
+  });
+  const { kind } = classified;
   const datasetId = String(row.dataset_id);
   const ack = acks.get(datasetId);
   const dataset: CauseDataset = {
@@ -60,13 +148,7 @@ function troubledOf(row: Row, acks: Map<string, AcknowledgementView>): Troubled 
     // An acknowledgement of an earlier delivery or status no longer holds (the sync ends it at its commit).
     acknowledgement: ack && ack.deliveryId === deliveryId && ack.status === status ? ack : null,
   };
-  const causeId =
-    kind === 'missing'
-      ? missingCauseId(supplierId)
-      : kind === 'failed'
-        ? failedCauseId(stage as Stage, shortCode)
-        : UNKNOWN_CAUSE_ID;
-  return { dataset, causeId, kind, stage: kind === 'failed' ? (stage as Stage) : null, shortCode };
+  return { ...classified, dataset };
 }
 
 /** The org's FAILED and MISSING datasets, each with its problem delivery, its time and its failure. */
@@ -104,18 +186,12 @@ function causeOf(members: Troubled[]): Cause {
     if (later(dataset.since, lastSeenAt)) lastSeenAt = dataset.since;
     if (representative === null || later(dataset.since, representative.since)) representative = dataset;
   }
-  const parsed =
-    first.kind === 'failed'
-      ? { kind: 'failed' as const, stage: first.stage!, shortCode: first.shortCode }
-      : first.kind === 'missing'
-        ? { kind: 'missing' as const, supplierId: first.dataset.supplierId }
-        : { kind: 'unknown' as const };
   return {
     causeId: first.causeId,
     kind: first.kind,
-    title: causeTitle(parsed, first.dataset.supplierName),
+    title: first.title,
     stage: first.stage,
-    shortCode: first.kind === 'failed' ? first.shortCode : null,
+    shortCode: first.shortCode,
     count: datasets.length,
     unacknowledged: datasets.filter((dataset) => dataset.acknowledgement === null).length,
     suppliers: [...suppliers.values()].sort(

@@ -6,6 +6,8 @@
  * text); the characters GLOB would treat specially (`?`, `[`) are bracketed to stay literal.
  */
 import type { Filter, FilterField } from '../../shared/filter';
+import { UNACKNOWLEDGED_SQL, causeMatchSql } from './causes';
+import type { Selection } from './selection';
 
 interface Column {
   column: string;
@@ -119,4 +121,18 @@ export function searchSql(text: string): SqlFragment {
     sql: ` AND (${lowered.map((c) => `${c} GLOB ?`).join(' OR ')} OR lower(coalesce(d.supplier_name, '')) GLOB ? OR d.delivery_id = ? OR d.legacy_dataset_id = ?)`,
     params: [...lowered.map(() => pattern), pattern, trimmed, trimmed],
   };
+}
+
+/** The window's triage filters (a cause, unacknowledged only), by causes.ts's rules. */
+export function triageSql(selection: Pick<Selection, 'cause' | 'unacknowledged'>): SqlFragment {
+  const parts: SqlFragment[] = [];
+  if (selection.cause) parts.push(causeMatchSql(selection.cause));
+  if (selection.unacknowledged) parts.push({ sql: UNACKNOWLEDGED_SQL, params: [] });
+  return { sql: parts.map((p) => ` AND (${p.sql})`).join(''), params: parts.flatMap((p) => p.params) };
+}
+
+/** Everything a selection narrows to, after the org: its filters, search and triage filters. */
+export function selectionSql(selection: Selection): SqlFragment {
+  const parts = [filtersSql(selection.filters), searchSql(selection.search), triageSql(selection)];
+  return { sql: parts.map((p) => p.sql).join(''), params: parts.flatMap((p) => p.params) };
 }

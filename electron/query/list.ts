@@ -4,7 +4,7 @@
  */
 import type { Store } from '../store/database';
 import { sortColumn } from '../store/sortKeys';
-import { filtersSql, searchSql, selectiveIndex } from './filterSql';
+import { selectionSql, selectiveIndex } from './filterSql';
 import {
   type Cursor,
   type PagePosition,
@@ -96,7 +96,6 @@ function utf8Join(head: string, items: readonly string[], tail: string): Buffer 
 
 /** One page of the query in its sort order, each row projected, with the tokens to the pages beside it. */
 export function queryPage(store: Store, request: PageRequest, projection: Projection): Page {
-  const search = searchSql(request.search);
   const canonical = canonicalSelection(request);
   const columns = [...request.sort.map((key) => `d.${sortColumn(key)}`), 'd.name_key', 'd.dataset_id'];
   const fingerprint = queryFingerprint(request.orgId, canonical.filters, canonical.sort);
@@ -110,8 +109,7 @@ export function queryPage(store: Store, request: PageRequest, projection: Projec
   const position = request.pageToken
     ? decodePageToken(store, fingerprint, request.pageToken, columns.length, cursorOfRow)
     : null;
-  const filters = filtersSql(request.filters);
-  const where = { sql: filters.sql + search.sql, params: [...filters.params, ...search.params] };
+  const where = selectionSql(request);
   const tuple = `(${columns.join(', ')})`;
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
   const index = selectiveIndex(request.filters);

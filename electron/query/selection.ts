@@ -11,6 +11,7 @@ import {
   parseFilter,
   printFilter,
 } from '../../shared/filter';
+import { type ParsedCause, causeIdOf, parseCauseId } from '../../shared/causes';
 import { SortError, type SortKey, parseSort, printSort } from '../../shared/sort';
 import { InvalidArgument } from './errors';
 
@@ -21,6 +22,9 @@ export interface SelectionText {
   sort: string;
   /** The window's free text search; the v2 list has none. */
   search?: string;
+  /** The window's triage filters (DESIGN.md §11): the datasets of one cause id, and only unacknowledged troubles. */
+  cause?: string | null;
+  unacknowledged?: boolean;
 }
 
 export interface Selection {
@@ -28,6 +32,9 @@ export interface Selection {
   filters: readonly Filter[];
   sort: readonly SortKey[];
   search: string;
+  /** Present only when set (the v2 list never sets them). */
+  cause?: ParsedCause;
+  unacknowledged?: true;
 }
 
 /** One page of a selection. */
@@ -87,11 +94,29 @@ export function parseSelection(text: SelectionText): Selection {
     }
   });
   checkItems(filters);
+  let sort: SortKey[];
   try {
-    return { orgId: text.orgId, filters, sort: parseSort(text.sort), search };
+    sort = parseSort(text.sort);
   } catch (error) {
     if (error instanceof SortError) throw new InvalidArgument('sort', error.message);
     throw error;
+  }
+  const cause = text.cause === undefined || text.cause === null ? undefined : parseCause(text.cause);
+  return {
+    orgId: text.orgId,
+    filters,
+    sort,
+    search,
+    ...(cause ? { cause } : {}),
+    ...(text.unacknowledged === true ? { unacknowledged: true as const } : {}),
+  };
+}
+
+function parseCause(text: string): ParsedCause {
+  try {
+    return parseCauseId(text);
+  } catch (error) {
+    throw new InvalidArgument('cause', `cause: ${(error as Error).message}`);
   }
 }
 
@@ -102,7 +127,12 @@ export function parseSelection(text: SelectionText): Selection {
 export function canonicalSelection(selection: Selection): { filters: string[]; sort: string } {
   const search = selection.search.trim();
   return {
-    filters: [...selection.filters.map(printFilter), ...(search ? [`search:${search}`] : [])].sort(),
+    filters: [
+      ...selection.filters.map(printFilter),
+      ...(search ? [`search:${search}`] : []),
+      ...(selection.cause ? [`cause:${causeIdOf(selection.cause)}`] : []),
+      ...(selection.unacknowledged ? ['unacknowledged'] : []),
+    ].sort(),
     sort: printSort(selection.sort),
   };
 }
