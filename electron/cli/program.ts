@@ -2,6 +2,7 @@
 import { APP_VERSION } from '../../shared/version';
 import { Command, CommanderError } from 'commander';
 import { CommandUsageError } from '../control/command';
+import { ackCommand, unackCommand } from './commands/ack';
 import { demoCommand } from './commands/demo';
 import { keysCommand } from './commands/keys';
 import { exportCommand, importCommand } from './commands/snapshot';
@@ -28,6 +29,8 @@ export function buildProgram(io: CliIo): Command {
     sourcesCommand(io),
     simulateCommand(io),
     uiCommand(io),
+    ackCommand(io),
+    unackCommand(io),
   ]) {
     program.addCommand(command);
   }

@@ -1,5 +1,6 @@
 /** Every command the CLI may hand to a running instance, by the name the control channel carries. */
 import type { ControlledCommand } from '../command';
+import { ack, unack } from './ack';
 import { keysCreate, keysList, keysRevoke } from './keys';
 import { exportData, importData } from './snapshot';
 import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
@@ -17,6 +18,8 @@ export const COMMANDS = {
   export: exportData,
   'sync.once': syncOnce,
   ui: webUiLink,
+  ack,
+  unack,
 } satisfies Record<string, ControlledCommand>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,0 +1,345 @@
+/**
+ * `ack` / `unack` (DESIGN.md §11, issue 13 point 3): someone owns a failure — one dataset's current
+ * FAILED or MISSING delivery, or every current failure of a cause — with an optional note and who did it
+ * (`--by`, else the settings' triage name, else the OS user). The same knowledge functions as the window's
+ * `acks.set`/`acks.clear`; through the running instance its tray redraws at once.
+ */
+import Type from 'typebox';
+import {
+  type AcknowledgementView,
+  type Cause,
+  MAX_ACK_NAME_LENGTH,
+  MAX_NOTE_LENGTH,
+  causeIdOf,
+  parseCauseId,
+} from '../../../shared/causes';
+import {
+  NothingToAcknowledge,
+  acknowledgeCause,
+  acknowledgeDataset,
+  checkName,
+  checkNote,
+  unacknowledgeCause,
+  unacknowledgeDataset,
+} from '../../knowledge/acknowledge';
+import { acknowledgerName } from '../../knowledge/identity';
+import { causeOfDataset, listCauses } from '../../query/causes';
+import { InvalidArgument } from '../../query/errors';
+import { datasetStatus } from '../../query/trayCounts';
+import { openAcknowledgement } from '../../store/acknowledgements';
+import type { Store } from '../../store/database';
+import { UnknownOrgError, listOrgs, printable, requireOrg } from '../../store/orgs';
+import {
+  type CommandContext,
+  CommandError,
+  type CommandOutput,
+  CommandUsageError,
+  command,
+} from '../command';
+import { checkOrg } from './org';
+
+/** What both commands name: one dataset or one cause, in one org (or the one that fits). */
+export interface AckTarget {
+  datasetId?: string;
+  cause?: string;
+  org?: string;
+  by?: string;
+}
+
+/** The request as checked before anything touches the store (on both paths): usage errors are exit 2. */
+export interface CheckedTarget {
+  datasetId: string | null;
+  /** The cause id in its canonical spelling (`INGEST:E_X` → `ingest:E_X`). */
+  causeId: string | null;
+  org: string | undefined;
+  by: string | undefined;
+}
+
+export function checkAckTarget(target: AckTarget): CheckedTarget {
+  if ((target.datasetId === undefined) === (target.cause === undefined))
+    throw new CommandUsageError(
+      target.cause === undefined
+        ? 'name a DATASET_ID, or a cause with --cause STAGE:SHORTCODE (or missing:SUPPLIER, unknown)'
+        : 'name either a DATASET_ID or --cause, not both',
+    );
+  let causeId: string | null = null;
+  if (target.cause !== undefined) {
+    try {
+      causeId = causeIdOf(parseCauseId(target.cause));
+    } catch (error) {
+      throw new CommandUsageError(`--cause: ${printable((error as Error).message)}`);
+    }
+  }
+  if (target.org !== undefined) checkOrg(target.org);
+  return {
+    datasetId: target.datasetId ?? null,
+    causeId,
+    org: target.org,
+    by: target.by === undefined ? undefined : checkBy(target.by),
+  };
+}
+
+function checkBy(by: string): string {
+  try {
+    return checkName(by);
+  } catch (error) {
+    if (error instanceof InvalidArgument)
+      throw new CommandUsageError(`--by: the name must be 1 to ${MAX_ACK_NAME_LENGTH} characters`);
+    throw error;
+  }
+}
+
+/** The note as kept (trimmed; empty is none); too long is a usage error naming --note and the limit. */
+export function checkAckNote(note: string | undefined): string | null {
+  try {
+    return checkNote(note);
+  } catch (error) {
+    if (error instanceof InvalidArgument)
+      throw new CommandUsageError(
+        `--note is ${note!.trim().length} characters; at most ${MAX_NOTE_LENGTH} are kept`,
+      );
+    throw error;
+  }
+}
+
+/** Who acknowledges: `--by`, else the settings' triage name, else the OS user (a bad setting is exit 1). */
+function whoActs(ctx: CommandContext, by: string | undefined): { by: string; now: Date } {
+  if (by !== undefined) return { by, now: ctx.now() };
+  const name = acknowledgerName(ctx.settings());
+  try {
+    return { by: checkName(name), now: ctx.now() };
+  } catch (error) {
+    if (error instanceof InvalidArgument)
+      throw new CommandError(
+        `the name in Settings → Triage is over ${MAX_ACK_NAME_LENGTH} characters: shorten it, or pass --by NAME`,
+      );
+    throw error;
+  }
+}
+
+const quoted = (id: string): string => `'${printable(id)}'`;
+
+function knownOrg(store: Store, org: string): string {
+  try {
+    requireOrg(store, org);
+    return org;
+  } catch (error) {
+    if (error instanceof UnknownOrgError) throw new CommandError(error.message);
+    throw error;
+  }
+}
+
+/** The org holding the dataset: the one given, else the only one that has it. */
+function orgOfDataset(store: Store, datasetId: string, org: string | undefined): string {
+  if (org !== undefined) {
+    knownOrg(store, org);
+    if (datasetStatus(store, org, datasetId) === undefined)
+      throw new CommandError(`dataset ${quoted(datasetId)} is not in org ${org}`);
+    return org;
+  }
+  const holders = listOrgs(store)
+    .map(({ id }) => id)
+    .filter((id) => datasetStatus(store, id, datasetId) !== undefined);
+  if (holders.length === 0) throw new CommandError(`dataset ${quoted(datasetId)} is not in this mirror`);
+  if (holders.length > 1)
+    throw new CommandError(
+      `dataset ${quoted(datasetId)} is in ${holders.length} orgs (${holders.join(', ')}): pass --org to say which`,
+    );
+  return holders[0]!;
+}
+
+/** The org a cause is looked up in: the one given, else the only org of the data directory. */
+function orgOfCause(store: Store, org: string | undefined): string {
+  if (org !== undefined) return knownOrg(store, org);
+  const orgs = listOrgs(store).map(({ id }) => id);
+  if (orgs.length === 0) throw new CommandError('this mirror has no org yet: nothing is failing');
+  if (orgs.length > 1)
+    throw new CommandUsageError(
+      `--cause needs --org here: this mirror has ${orgs.length} orgs (${orgs.join(', ')})`,
+    );
+  return orgs[0]!;
+}
+
+/** Causes are few; an unknown one is answered with the current ones (a typo is then plain to see). */
+function currentCause(store: Store, orgId: string, causeId: string): Cause {
+  const causes = listCauses(store, orgId);
+  const cause = causes.find((candidate) => candidate.causeId === causeId);
+  if (cause) return cause;
+  const ids = causes.map((candidate) => printable(candidate.causeId));
+  const shown =
+    ids.length === 0
+      ? 'nothing is FAILED or MISSING there'
+      : `current causes: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? `, … (${ids.length})` : ''}`;
+  throw new CommandError(`no current failure has cause ${quoted(causeId)} in org ${orgId} (${shown})`);
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+function ackLine(ack: AcknowledgementView, title: string): string {
+  const note = ack.note === null ? '' : `: ${JSON.stringify(ack.note)}`;
+  return `acknowledged ${printable(ack.datasetId)} (delivery ${printable(ack.deliveryId)}, ${printable(title)}) by ${printable(ack.by)}${note}\n`;
+}
+
+function printJson(out: CommandOutput, value: unknown): void {
+  out.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export const ack = command({
+  args: Type.Object(
+    {
+      datasetId: Type.Optional(Type.String()),
+      cause: Type.Optional(Type.String()),
+      org: Type.Optional(Type.String()),
+      note: Type.Optional(Type.String()),
+      by: Type.Optional(Type.String()),
+      json: Type.Boolean(),
+    },
+    { additionalProperties: false },
+  ),
+  async run(ctx, args, out) {
+    const target = checkAckTarget(args);
+    const note = checkAckNote(args.note);
+    const who = whoActs(ctx, target.by);
+    const { store } = ctx;
+    const done = await store.whenIdle(() => {
+      try {
+        if (target.datasetId !== null) return acknowledgeOne(store, target.datasetId, target.org, note, who);
+        return acknowledgeAll(store, target.causeId!, target.org, note, who);
+      } catch (error) {
+        if (error instanceof NothingToAcknowledge) throw new CommandError(error.message);
+        throw error;
+      }
+    });
+    if (done.acknowledged.length > 0) ctx.instance?.alertsChanged();
+    if (args.json) return printJson(out, done.acknowledged);
+    for (const acknowledged of done.acknowledged) out.stdout(ackLine(acknowledged, done.title));
+    if (done.cause === undefined) return;
+    const { causeId, orgId, already } = done.cause;
+    if (done.acknowledged.length === 0) {
+      out.stdout(
+        `${already === 1 ? 'the one failure' : `all ${already} failures`} of ${quoted(causeId)} in org ${orgId} ${already === 1 ? 'is' : 'are'} already acknowledged\n`,
+      );
+      return;
+    }
+    out.stdout(
+      `acknowledged ${plural(done.acknowledged.length, 'failure', 'failures')} of ${quoted(causeId)} in org ${orgId}${already > 0 ? ` (${already} already acknowledged)` : ''}\n`,
+    );
+  },
+});
+
+interface Acknowledged {
+  acknowledged: AcknowledgementView[];
+  title: string;
+  /** For a cause: which, where, and how many of its failures were acknowledged before. */
+  cause?: { causeId: string; orgId: string; already: number };
+}
+
+function acknowledgeOne(
+  store: Store,
+  datasetId: string,
+  org: string | undefined,
+  note: string | null,
+  who: { by: string; now: Date },
+): Acknowledged {
+  const orgId = orgOfDataset(store, datasetId, org);
+  const found = causeOfDataset(store, orgId, datasetId);
+  if (!found || found.dataset.deliveryId === null) {
+    const status = datasetStatus(store, orgId, datasetId) ?? null;
+    throw new CommandError(
+      `dataset ${quoted(datasetId)} in org ${orgId} ${
+        status === null
+          ? 'has no status'
+          : status === 'FAILED' || status === 'MISSING'
+            ? `is ${status} but has no stored delivery`
+            : `is ${printable(status)}`
+      }: only a FAILED or MISSING delivery can be acknowledged`,
+    );
+  }
+  return { acknowledged: [acknowledgeDataset(store, orgId, datasetId, note, who)], title: found.title };
+}
+
+function acknowledgeAll(
+  store: Store,
+  causeId: string,
+  org: string | undefined,
+  note: string | null,
+  who: { by: string; now: Date },
+): Acknowledged {
+  const orgId = orgOfCause(store, org);
+  const cause = currentCause(store, orgId, causeId);
+  const already = cause.datasets.filter((dataset) => dataset.acknowledgement !== null).length;
+  return {
+    acknowledged: acknowledgeCause(store, orgId, causeId, note, who),
+    title: cause.title,
+    cause: { causeId, orgId, already },
+  };
+}
+
+export const unack = command({
+  args: Type.Object(
+    {
+      datasetId: Type.Optional(Type.String()),
+      cause: Type.Optional(Type.String()),
+      org: Type.Optional(Type.String()),
+      by: Type.Optional(Type.String()),
+      json: Type.Boolean(),
+    },
+    { additionalProperties: false },
+  ),
+  async run(ctx, args, out) {
+    const target = checkAckTarget(args);
+    const who = whoActs(ctx, target.by);
+    const { store } = ctx;
+    const done = await store.whenIdle(() =>
+      target.datasetId !== null
+        ? withdrawOne(store, target.datasetId, target.org, who)
+        : withdrawAll(store, target.causeId!, target.org, who),
+    );
+    ctx.instance?.alertsChanged();
+    if (args.json) return printJson(out, done.withdrawn);
+    for (const withdrawn of done.withdrawn)
+      out.stdout(
+        `withdrew the acknowledgement of ${printable(withdrawn.datasetId)} (delivery ${printable(withdrawn.deliveryId)}, acknowledged by ${printable(withdrawn.by)})\n`,
+      );
+    if (done.cause)
+      out.stdout(
+        `withdrew ${plural(done.withdrawn.length, 'acknowledgement', 'acknowledgements')} of ${quoted(done.cause.causeId)} in org ${done.cause.orgId}\n`,
+      );
+  },
+});
+
+interface Withdrawn {
+  withdrawn: AcknowledgementView[];
+  cause?: { causeId: string; orgId: string };
+}
+
+function withdrawOne(
+  store: Store,
+  datasetId: string,
+  org: string | undefined,
+  who: { by: string; now: Date },
+): Withdrawn {
+  const orgId = orgOfDataset(store, datasetId, org);
+  const open = openAcknowledgement(store, orgId, datasetId);
+  if (!open || !unacknowledgeDataset(store, orgId, datasetId, who))
+    throw new CommandError(`dataset ${quoted(datasetId)} in org ${orgId} has no acknowledgement to withdraw`);
+  return { withdrawn: [open] };
+}
+
+function withdrawAll(
+  store: Store,
+  causeId: string,
+  org: string | undefined,
+  who: { by: string; now: Date },
+): Withdrawn {
+  const orgId = orgOfCause(store, org);
+  const cause = currentCause(store, orgId, causeId);
+  // The same datasets unacknowledgeCause withdraws: read in the same synchronous turn.
+  const withdrawn = cause.datasets.flatMap((dataset) => dataset.acknowledgement ?? []);
+  if (withdrawn.length === 0)
+    throw new CommandError(
+      `${cause.count === 1 ? 'the one failure' : `none of the ${cause.count} failures`} of ${quoted(causeId)} in org ${orgId} is ${cause.count === 1 ? 'not ' : ''}acknowledged`,
+    );
+  unacknowledgeCause(store, orgId, causeId, who);
+  return { withdrawn, cause: { causeId, orgId } };
+}
