@@ -1,7 +1,8 @@
 /**
  * The datasets view's whole state as URL query parameters, so a reload or a shared link shows the same
- * rows: `status` (chips, comma-separated), `f` (each other filter, in the v2 grammar), `q` (free text)
- * and `sort` (a v2 sort text). Defaults are left out of the URL.
+ * rows: `status` (chips, comma-separated), `f` (each other filter, in the v2 grammar), `q` (free text),
+ * `sort` (a v2 sort text), `cause` (a cause id, DESIGN.md §11) and `unack=1` (unacknowledged only).
+ * Defaults are left out of the URL.
  */
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
 import type { DatasetQuery } from '../../../shared/rpc';
@@ -15,6 +16,10 @@ export interface DatasetsViewState {
   filters: string[];
   search: string;
   sort: string;
+  /** Only the datasets of this cause id (`ingest:E_AUTH_FAILED`, `missing:SUP-1`, `unknown`). */
+  cause: string | null;
+  /** Only FAILED and MISSING datasets nobody acknowledged. */
+  unacknowledged: boolean;
 }
 
 const list = (value: LocationQuery[string] | undefined): string[] =>
@@ -28,6 +33,8 @@ export function viewStateFromQuery(query: LocationQuery): DatasetsViewState {
     filters: list(query.f).filter((text) => text !== ''),
     search: list(query.q)[0] ?? '',
     sort: list(query.sort)[0] ?? DEFAULT_SORT,
+    cause: list(query.cause).find((text) => text !== '') ?? null,
+    unacknowledged: list(query.unack)[0] === '1',
   };
 }
 
@@ -37,11 +44,34 @@ export function viewStateToQuery(state: DatasetsViewState): LocationQueryRaw {
   if (state.filters.length > 0) query.f = [...state.filters];
   if (state.search !== '') query.q = state.search;
   if (state.sort !== DEFAULT_SORT) query.sort = state.sort;
+  if (state.cause !== null && state.cause !== '') query.cause = state.cause;
+  if (state.unacknowledged) query.unack = '1';
   return query;
 }
 
-/** The engine's query for the view: the chips become one `deliveryStatus.in` filter. */
+/**
+ * The engine's query for the view: the chips become one `deliveryStatus.in` filter; the triage filters
+ * are there only when set.
+ */
 export function toDatasetQuery(orgId: string, state: DatasetsViewState): DatasetQuery {
   const chips = state.statuses.length > 0 ? [`deliveryStatus.in.(${state.statuses.join(',')})`] : [];
-  return { orgId, filters: [...chips, ...state.filters], search: state.search, sort: state.sort };
+  return {
+    orgId,
+    filters: [...chips, ...state.filters],
+    search: state.search,
+    sort: state.sort,
+    ...(state.cause !== null && state.cause !== '' ? { cause: state.cause } : {}),
+    ...(state.unacknowledged ? { unacknowledged: true } : {}),
+  };
+}
+
+/** Whether the view narrows the org's datasets in any way (for "3 of 500" and the empty state). */
+export function isFiltered(state: DatasetsViewState): boolean {
+  return (
+    state.statuses.length > 0 ||
+    state.filters.length > 0 ||
+    state.search !== '' ||
+    state.cause !== null ||
+    state.unacknowledged
+  );
 }

@@ -15,7 +15,14 @@ import {
 import { parseFilter } from '../../../../shared/filter';
 import { DELIVERY_STATUSES } from '../../../../shared/status';
 
-const DEFAULTS: DatasetsViewState = { statuses: [], filters: [], search: '', sort: DEFAULT_SORT };
+const DEFAULTS: DatasetsViewState = {
+  statuses: [],
+  filters: [],
+  search: '',
+  sort: DEFAULT_SORT,
+  cause: null,
+  unacknowledged: false,
+};
 
 const state = (overrides: Partial<DatasetsViewState>): DatasetsViewState => ({ ...DEFAULTS, ...overrides });
 
@@ -69,6 +76,12 @@ const viewStates: fc.Arbitrary<DatasetsViewState> = fc.record({
       .map(([field, direction]) => `${field}.${direction}`),
     text(1),
   ),
+  cause: fc.oneof(
+    fc.constant(null),
+    fc.constantFrom('ingest:E_AUTH_FAILED', 'missing:SUP-1', 'missing:', 'unknown'),
+    text(1),
+  ),
+  unacknowledged: fc.boolean(),
 });
 
 describe('the datasets view state in the URL', () => {
@@ -104,6 +117,8 @@ describe('the datasets view state in the URL', () => {
         expect('f' in query).toBe(s.filters.length > 0);
         expect('q' in query).toBe(s.search !== '');
         expect('sort' in query).toBe(s.sort !== DEFAULT_SORT);
+        expect('cause' in query).toBe(s.cause !== null);
+        expect('unack' in query).toBe(s.unacknowledged);
       }),
     );
   });
@@ -118,6 +133,16 @@ describe('the datasets view state in the URL', () => {
     expect(stringifyQuery(viewStateToQuery(s))).toBe(
       'status=FAILED,MISSING&f=datasetName.ilike.*fx*&f=supplierId.eq.acme&q=rates&sort=latestDeliveryTimestamp.desc',
     );
+  });
+
+  it('writes the triage filters as cause=ID and unack=1, and reads them back', () => {
+    const s = state({ cause: 'ingest:E_AUTH_FAILED', unacknowledged: true });
+    expect(stringifyQuery(viewStateToQuery(s))).toBe('cause=ingest:E_AUTH_FAILED&unack=1');
+    expect(viewStateFromQuery(fromUrl('cause=missing:SUP-1&unack=1'))).toEqual(
+      state({ cause: 'missing:SUP-1', unacknowledged: true }),
+    );
+    // An empty cause is none; unack is on only as 1.
+    expect(viewStateFromQuery(fromUrl('cause=&unack=yes'))).toEqual(DEFAULTS);
   });
 
   it('keeps the "Name" sort (an empty sort text) apart from the default sort', () => {
@@ -183,6 +208,19 @@ describe("the engine's query for the view", () => {
       search: 'rates',
       sort: 'datasetName.asc',
     });
+  });
+
+  it('passes the triage filters only when set', () => {
+    expect(toDatasetQuery('org-1', state({ cause: 'unknown', unacknowledged: true }))).toEqual({
+      orgId: 'org-1',
+      filters: [],
+      search: '',
+      sort: DEFAULT_SORT,
+      cause: 'unknown',
+      unacknowledged: true,
+    });
+    const plain = toDatasetQuery('org-1', DEFAULTS);
+    expect('cause' in plain || 'unacknowledged' in plain).toBe(false);
   });
 
   it('adds no status filter when no chip is pressed', () => {
