@@ -1,40 +1,41 @@
 /**
- * The alerts engine (DESIGN.md §5): after every sync cycle it decides what to announce and keeps the
- * tray's state. Plain Node: the app turns announcements into notifications, `serve` into log lines and
- * an optional hook; both read the same tray state.
+ * The alerts engine (DESIGN.md §5, §11): after every sync cycle, and at every tick, it decides what to
+ * announce and keeps the tray's state. Plain Node: the app turns announcements into notifications,
+ * `serve` into log lines and an optional hook; both read the same tray state. This file schedules and
+ * emits; the decisions are failures.ts, grouping.ts, reminders.ts and contact.ts.
  *
- * Rules, in order, for the FAILED deliveries of an org never announced before:
- * 1. a dataset with an active snooze: silenced (remembered, never announced);
- * 2. notifications paused: silenced;
- * 3. quiet hours: held, then one summary per org when they end;
- * 4. the org's first sync: one summary ("12 datasets are FAILED");
- * 5. more than three at once: one summary opening the FAILED list;
- * 6. otherwise one notification each, naming the dataset and the failed stage's shortCode/message.
- * Every decision is remembered before it is announced: a delivery is announced at most once, ever.
+ * At a cycle (then a tick does the same without 2–3):
+ * 1. failures held in quiet hours are released once they are over: one summary per org with its top
+ *    causes (silenced if paused now or the dataset is snoozed);
+ * 2. the cycle's FAILED deliveries never announced before, in order: a snoozed dataset's are silenced;
+ *    paused: all silenced; quiet hours: held; the org's first sync: one summary with the top causes;
+ * 3. otherwise grouped by cause: a cause with two or more → one notification naming the cause, its
+ *    suppliers and the count (opens that cause in Triage); a cause with one → that failure's own
+ *    notification (dataset, failed stage, shortCode/message; opens the delivery); more than three
+ *    notifications → one summary of the top causes instead; then recovery notices (opt-in);
+ * 4. reminders: failures told of, still FAILED, not acknowledged nor snoozed, every `reminderMinutes`
+ *    at most three times, grouped by cause; none while paused or in quiet hours;
+ * 5. source contact: one notice when a source's data turns stale or its sync fails, one when it syncs
+ *    again (paused: recorded only; quiet hours: a loss is held until they end).
+ * Every decision is remembered (with a timeline entry for what it announces) and saved before it is
+ * emitted: a delivery is announced at most once, ever — a kill between the two loses that notification
+ * rather than repeat it.
  */
 import type { Settings } from '../../shared/settings';
 import type { CycleEvent, SourceState } from '../../shared/sync';
-import { failedTasks } from '../../shared/failures';
-import type { TasksRecord } from '../../shared/schemas';
 import type { Store } from '../store/database';
-import { heldFailures, remember, unannouncedFailures } from '../store/announcements';
-import { listSnoozes } from '../store/snoozes';
-import { datasetName } from '../query/dataset';
-import { getDeliveryTasks } from '../query/tasks';
-import { isPaused, isQuiet } from './quietHours';
-import { failedText, recoveredText, summaryText } from './text';
+import type { AlertsContext } from './context';
+import { ContactWatch } from './contact';
+import { decideCycle, releaseHeld } from './failures';
+import { decideReminders } from './reminders';
 import { type TrayState, computeTrayState } from './trayState';
-import type { Announcement, FailedDataset, FailureReason } from './types';
+import type { Announcement } from './types';
 
-/** More new failures than this in one cycle make one summary. */
-export const SUMMARY_THRESHOLD = 3;
-/** How often held failures and the tray's "synced N min ago" are looked at again. */
+export { SUMMARY_THRESHOLD } from './grouping';
+/** How often held failures, reminders, contact and the tray's "synced N min ago" are looked at again. */
 export const TICK_MS = 30_000;
 /** Source state changes (progress every page) are gathered for this long before the tray is redrawn. */
 const STATE_SETTLE_MS = 500;
-
-const RECOVERED_FROM = new Set(['FAILED', 'MISSING']);
-const RECOVERED_TO = new Set(['HEALTHY', 'DELIVERED_LATE']);
 
 export interface AlertTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -71,6 +72,7 @@ export class AlertsEngine {
   private readonly trayListeners = new Set<Listener<TrayState>>();
   private readonly timers: AlertTimers;
   private readonly timeZone: string;
+  private readonly contact = new ContactWatch();
   private queue: Promise<unknown> = Promise.resolve();
   private tray: TrayState | undefined;
   private trayKey = '';
@@ -125,26 +127,49 @@ export class AlertsEngine {
 
   /** Decides and makes the announcements of a finished cycle; resolves with them. */
   handleCycle(event: CycleEvent): Promise<Announcement[]> {
-    return this.inTurn(async () => {
-      const made = await this.releaseHeld();
-      if (event.outcome === 'ok') made.push(...(await this.announceCycle(event)));
-      await this.refreshNow();
-      return made;
-    });
+    this.contact.sawCycle(event.sourceId);
+    return this.inTurn(() => this.evaluate(event));
   }
 
-  /** Releases failures held during quiet hours once they are over, and redraws the tray's age. */
+  /** Releases what quiet hours held, reminds, judges source contact, and redraws the tray's age. */
   tick(): Promise<Announcement[]> {
-    return this.inTurn(async () => {
-      const made = await this.releaseHeld();
-      await this.refreshNow();
-      return made;
-    });
+    return this.inTurn(() => this.evaluate(null));
   }
 
   /** Recomputes the tray's state now (after a snooze or a settings change, say). */
   refresh(): Promise<TrayState> {
     return this.inTurn(() => this.refreshNow());
+  }
+
+  private async evaluate(event: CycleEvent | null): Promise<Announcement[]> {
+    const { store } = this.options;
+    const decided = await store.whenIdle(() => {
+      const ctx = this.context();
+      const states = this.options.sync.states();
+      const made = releaseHeld(ctx);
+      let remembered = made.length > 0;
+      if (event?.outcome === 'ok') {
+        const cycle = decideCycle(ctx, event);
+        made.push(...cycle.announcements);
+        remembered ||= cycle.remembered;
+      }
+      const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
+      made.push(...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states));
+      return { made, remembered: remembered || made.length > 0 };
+    });
+    if (decided.remembered) await this.saveDecisions();
+    this.emit(decided.made);
+    await this.refreshNow();
+    return decided.made;
+  }
+
+  private context(): AlertsContext {
+    return {
+      store: this.options.store,
+      settings: this.options.settings(),
+      now: this.options.now(),
+      timeZone: this.timeZone,
+    };
   }
 
   private readonly reportError = (error: unknown): void => this.options.onError?.(error);
@@ -189,69 +214,6 @@ export class AlertsEngine {
     );
   }
 
-  private async announceCycle(event: CycleEvent): Promise<Announcement[]> {
-    const { store } = this.options;
-    const settings = this.options.settings();
-    const now = this.options.now();
-    const decided = await store.whenIdle(() => {
-      const snoozed = this.snoozedIds(event.orgId, now);
-      const candidates = unannouncedFailures(store, event.orgId);
-      const silenced = candidates.filter((dataset) => snoozed.has(dataset.datasetId));
-      const rest = candidates.filter((dataset) => !snoozed.has(dataset.datasetId));
-      remember(store, silenced, 'snoozed', now);
-      const announcements: Announcement[] = [];
-      if (isPaused(settings.notifications.pausedUntil, now)) {
-        remember(store, rest, 'paused', now);
-      } else if (isQuiet(settings.notifications.quietHours, now, this.timeZone)) {
-        remember(store, rest, 'held', now);
-      } else if (rest.length > 0 && (event.firstSync || rest.length > SUMMARY_THRESHOLD)) {
-        remember(store, rest, 'summarized', now);
-        announcements.push(this.summary(event.firstSync ? 'first-sync' : 'many', event.orgId, rest, now));
-      } else {
-        remember(store, rest, 'notified', now);
-        announcements.push(...rest.map((dataset) => this.single(dataset, now)));
-      }
-      const recovered = this.recoveries(event, settings, snoozed, now);
-      if (recovered) announcements.push(recovered);
-      return { announcements, remembered: candidates.length > 0 };
-    });
-    if (decided.remembered) await this.saveDecisions();
-    return this.emit(decided.announcements);
-  }
-
-  private async releaseHeld(): Promise<Announcement[]> {
-    const { store } = this.options;
-    const settings = this.options.settings();
-    const now = this.options.now();
-    const announcements = await store.whenIdle(() => {
-      if (isQuiet(settings.notifications.quietHours, now, this.timeZone)) return [];
-      const held = heldFailures(store);
-      if (held.length === 0) return [];
-      if (isPaused(settings.notifications.pausedUntil, now)) {
-        remember(store, held, 'paused', now);
-        return [];
-      }
-      const made: Announcement[] = [];
-      for (const orgId of new Set(held.map((dataset) => dataset.orgId))) {
-        const snoozed = this.snoozedIds(orgId, now);
-        const ofOrg = held.filter((dataset) => dataset.orgId === orgId);
-        remember(
-          store,
-          ofOrg.filter((dataset) => snoozed.has(dataset.datasetId)),
-          'snoozed',
-          now,
-        );
-        const rest = ofOrg.filter((dataset) => !snoozed.has(dataset.datasetId));
-        if (rest.length === 0) continue;
-        remember(store, rest, 'summarized', now);
-        made.push(this.summary('quiet-hours', orgId, rest, now));
-      }
-      return made;
-    });
-    if (announcements.length > 0) await this.saveDecisions();
-    return this.emit(announcements);
-  }
-
   /**
    * Writes the decisions before they are announced, so a kill right after cannot announce them twice. A
    * disk that refuses the write (full, folder gone) does not hold the announcement back: the store
@@ -260,94 +222,6 @@ export class AlertsEngine {
    */
   private async saveDecisions(): Promise<void> {
     await this.options.store.flush().catch(() => undefined);
-  }
-
-  /** Recovery notices (opt-in): FAILED or MISSING datasets that delivered again, as one notice a cycle. */
-  private recoveries(
-    event: CycleEvent,
-    settings: Settings,
-    snoozed: Set<string>,
-    now: Date,
-  ): Announcement | null {
-    if (!settings.notifications.recoveryNotices || event.firstSync) return null;
-    if (isPaused(settings.notifications.pausedUntil, now)) return null;
-    if (isQuiet(settings.notifications.quietHours, now, this.timeZone)) return null;
-    const recovered = event.transitions.filter(
-      (t) =>
-        t.from !== null &&
-        t.to !== null &&
-        RECOVERED_FROM.has(t.from) &&
-        RECOVERED_TO.has(t.to) &&
-        !snoozed.has(t.datasetId),
-    );
-    if (recovered.length === 0) return null;
-    const { store } = this.options;
-    const datasets = recovered.map((t) => ({
-      datasetId: t.datasetId,
-      datasetName: datasetName(store, event.orgId, t.datasetId),
-      from: t.from!,
-      to: t.to!,
-    }));
-    const [only] = datasets;
-    return {
-      kind: 'recovered',
-      orgId: event.orgId,
-      datasets,
-      ...recoveredText(datasets),
-      target:
-        datasets.length === 1 && only
-          ? { view: 'dataset', orgId: event.orgId, datasetId: only.datasetId }
-          : { view: 'datasets', orgId: event.orgId },
-      at: now.toISOString(),
-    };
-  }
-
-  private single(dataset: FailedDataset, now: Date): Announcement {
-    const reason = this.reasonOf(dataset);
-    return {
-      kind: 'failed',
-      dataset,
-      reason,
-      ...failedText(dataset, reason),
-      target: {
-        view: 'delivery',
-        orgId: dataset.orgId,
-        datasetId: dataset.datasetId,
-        deliveryId: dataset.deliveryId,
-      },
-      at: now.toISOString(),
-    };
-  }
-
-  private summary(
-    cause: 'first-sync' | 'many' | 'quiet-hours',
-    orgId: string,
-    datasets: FailedDataset[],
-    now: Date,
-  ): Announcement {
-    return {
-      kind: 'summary',
-      cause,
-      orgId,
-      datasets,
-      ...summaryText(cause, orgId, datasets),
-      target: { view: 'failed', orgId },
-      at: now.toISOString(),
-    };
-  }
-
-  /** The first failed task of the delivery, from its stored tasks (the sync fetches them for FAILED ones). */
-  private reasonOf(dataset: FailedDataset): FailureReason | null {
-    const tasks = getDeliveryTasks(this.options.store, dataset.orgId, dataset.deliveryId, false);
-    if (!tasks.found) return null;
-    const [first] = failedTasks(JSON.parse(tasks.json) as TasksRecord);
-    return first
-      ? { stage: first.stage, shortCode: first.task.shortCode, message: first.task.message }
-      : null;
-  }
-
-  private snoozedIds(orgId: string, now: Date): Set<string> {
-    return new Set(listSnoozes(this.options.store, orgId, now).map((snooze) => snooze.datasetId));
   }
 
   private emit(announcements: Announcement[]): Announcement[] {

@@ -1,6 +1,7 @@
 /**
- * The tray's state (DESIGN.md §5): the worst latest status among the synced orgs' datasets that are not
- * snoozed, their counts, the FAILED ones for the menu, and whether the data can be trusted. Stale data
+ * The tray's state (DESIGN.md §5, §11): the worst latest status among the synced orgs' datasets that are
+ * not snoozed — red only for a FAILED one nobody acknowledged — their counts, the FAILED ones for the
+ * menu (unacknowledged first, acknowledged ones marked), and whether the data can be trusted. Stale data
  * turns the icon grey whatever the statuses say: a green icon over data an hour old would be a lie; the
  * tooltip still counts what the data showed.
  */
@@ -8,11 +9,18 @@ import { type DeliveryStatus, DELIVERY_STATUSES, isDeliveryStatus } from '../../
 import type { Settings } from '../../shared/settings';
 import { type Freshness, type SourceState, freshness } from '../../shared/sync';
 import { relativeTime } from '../../shared/time';
-import { datasetStatus, failedDatasets, statusCounts } from '../query/trayCounts';
+import {
+  type TrayFailed,
+  acknowledgedFailures,
+  datasetStatus,
+  failedDatasets,
+  statusCounts,
+} from '../query/trayCounts';
 import type { Store } from '../store/database';
 import { listSnoozes } from '../store/snoozes';
 import { isPaused } from './quietHours';
-import type { FailedDataset } from './types';
+
+export type { TrayFailed };
 
 /** Icon colours: red, amber, green, grey. */
 export type TrayLevel = 'failed' | 'warning' | 'healthy' | 'stale';
@@ -25,9 +33,13 @@ export interface TrayState {
   /** Datasets by latest status, snoozed ones left out; `other`: any other or no status. */
   counts: Record<DeliveryStatus, number> & { other: number };
   snoozed: number;
-  /** The first FAILED datasets by name (at most TRAY_FAILED_LIMIT), and how many there are. */
-  failed: FailedDataset[];
+  /**
+   * The first FAILED datasets (at most TRAY_FAILED_LIMIT): those nobody acknowledged by name, then the
+   * acknowledged ones; how many there are, and how many of them are acknowledged.
+   */
+  failed: TrayFailed[];
   failedTotal: number;
+  failedAcknowledged: number;
   /** The least trustworthy source's freshness, and the oldest last successful sync among them. */
   freshness: Freshness;
   /** Why the data cannot be trusted now ("sync failing: …", "data is stale"), or null. */
@@ -67,9 +79,12 @@ export function computeTrayState(
     snoozed += 1;
     counts[status !== null && isDeliveryStatus(status) ? status : 'other'] -= 1;
   }
-  const failed = failedDatasets(store, orgs, TRAY_FAILED_LIMIT + snoozedIds.size)
-    .filter((dataset) => !snoozedIds.has(`${dataset.orgId}\u0000${dataset.datasetId}`))
-    .slice(0, TRAY_FAILED_LIMIT);
+  const awake = (dataset: TrayFailed) => !snoozedIds.has(`${dataset.orgId}\u0000${dataset.datasetId}`);
+  const acknowledged = acknowledgedFailures(store, orgs).filter(awake);
+  const failed = [
+    ...failedDatasets(store, orgs, TRAY_FAILED_LIMIT + snoozedIds.size).filter(awake),
+    ...acknowledged,
+  ].slice(0, TRAY_FAILED_LIMIT);
   const fresh =
     sources.length === 0
       ? 'stale'
@@ -93,7 +108,7 @@ export function computeTrayState(
   const level: TrayLevel =
     fresh !== 'fresh'
       ? 'stale'
-      : counts.FAILED > 0
+      : counts.FAILED > acknowledged.length
         ? 'failed'
         : counts.MISSING + counts.DELIVERED_LATE > 0
           ? 'warning'
@@ -107,6 +122,7 @@ export function computeTrayState(
     snoozed,
     failed,
     failedTotal: counts.FAILED,
+    failedAcknowledged: acknowledged.length,
     freshness: fresh,
     distrust,
     syncedAt,
@@ -138,7 +154,11 @@ export function trayTooltip(
   const disk = state.diskProblem ? [DISK_PROBLEM_TEXT] : [];
   if (sources.length === 0) return ['Dataset Health', 'no sources to sync', ...disk].join(' · ');
   const counts = DELIVERY_STATUSES.filter((status) => state.counts[status] > 0).map(
-    (status) => `${state.counts[status].toLocaleString('en-US')} ${COUNT_WORDS[status]}`,
+    (status) =>
+      `${state.counts[status].toLocaleString('en-US')} ${COUNT_WORDS[status]}` +
+      (status === 'FAILED' && state.failedAcknowledged > 0
+        ? ` (${state.failedAcknowledged.toLocaleString('en-US')} acknowledged)`
+        : ''),
   );
   const lines = [
     'Dataset Health',

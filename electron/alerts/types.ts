@@ -1,5 +1,5 @@
 /**
- * What the alerts engine announces (DESIGN.md §5). Each announcement carries its words and where it
+ * What the alerts engine announces (DESIGN.md §5, §11). Each announcement carries its words and where it
  * leads, so the tray's notifications, the `serve` log and an `--on-failed` hook say the same thing.
  */
 import type { Stage } from '../../shared/status';
@@ -16,6 +16,23 @@ export interface FailureReason {
   message: string | null;
 }
 
+/** A new failure with what it is grouped by (shared/causes.ts ids: `normalize:E_X`, `unknown`). */
+export interface CausedFailure extends FailedDataset {
+  causeId: string;
+  /** "Ingest failed: E_AUTH_FAILED", "Failed, cause not known yet". */
+  causeTitle: string;
+  reason: FailureReason | null;
+  supplierId: string | null;
+  supplierName: string | null;
+}
+
+/** A cause as a summary or reminder names it. */
+export interface CauseCount {
+  causeId: string;
+  title: string;
+  count: number;
+}
+
 /** Why several failures were announced as one. */
 export type SummaryCause = 'first-sync' | 'many' | 'quiet-hours';
 
@@ -28,11 +45,48 @@ interface Common {
   at: string;
 }
 
+interface Contact {
+  orgId: string;
+  sourceId: string;
+  sourceName: string;
+  /** The source's last successful sync before contact was lost (null: never). */
+  lastSuccessAt: string | null;
+  lostAt: string;
+}
+
 export type Announcement =
-  | (Common & { kind: 'failed'; dataset: FailedDataset; reason: FailureReason | null })
-  | (Common & { kind: 'summary'; cause: SummaryCause; orgId: string; datasets: FailedDataset[] })
+  /** One new failure: the dataset and its failed stage. */
+  | (Common & {
+      kind: 'failed';
+      dataset: FailedDataset;
+      reason: FailureReason | null;
+      causeId: string;
+    })
+  /** Two or more new failures of one cycle with the same cause. */
+  | (Common & {
+      kind: 'cause';
+      orgId: string;
+      causeId: string;
+      causeTitle: string;
+      suppliers: { id: string | null; name: string | null; count: number }[];
+      datasets: FailedDataset[];
+    })
+  /** Many failures at once (first sync, a burst, the end of quiet hours), with their causes by count. */
+  | (Common & {
+      kind: 'summary';
+      cause: SummaryCause;
+      orgId: string;
+      datasets: FailedDataset[];
+      causes: CauseCount[];
+    })
+  /** Failures still FAILED and not acknowledged, by cause (`causes`: one, or the top ones when many). */
+  | (Common & { kind: 'reminder'; orgId: string; causes: CauseCount[]; datasets: FailedDataset[] })
   | (Common & {
       kind: 'recovered';
       orgId: string;
       datasets: { datasetId: string; datasetName: string | null; from: string; to: string }[];
-    });
+    })
+  | (Common & Contact & { kind: 'contact-lost' })
+  | (Common & Contact & { kind: 'contact-regained'; regainedAt: string });
+
+export type AnnouncementKind = Announcement['kind'];

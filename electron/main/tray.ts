@@ -1,7 +1,8 @@
 /**
  * The tray (DESIGN.md §5): its icon follows the alerts engine's state (red, amber, green, grey), its
- * tooltip gives counts and data age, and its menu lists the FAILED datasets (each opens its page),
- * then Sync now, Pause notifications, Open and Quit.
+ * tooltip gives counts (acknowledged failures among them) and data age, and its menu lists the FAILED
+ * datasets (each opens its page; acknowledged ones marked, after the others), then Sync now, Pause
+ * notifications, Open and Quit.
  */
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
@@ -39,7 +40,11 @@ const label = (text: string): string => text.replace(/&/g, '&&');
 
 export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuItemConstructorOptions[] {
   const failed: MenuItemConstructorOptions[] = state.failed.map((dataset) => ({
-    label: label(dataset.datasetName ?? dataset.datasetId),
+    label: label(
+      dataset.acknowledgedBy === null
+        ? (dataset.datasetName ?? dataset.datasetId)
+        : `✓ ${dataset.datasetName ?? dataset.datasetId} — acknowledged by ${dataset.acknowledgedBy}`,
+    ),
     toolTip: `${dataset.orgId} · ${dataset.datasetId}`,
     click: () => actions.open({ view: 'dataset', orgId: dataset.orgId, datasetId: dataset.datasetId }),
   }));
@@ -52,7 +57,10 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
     });
   const header =
     state.failedTotal > 0
-      ? `${state.failedTotal.toLocaleString('en-US')} FAILED`
+      ? `${state.failedTotal.toLocaleString('en-US')} FAILED` +
+        (state.failedAcknowledged > 0
+          ? ` (${state.failedAcknowledged.toLocaleString('en-US')} acknowledged)`
+          : '')
       : state.level === 'stale'
         ? 'Data is not current'
         : 'Nothing FAILED';

@@ -1,6 +1,6 @@
 /**
- * What the tray shows of the synced orgs' datasets (DESIGN.md §5): how many there are by latest status
- * and the first FAILED ones by name. The alerts decide what snoozes leave out and what colour it makes.
+ * What the tray shows of the synced orgs' datasets (DESIGN.md §5): how many there are by latest status,
+ * the first FAILED ones nobody acknowledged by name, and the acknowledged ones (DESIGN.md §11). The alerts decide what snoozes leave out and what colour it makes.
  */
 import type { FailedDataset } from '../store/announcements';
 import type { Store } from '../store/database';
@@ -33,16 +33,26 @@ export function datasetStatus(store: Store, orgId: string, datasetId: string): s
   ]);
 }
 
+/** A FAILED dataset as the tray lists it: who acknowledged its failure (null: nobody yet). */
+export interface TrayFailed extends FailedDataset {
+  acknowledgedBy: string | null;
+}
+
+/** SQL: dataset row `d`'s failure has an acknowledgement that holds (same delivery, still FAILED). */
+const ACKNOWLEDGED = `EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = d.org_id
+  AND k.dataset_id = d.dataset_id AND k.ended_at IS NULL AND k.status = 'FAILED'
+  AND k.delivery_id = ${FAILED_DELIVERY})`;
+
 /**
- * The orgs' first `limit` FAILED datasets by name, each with the delivery it is about ('' when none is
- * stored).
+ * The orgs' first `limit` FAILED datasets by name that nobody acknowledged, each with the delivery it is
+ * about ('' when none is stored). In name order through the status index, so it stops at `limit`.
  */
-export function failedDatasets(store: Store, orgIds: readonly string[], limit: number): FailedDataset[] {
+export function failedDatasets(store: Store, orgIds: readonly string[], limit: number): TrayFailed[] {
   if (orgIds.length === 0) return [];
   return store
     .all(
       `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed
-       FROM datasets d WHERE d.org_id IN (${marks(orgIds)}) AND d.status = 'FAILED'
+       FROM datasets d WHERE d.org_id IN (${marks(orgIds)}) AND d.status = 'FAILED' AND NOT ${ACKNOWLEDGED}
        ORDER BY d.name_key, d.dataset_id LIMIT ?`,
       [...orgIds, limit],
     )
@@ -51,5 +61,27 @@ export function failedDatasets(store: Store, orgIds: readonly string[], limit: n
       datasetId: String(row.dataset_id),
       datasetName: row.name === null ? null : String(row.name),
       deliveryId: row.failed === null ? '' : String(row.failed),
+      acknowledgedBy: null,
+    }));
+}
+
+/** The orgs' FAILED datasets whose failure is acknowledged, by name (read from the open acknowledgements). */
+export function acknowledgedFailures(store: Store, orgIds: readonly string[]): TrayFailed[] {
+  if (orgIds.length === 0) return [];
+  return store
+    .all(
+      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id, k.by_name
+       FROM acknowledgements k JOIN datasets d ON d.org_id = k.org_id AND d.dataset_id = k.dataset_id
+       WHERE k.org_id IN (${marks(orgIds)}) AND k.ended_at IS NULL AND k.status = 'FAILED'
+         AND d.status = 'FAILED' AND k.delivery_id = ${FAILED_DELIVERY}
+       ORDER BY d.name_key, d.dataset_id`,
+      [...orgIds],
+    )
+    .map((row) => ({
+      orgId: String(row.org_id),
+      datasetId: String(row.dataset_id),
+      datasetName: row.name === null ? null : String(row.name),
+      deliveryId: String(row.delivery_id),
+      acknowledgedBy: String(row.by_name),
     }));
 }

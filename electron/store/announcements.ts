@@ -1,11 +1,14 @@
 /**
- * The alerts' memory (DESIGN.md §5): which failed deliveries were already announced (or deliberately
- * silenced, or held for the end of quiet hours). It lives in the store, so a delivery is announced at
- * most once, ever — across re-syncs and restarts. What is not in it yet and is FAILED is what to
- * announce, so a crash between a sync's commit and its announcement loses nothing either.
+ * The alerts' memory (DESIGN.md §5, §11): which failed deliveries were already announced (or deliberately
+ * silenced, or held for the end of quiet hours), and how often each was reminded. It lives in the store,
+ * so a delivery is announced at most once, ever — across re-syncs and restarts. What is not in it yet and
+ * is FAILED is what to announce, so a crash between a sync's commit and its announcement loses nothing
+ * either. A notification or reminder is written to each covered dataset's timeline in the same
+ * transaction as the decision, so the two never disagree.
  */
 import type { Store } from './database';
 import { FAILED_DELIVERY } from './failedDelivery';
+import { addTimelineEntry } from './timeline';
 
 /** A dataset whose latest delivery FAILED, and that delivery. */
 export interface FailedDataset {
@@ -17,6 +20,9 @@ export interface FailedDataset {
 
 /** What became of an announced delivery: kept so it is never announced again, and held ones released. */
 export type Outcome = 'notified' | 'summarized' | 'snoozed' | 'paused' | 'held';
+
+/** Reminders a failure gets at most (DESIGN.md §11). */
+export const MAX_REMINDERS = 3;
 
 /** The org's FAILED datasets whose failed delivery was never announced, by name. */
 export function unannouncedFailures(store: Store, orgId: string): FailedDataset[] {
@@ -40,27 +46,41 @@ export function unannouncedFailures(store: Store, orgId: string): FailedDataset[
 
 /**
  * Records what became of these deliveries in one transaction (a held one may later become notified or
- * summarized). Bookkeeping the API does not serve: no new data revision.
+ * summarized). With `title` (a notification or summary that covers them), each dataset's timeline gets a
+ * 'notified' entry with it in the same transaction. Without one it is bookkeeping the API does not
+ * serve: no new data revision.
  */
 export function remember(
   store: Store,
   datasets: readonly FailedDataset[],
   outcome: Outcome,
   now: Date,
+  title: string | null = null,
 ): void {
   if (datasets.length === 0) return;
+  const at = now.toISOString();
   store.transaction(
     () => {
-      for (const dataset of datasets)
+      for (const dataset of datasets) {
         store.run(
           `INSERT INTO announced_deliveries (org_id, delivery_id, dataset_id, announced_at, outcome)
            VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (org_id, delivery_id) DO UPDATE SET outcome = excluded.outcome,
              announced_at = excluded.announced_at`,
-          [dataset.orgId, dataset.deliveryId, dataset.datasetId, now.toISOString(), outcome],
+          [dataset.orgId, dataset.deliveryId, dataset.datasetId, at, outcome],
         );
+        if (title !== null)
+          addTimelineEntry(store, {
+            orgId: dataset.orgId,
+            datasetId: dataset.datasetId,
+            at,
+            kind: 'notified',
+            deliveryId: dataset.deliveryId,
+            text: title,
+          });
+      }
     },
-    { dataChange: false },
+    { dataChange: title !== null },
   );
 }
 
@@ -78,4 +98,71 @@ export function heldFailures(store: Store): FailedDataset[] {
       datasetName: row.name === null || row.name === undefined ? null : String(row.name),
       deliveryId: String(row.delivery_id),
     }));
+}
+
+/** An announced failure that may be reminded: when it was announced, and how often it was reminded. */
+export interface RemindableFailure extends FailedDataset {
+  announcedAt: string;
+  reminders: number;
+  remindedAt: string | null;
+}
+
+/**
+ * The org's failures someone was told of (notified or summarized) that are still FAILED with that
+ * delivery, have no acknowledgement that holds, and were reminded fewer than MAX_REMINDERS times. Read
+ * from the FAILED datasets (an index range), each looked up in the memory by its key.
+ */
+export function remindableFailures(store: Store, orgId: string): RemindableFailure[] {
+  return store
+    .all(
+      `SELECT f.dataset_id, f.name, f.failed, a.announced_at, a.reminders, a.reminded_at FROM (
+         SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
+         FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED') f
+       JOIN announced_deliveries a ON a.org_id = ?1 AND a.delivery_id = f.failed
+       WHERE a.outcome IN ('notified', 'summarized') AND a.reminders < ?2
+         AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = ?1 AND k.dataset_id = f.dataset_id
+           AND k.delivery_id = f.failed AND k.status = 'FAILED' AND k.ended_at IS NULL)
+       ORDER BY f.name_key, f.dataset_id`,
+      [orgId, MAX_REMINDERS],
+    )
+    .map((row) => ({
+      orgId,
+      datasetId: String(row.dataset_id),
+      datasetName: row.name === null ? null : String(row.name),
+      deliveryId: String(row.failed),
+      announcedAt: String(row.announced_at),
+      reminders: Number(row.reminders),
+      remindedAt: row.reminded_at === null ? null : String(row.reminded_at),
+    }));
+}
+
+/**
+ * Counts one reminder more for each failure and writes a 'reminded' timeline entry with `title` for
+ * each dataset, in one transaction.
+ */
+export function rememberReminder(
+  store: Store,
+  datasets: readonly FailedDataset[],
+  now: Date,
+  title: string,
+): void {
+  if (datasets.length === 0) return;
+  const at = now.toISOString();
+  store.transaction(() => {
+    for (const dataset of datasets) {
+      store.run(
+        `UPDATE announced_deliveries SET reminders = reminders + 1, reminded_at = ?
+         WHERE org_id = ? AND delivery_id = ?`,
+        [at, dataset.orgId, dataset.deliveryId],
+      );
+      addTimelineEntry(store, {
+        orgId: dataset.orgId,
+        datasetId: dataset.datasetId,
+        at,
+        kind: 'reminded',
+        deliveryId: dataset.deliveryId,
+        text: title,
+      });
+    }
+  });
 }

@@ -74,16 +74,27 @@ export function cycle(overrides: Partial<CycleEvent> = {}): CycleEvent {
 
 let written = 0;
 
+export interface PutOptions {
+  orgId?: string;
+  /** false: the FAILED delivery's tasks are not synced yet (its cause is `unknown`). */
+  tasks?: boolean;
+  now?: Date;
+  /** The failed normalize task's shortCode (default E_SCHEMA_MISMATCH): the cause `normalize:<code>`. */
+  shortCode?: string;
+  supplier?: { id: string; name: string };
+}
+
 /**
  * Writes dataset `ds-<n>` with `status` as its latest, about delivery `deliveryId` (its newest event),
- * and that delivery's tasks when it FAILED (a normalize task with E_SCHEMA_MISMATCH), as a sync would.
+ * and that delivery's tasks when it FAILED (a normalize task with E_SCHEMA_MISMATCH, or `shortCode`), as
+ * a sync would.
  */
 export function putDataset(
   store: Store,
   n: number,
   status: string,
   deliveryId: string,
-  options: { orgId?: string; tasks?: boolean; now?: Date } = {},
+  options: PutOptions = {},
 ): string {
   const orgId = options.orgId ?? ORG;
   const base = fixtureRecords(1, n, `ds-${n}`)[0]!;
@@ -98,12 +109,19 @@ export function putDataset(
     deliveryId,
     latestDeliveryStatus: status,
     deliveryEventList: [event],
+    ...(options.supplier ? { supplier: options.supplier } : {}),
   };
+  const tasks = fixtureTasks(deliveryId, datasetId);
+  if (options.shortCode !== undefined)
+    for (const task of tasks.normalize.tasks)
+      if (task.status === 'FAILED') {
+        task.shortCode = options.shortCode;
+        task.message = `failed with ${options.shortCode}`;
+      }
   store.transaction(() => {
     ensureOrg(store, orgId, options.now ?? new Date('2026-11-21T04:00:00.000Z'));
     writeDataset(store, orgId, record, { events: 'merge', deliveriesPerDataset: 100 });
-    if (status === 'FAILED' && options.tasks !== false)
-      writeTasks(store, orgId, deliveryId, fixtureTasks(deliveryId, datasetId));
+    if (status === 'FAILED' && options.tasks !== false) writeTasks(store, orgId, deliveryId, tasks);
   });
   return datasetId;
 }

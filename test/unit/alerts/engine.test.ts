@@ -49,14 +49,14 @@ describe('newly FAILED', () => {
     expect(bench.heard).toHaveLength(1);
   });
 
-  it('announces a FAILED dataset again when a new delivery fails, and up to three one by one', async () => {
+  it('announces a FAILED dataset again when a new delivery fails, and up to three causes one by one', async () => {
     const store = await memoryStore();
     const bench = alertsBench(store);
     putDataset(store, 1, 'FAILED', 'dlv-1a');
     await bench.cycle();
-    putDataset(store, 1, 'FAILED', 'dlv-1b');
-    putDataset(store, 2, 'FAILED', 'dlv-2a');
-    putDataset(store, 3, 'FAILED', 'dlv-3a');
+    putDataset(store, 1, 'FAILED', 'dlv-1b', { shortCode: 'E_A' });
+    putDataset(store, 2, 'FAILED', 'dlv-2a', { shortCode: 'E_B' });
+    putDataset(store, 3, 'FAILED', 'dlv-3a', { shortCode: 'E_C' });
     const made = await bench.cycle();
     expect(made.map((a) => a.kind)).toEqual(['failed', 'failed', 'failed']);
     expect(made.map((a) => (a.kind === 'failed' ? a.dataset.deliveryId : ''))).toEqual([
@@ -75,18 +75,17 @@ describe('newly FAILED', () => {
     expect(announcement!.body).toMatch(/not synced yet/);
   });
 
-  it('makes more than three new failures in one cycle one summary that opens the FAILED list', async () => {
+  it('makes more than three new failures of one cause one notification of that cause (grouping.test.ts)', async () => {
     const store = await memoryStore();
     const bench = alertsBench(store);
     for (let n = 1; n <= 5; n++) putDataset(store, n, 'FAILED', `dlv-${n}`);
     const made = await bench.cycle();
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({
-      kind: 'summary',
-      cause: 'many',
-      title: '5 datasets newly FAILED',
-      body: `${ORG}: Dataset 1, Dataset 2, Dataset 3 and 2 more.`,
-      target: { view: 'failed', orgId: ORG },
+      kind: 'cause',
+      causeId: 'normalize:E_SCHEMA_MISMATCH',
+      title: 'Normalize failed: E_SCHEMA_MISMATCH',
+      target: { view: 'triage', orgId: ORG, causeId: 'normalize:E_SCHEMA_MISMATCH' },
     });
     expect(await bench.cycle()).toEqual([]);
   });
@@ -99,7 +98,16 @@ describe('newly FAILED', () => {
     putDataset(store, 3, 'HEALTHY', 'dlv-3');
     const made = await bench.cycle({ kind: 'crawl', firstSync: true });
     expect(made).toHaveLength(1);
-    expect(made[0]).toMatchObject({ kind: 'summary', cause: 'first-sync', title: '2 datasets are FAILED' });
+    expect(made[0]).toMatchObject({
+      kind: 'summary',
+      cause: 'first-sync',
+      title: '2 datasets are FAILED',
+      body: `First sync of ${ORG}: Normalize failed: E_SCHEMA_MISMATCH: Dataset 1 and Dataset 2.`,
+      causes: [
+        { causeId: 'normalize:E_SCHEMA_MISMATCH', title: 'Normalize failed: E_SCHEMA_MISMATCH', count: 2 },
+      ],
+      target: { view: 'triage', orgId: ORG },
+    });
     expect(await bench.cycle()).toEqual([]);
   });
 
@@ -265,7 +273,7 @@ describe('quiet hours', () => {
       kind: 'summary',
       cause: 'quiet-hours',
       title: '2 datasets FAILED during quiet hours',
-      target: { view: 'failed', orgId: ORG },
+      target: { view: 'triage', orgId: ORG },
     });
     expect(await morning.alerts.tick()).toEqual([]);
     expect(await morning.cycle()).toEqual([]);

@@ -12,6 +12,7 @@ const announcement = (n: number): Announcement => ({
   kind: 'failed',
   dataset: { orgId: 'acme', datasetId: `ds-${n}`, datasetName: `Dataset ${n}`, deliveryId: `dlv-${n}` },
   reason: { stage: 'normalize', shortCode: 'E_SCHEMA', message: 'schema changed' },
+  causeId: 'normalize:E_SCHEMA',
   title: `FAILED: Dataset ${n}`,
   body: 'Normalize failed: E_SCHEMA — schema changed',
   target: { view: 'delivery', orgId: 'acme', datasetId: `ds-${n}`, deliveryId: `dlv-${n}` },

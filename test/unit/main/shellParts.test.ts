@@ -29,8 +29,17 @@ const state = (overrides: Partial<TrayState> = {}): TrayState => ({
   level: 'failed',
   counts: { FAILED: 12, MISSING: 0, DELIVERED_LATE: 0, HEALTHY: 3, other: 0 },
   snoozed: 0,
-  failed: [{ orgId: 'acme', datasetId: 'ds-1', datasetName: 'Prices & Volumes', deliveryId: 'd1' }],
+  failed: [
+    {
+      orgId: 'acme',
+      datasetId: 'ds-1',
+      datasetName: 'Prices & Volumes',
+      deliveryId: 'd1',
+      acknowledgedBy: null,
+    },
+  ],
   failedTotal: 12,
+  failedAcknowledged: 0,
   freshness: 'fresh',
   distrust: null,
   syncedAt: null,

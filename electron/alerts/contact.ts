@@ -1,0 +1,108 @@
+/**
+ * Source contact (DESIGN.md §5): when a source's data turns stale (no successful sync for
+ * STALE_AFTER_POLLS poll intervals) or its sync fails, one "Lost contact" notice; when it syncs
+ * successfully again, one "Contact regained" notice saying how long it was out. Each outage is a row of
+ * sync_outages, written before its notice is emitted: never announced twice, also across restarts
+ * (an outage still open at start is not announced again).
+ *
+ * A source is judged only once one of its cycles finished since the engine started: at start its data
+ * is as old as the time the app was closed, and the first sync, seconds away, says whether contact holds.
+ * Paused: outages are recorded (the timeline shows them), never announced. Quiet hours: a loss is held
+ * and announced when they end if the source is still out of contact (dropped if it came back
+ * meanwhile); a regain during quiet hours is not announced.
+ */
+import { type SourceState, freshness } from '../../shared/sync';
+import {
+  type Outage,
+  clearHeldOutages,
+  heldOutages,
+  openOutage,
+  recordLoss,
+  recordRegain,
+} from '../store/outages';
+import { type AlertsContext, paused, quiet } from './context';
+import { contactLostText, contactRegainedText } from './text';
+import type { Announcement } from './types';
+
+export class ContactWatch {
+  private readonly judged = new Set<string>();
+
+  /** A cycle of the source finished: from now on its freshness is judged. */
+  sawCycle(sourceId: string): void {
+    this.judged.add(sourceId);
+  }
+
+  /** Records losses and regains of contact and decides their notices. Runs inside `store.whenIdle`. */
+  decide(ctx: AlertsContext, states: readonly SourceState[]): Announcement[] {
+    const { store, now } = ctx;
+    const silent = paused(ctx);
+    const hold = quiet(ctx);
+    const made: Announcement[] = [];
+    if (!hold) {
+      const held = heldOutages(store);
+      if (held.length > 0) {
+        clearHeldOutages(store);
+        if (!silent)
+          for (const outage of held)
+            if (outage.regainedAt === null) {
+              const state = states.find((candidate) => candidate.sourceId === outage.sourceId);
+              made.push(lost(outage, state?.lastError ?? null, now));
+            }
+      }
+    }
+    for (const state of states) {
+      if (!this.judged.has(state.sourceId)) continue;
+      const fresh = freshness(state, now) === 'fresh';
+      const open = openOutage(store, state.sourceId);
+      if (!fresh && open === null) {
+        const outage = recordLoss(
+          store,
+          {
+            orgId: state.orgId,
+            sourceId: state.sourceId,
+            sourceName: state.name,
+            lastSuccessAt: state.lastSuccessAt,
+            lostAt: now.toISOString(),
+          },
+          hold && !silent,
+        );
+        if (!hold && !silent) made.push(lost(outage, state.lastError, now));
+      } else if (fresh && open !== null) {
+        const regainedAt = now.toISOString();
+        recordRegain(store, open.id, regainedAt);
+        if (!hold && !silent) made.push(regained({ ...open, sourceName: state.name }, regainedAt));
+      }
+    }
+    return made;
+  }
+}
+
+function lost(outage: Outage, lastError: string | null, now: Date): Announcement {
+  return {
+    kind: 'contact-lost',
+    orgId: outage.orgId,
+    sourceId: outage.sourceId,
+    sourceName: outage.sourceName,
+    lastSuccessAt: outage.lastSuccessAt,
+    lostAt: outage.lostAt,
+    ...contactLostText(outage.sourceName, outage.lastSuccessAt, lastError, now),
+    target: { view: 'datasets', orgId: outage.orgId },
+    at: now.toISOString(),
+  };
+}
+
+function regained(outage: Outage, regainedAt: string): Announcement {
+  return {
+    kind: 'contact-regained',
+    orgId: outage.orgId,
+    sourceId: outage.sourceId,
+    sourceName: outage.sourceName,
+    lastSuccessAt: outage.lastSuccessAt,
+    lostAt: outage.lostAt,
+    regainedAt,
+    // Out since the last sync that worked (the loss is noticed three poll intervals later).
+    ...contactRegainedText(outage.sourceName, outage.lastSuccessAt ?? outage.lostAt, regainedAt),
+    target: { view: 'datasets', orgId: outage.orgId },
+    at: regainedAt,
+  };
+}
