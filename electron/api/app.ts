@@ -1,5 +1,5 @@
 /**
- * The local v2 API as a Fastify app built by a factory that never listens (tests use inject(); the
+ * The local v2 API (and the read-only /local/v1 endpoints) as a Fastify app built by a factory that never listens (tests use inject(); the
  * server entry listens on 127.0.0.1). Order of checks: Host/Origin (403), method (405), key (401),
  * rate limit (429), parameters (400), then the query (404 or 200).
  */
@@ -19,6 +19,7 @@ import { Authenticator } from './auth';
 import type { Socket } from 'node:net';
 import { ApiError, methodNotAllowed, parserRefusal, quote, rawErrorResponse, sendError } from './errors';
 import { checkHostAndOrigin } from './guards';
+import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
 
@@ -50,8 +51,8 @@ export interface ApiOptions {
 }
 
 const ALLOW = 'GET, HEAD';
-/** The v2 paths as patterns (one path segment per id). */
-const V2_PATTERNS = Object.values(V2_PATHS).map(
+/** The v2 and local paths as patterns (one path segment per id). */
+const API_PATTERNS = [...Object.values(V2_PATHS), ...Object.values(LOCAL_PATHS)].map(
   (path) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
 );
 
@@ -93,7 +94,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     // request before that handler runs, so an empty, broken or huge body would answer 400 instead.
     const path = request.url.split('?')[0] ?? '';
     const readOnly = request.method === 'GET' || request.method === 'HEAD';
-    if (!readOnly && V2_PATTERNS.some((pattern) => pattern.test(path))) {
+    if (!readOnly && API_PATTERNS.some((pattern) => pattern.test(path))) {
       throw new ApiError(
         'METHOD_NOT_ALLOWED',
         `${request.method} is not allowed here: the API is read-only (GET, HEAD)`,
@@ -122,7 +123,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
         title: 'Dataset Health local API',
         version: '2',
         description:
-          'The remote Dataset Health v2 endpoints, served from the local mirror. Bearer keys: `dataset-health keys create`.',
+          'The remote Dataset Health v2 endpoints, served from the local mirror, and under /local/v1 what only the mirror knows (causes, acknowledgements, timelines), read-only. Bearer keys: `dataset-health keys create`.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -152,6 +153,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
         ),
     });
     registerRoutes(v2, { store: options.store, readThrough: options.readThrough });
+    registerLocalRoutes(v2, options.store);
   });
 
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());

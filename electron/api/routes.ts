@@ -5,7 +5,6 @@ import { listDatasets } from '../query/list';
 import { parseSelection } from '../query/selection';
 import { type TasksReadThrough, readDeliveryTasks } from '../query/tasks';
 import type { Store } from '../store/database';
-import { getOrg } from '../store/orgs';
 import { ApiError, quote } from './errors';
 import {
   DEFAULT_DELIVERIES,
@@ -20,6 +19,7 @@ import {
   TasksQuery,
   parseBoolean,
 } from './schemas';
+import { hashText, orgOf, sendJson } from './versioning';
 
 export const V2_PATHS = {
   list: '/v2/ops/health/datasets/deliveries',
@@ -39,46 +39,15 @@ const integer = (value: string | undefined): number | undefined =>
 const deliveriesCount = (value: string | undefined): number =>
   Math.min(integer(value) ?? DEFAULT_DELIVERIES, MAX_DELIVERIES);
 
-function orgOf(request: FastifyRequest): string {
-  if (!request.auth) throw new ApiError('UNAUTHENTICATED', 'not authenticated');
-  return request.auth.orgId;
-}
-
-/**
- * Sends the body, or 304 when the client holds the same version. The `ETag` is the data revision and the
- * request, so it is checked only once the request has succeeded: an error never carries one.
- */
+/** The ETag is the data revision and the request: a change to the store renews it. */
 function sendVersioned(
   store: Store,
   request: FastifyRequest,
   reply: FastifyReply,
   json: string | Buffer,
 ): FastifyReply {
-  if (notModified(store, request, reply)) return reply;
-  return reply.type('application/json; charset=utf-8').send(json);
-}
-
-function notModified(store: Store, request: FastifyRequest, reply: FastifyReply): boolean {
   const tag = `"${store.dataRevision}-${hashText(`${orgOf(request)} ${request.url}`)}"`;
-  reply.header('ETag', tag);
-  const synced = getOrg(store, orgOf(request))?.lastSyncedAt;
-  reply.header('X-Synced-At', synced ?? 'never');
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch === undefined) return false;
-  const candidates = ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (!candidates.includes(tag) && !candidates.includes('*')) return false;
-  void reply.code(304).send();
-  return true;
-}
-
-/** FNV-1a: a short, fast, stable fingerprint of the request (not a security boundary). */
-function hashText(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(36);
+  return sendJson(store, request, reply, json, tag);
 }
 
 export function registerRoutes(app: FastifyInstance, options: RouteOptions): void {

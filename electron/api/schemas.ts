@@ -4,6 +4,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { DatasetRecord, ErrorBody, ListPage, TasksRecord } from '../../shared/schemas';
+import { LOCAL_PARAMETER_RULES } from './localSchemas';
 
 export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -88,6 +89,7 @@ export const PARAMETER_RULES: Record<string, string> = {
   pageToken: 'pageToken must be given once, exactly as an earlier page returned it',
   sort: 'sort must be given once: comma-separated fields, e.g. sort=latestDeliveryStatus,latestDeliveryTimestamp.desc',
   filter: `filter must be <field>.<operator>.<value>, at most ${MAX_FILTERS} of them, each at most ${MAX_FILTER_LENGTH} characters`,
+  ...LOCAL_PARAMETER_RULES,
 };
 
 export function parseBoolean(value: string | undefined): boolean {

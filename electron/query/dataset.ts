@@ -40,3 +40,21 @@ export function datasetName(store: Store, orgId: string, datasetId: string): str
     ]) ?? null
   );
 }
+
+/**
+ * The datasetId of the org's dataset with this id, else of the one whose `legacyDatasetId` it is (the
+ * same choice as `getDataset`); null when the org has neither.
+ */
+export function resolveDatasetId(store: Store, orgId: string, datasetId: string): string | null {
+  return (
+    store.value<string>('SELECT dataset_id FROM datasets WHERE org_id = ? AND dataset_id = ?', [
+      orgId,
+      datasetId,
+    ]) ??
+    store.value<string>(
+      'SELECT dataset_id FROM datasets WHERE org_id = ? AND legacy_dataset_id = ? ORDER BY dataset_id LIMIT 1',
+      [orgId, datasetId],
+    ) ??
+    null
+  );
+}

@@ -1,0 +1,224 @@
+/**
+ * Schemas of the read-only `/local/v1` endpoints (DESIGN.md §11: the mirror's own knowledge, same keys,
+ * scoping and errors as v2). As for v2, they validate requests, type the handlers and generate the
+ * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
+ * at compile time, so the document cannot drift from what the engine returns.
+ */
+import Type, { type Static } from 'typebox';
+import {
+  type AcknowledgementView,
+  type Cause,
+  MAX_CAUSE_ID_LENGTH,
+  UNKNOWN_CAUSE_ID,
+} from '../../shared/causes';
+import { ErrorBody } from '../../shared/schemas';
+import { STAGES } from '../../shared/status';
+import { TIMELINE_KINDS, TIMELINE_LIMIT, type TimelineEntry } from '../../shared/timeline';
+
+export const DEFAULT_TIMELINE_ENTRIES = 100;
+/** Longest datasetId accepted as a filter (the router's limit for a path segment). */
+const MAX_ID_LENGTH = 2048;
+
+const CAUSE_FORMS = `STAGE:SHORTCODE (stages: ${STAGES.join(', ')}; e.g. ingest:E_AUTH_FAILED, or ingest: for no code), missing:SUPPLIER_ID (missing: for an unknown supplier) or ${UNKNOWN_CAUSE_ID}`;
+
+const Flag = (name: string, fallback: boolean, description: string) =>
+  Type.String({
+    pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$',
+    description: `${description} true, false, 1 or 0 (any case); default ${String(fallback)}.`,
+    title: name,
+  });
+
+const CauseParameter = (description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_CAUSE_ID_LENGTH,
+    description: `${description} ${CAUSE_FORMS}.`,
+  });
+
+export const CausesQuery = Type.Object({
+  cause: Type.Optional(CauseParameter('Only this cause (an empty list when no current failure has it):')),
+  includeDatasets: Type.Optional(
+    Flag('includeDatasets', true, 'Whether each cause lists its datasets (false leaves `datasets` out).'),
+  ),
+});
+export type CausesQuery = Static<typeof CausesQuery>;
+
+export const AcknowledgementsQuery = Type.Object({
+  includeEnded: Type.Optional(
+    Flag('includeEnded', false, 'Also acknowledgements that ended (the dataset recovered or failed again).'),
+  ),
+  datasetId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_ID_LENGTH,
+      description: 'Only acknowledgements of this dataset (its datasetId, exactly).',
+    }),
+  ),
+  cause: Type.Optional(
+    CauseParameter(
+      'Only acknowledgements made for this cause (`ack --cause`) or of the failure that puts its dataset in this cause now:',
+    ),
+  ),
+});
+export type AcknowledgementsQuery = Static<typeof AcknowledgementsQuery>;
+
+export const TimelineParams = Type.Object({
+  datasetId: Type.String({
+    description: 'The datasetId, or its v1 legacyDatasetId when no dataset has that id.',
+  }),
+});
+export const TimelineQuery = Type.Object({
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]+$',
+      description: `Entries to return, newest first: 1 to ${TIMELINE_LIMIT}; default ${DEFAULT_TIMELINE_ENTRIES}.`,
+    }),
+  ),
+});
+export type TimelineQuery = Static<typeof TimelineQuery>;
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+
+export const Acknowledgement = Type.Object(
+  {
+    orgId: Type.String(),
+    datasetId: Type.String(),
+    deliveryId: Type.String({ description: 'The failed (or missing) delivery it is about.' }),
+    status: Type.String({ description: 'The dataset status when acknowledged: FAILED or MISSING.' }),
+    causeId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The cause it was acknowledged with (ack --cause); null for one failure.',
+    }),
+    note: NullableString,
+    by: Type.String({ description: 'Who acknowledged.' }),
+    at: DateTime,
+    endedAt: Type.Union([DateTime, Type.Null()], {
+      description: 'When it ended by itself; null while it holds.',
+    }),
+    endReason: NullableString,
+  },
+  { description: 'An acknowledgement: someone owns this failure.' },
+);
+
+const CauseDataset = Type.Object({
+  datasetId: Type.String(),
+  datasetName: NullableString,
+  dataProductName: NullableString,
+  supplierId: NullableString,
+  supplierName: NullableString,
+  status: Type.String({ description: 'FAILED or MISSING.' }),
+  deliveryId: Type.Union([Type.String(), Type.Null()], { description: 'The failed (or missing) delivery.' }),
+  since: Type.Union([DateTime, Type.Null()], {
+    description: 'When that delivery failed (delivered time, else its deadline).',
+  }),
+  message: Type.Union([Type.String(), Type.Null()], { description: 'The first failed task’s message.' }),
+  acknowledgement: Type.Union([Acknowledgement, Type.Null()]),
+});
+
+export const CauseSchema = Type.Object(
+  {
+    causeId: Type.String({ description: CAUSE_FORMS }),
+    kind: Type.Enum(['failed', 'missing', 'unknown']),
+    title: Type.String({ description: 'E.g. "Ingest failed: E_AUTH_FAILED".' }),
+    stage: Type.Union([Type.Enum(STAGES), Type.Null()]),
+    shortCode: NullableString,
+    count: Type.Integer({ description: 'Datasets with this cause now.' }),
+    unacknowledged: Type.Integer({ description: 'Of those, how many nobody acknowledged.' }),
+    suppliers: Type.Array(Type.Object({ id: NullableString, name: NullableString, count: Type.Integer() }), {
+      description: 'Most datasets first.',
+    }),
+    firstSeenAt: NullableDateTime,
+    lastSeenAt: NullableDateTime,
+    representative: Type.Union(
+      [
+        Type.Object({
+          datasetId: Type.String(),
+          datasetName: NullableString,
+          deliveryId: NullableString,
+          message: NullableString,
+        }),
+        Type.Null(),
+      ],
+      { description: 'The most recent failure of the cause, with its message.' },
+    ),
+    datasets: Type.Optional(
+      Type.Array(CauseDataset, {
+        description: 'Unacknowledged first, then by name; left out with includeDatasets=false.',
+      }),
+    ),
+  },
+  {
+    description:
+      'FAILED datasets grouped by first failed stage and shortCode, MISSING ones by supplier, FAILED ones whose tasks are not stored yet as "unknown".',
+  },
+);
+
+export const TimelineEntrySchema = Type.Object({
+  at: DateTime,
+  kind: Type.Enum(TIMELINE_KINDS),
+  from: Type.Union([Type.String(), Type.Null()], {
+    description: 'status: the status before (null: first seen).',
+  }),
+  to: Type.Union([Type.String(), Type.Null()], {
+    description: 'status: the status after (null: removed by the remote); acknowledged: the status owned.',
+  }),
+  deliveryId: NullableString,
+  text: Type.Union([Type.String(), Type.Null()], {
+    description: 'The notification title, the note, why an acknowledgement ended, the outage.',
+  }),
+  by: Type.Union([Type.String(), Type.Null()], { description: 'Who acknowledged.' }),
+});
+
+export const CausesBody = Type.Object({
+  causes: Type.Array(CauseSchema, { description: 'Worst first.' }),
+  syncedAt: Type.Union([DateTime, Type.Null()], {
+    description: "The last successful sync of the key's org; null if never.",
+  }),
+});
+export type CausesBody = Static<typeof CausesBody>;
+
+export const AcknowledgementsBody = Type.Object({
+  acknowledgements: Type.Array(Acknowledgement, {
+    description: 'Open ones first, then ended ones; each group newest first.',
+  }),
+});
+export type AcknowledgementsBody = Static<typeof AcknowledgementsBody>;
+
+export const TimelineBody = Type.Object({
+  datasetId: Type.String({ description: 'The dataset’s datasetId (also when asked by legacyDatasetId).' }),
+  entries: Type.Array(TimelineEntrySchema, { description: 'Newest first.' }),
+});
+export type TimelineBody = Static<typeof TimelineBody>;
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+
+export const LOCAL_RESPONSES = {
+  causes: { 200: CausesBody, ...errors },
+  acknowledgements: { 200: AcknowledgementsBody, ...errors },
+  timeline: { 200: TimelineBody, ...errors },
+};
+
+/** What each parameter accepts, for 400 messages. */
+export const LOCAL_PARAMETER_RULES: Record<string, string> = {
+  cause: `cause must be given once, as ${CAUSE_FORMS}`,
+  includeDatasets: 'includeDatasets must be given once: true, false, 1 or 0 (default true)',
+  includeEnded: 'includeEnded must be given once: true, false, 1 or 0 (default false)',
+  datasetId: `datasetId must be given once: a datasetId of 1 to ${MAX_ID_LENGTH} characters`,
+  limit: `limit must be given once: an integer from 1 to ${TIMELINE_LIMIT} (default ${DEFAULT_TIMELINE_ENTRIES})`,
+};
+
+/** A flag's value; `fallback` when absent (the schema has already refused anything but true/false/1/0). */
+export function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  return value === '1' || value.toLowerCase() === 'true';
+}
+
+// The response schemas say exactly what the engine's types say (a compile error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type CauseOut = Omit<Cause, 'datasets'> & { datasets?: Cause['datasets'] };
+export const SCHEMAS_MATCH: [
+  Same<Static<typeof CauseSchema>, CauseOut>,
+  Same<Static<typeof Acknowledgement>, AcknowledgementView>,
+  Same<Static<typeof TimelineEntrySchema>, TimelineEntry>,
+] = [true, true, true];

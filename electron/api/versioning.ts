@@ -1,0 +1,65 @@
+/**
+ * What every successful answer of the local API carries (DESIGN.md §2): `X-Synced-At`, an `ETag`, and
+ * 304 when the client already holds that version. Checked only once a request has succeeded, so an
+ * error never carries an ETag.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../store/database';
+import { getOrg } from '../store/orgs';
+import { ApiError } from './errors';
+
+/** The org of the request's key (the v2 and local routes run only after authentication). */
+export function orgOf(request: FastifyRequest): string {
+  if (!request.auth) throw new ApiError('UNAUTHENTICATED', 'not authenticated');
+  return request.auth.orgId;
+}
+
+/** The key's org's last successful sync, RFC 3339, or null if never. */
+export function syncedAt(store: Store, request: FastifyRequest): string | null {
+  return getOrg(store, orgOf(request))?.lastSyncedAt ?? null;
+}
+
+/** Sets `ETag` and `X-Synced-At`; answers 304 (and returns true) when If-None-Match holds the tag. */
+export function notModified(
+  store: Store,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tag: string,
+): boolean {
+  reply.header('ETag', tag);
+  reply.header('X-Synced-At', syncedAt(store, request) ?? 'never');
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch === undefined) return false;
+  const candidates = ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (!candidates.includes(tag) && !candidates.includes('*')) return false;
+  void reply.code(304).send();
+  return true;
+}
+
+/** Sends the JSON text, or 304 when the client holds the same version. */
+export function sendJson(
+  store: Store,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  json: string | Buffer,
+  tag: string,
+): FastifyReply {
+  if (notModified(store, request, reply, tag)) return reply;
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** FNV-1a: a short, fast, stable fingerprint of a request (not a security boundary). */
+export function hashText(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+/** A tag of the body itself: it changes exactly when what the client would read changes. */
+export function contentTag(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+}
