@@ -66,7 +66,14 @@ async function runHere<N extends CommandName>(
       store: opened.store,
       now: () => io.now(),
       // Opened only by the commands that read it (`ack` for who acknowledges).
-      settings: () => openHeadlessSettings(dataDir, opened.store, () => io.now()).read(),
+      settings: () =>
+        openHeadlessSettings(
+          dataDir,
+          opened.store,
+          () => io.now(),
+          (movedTo) =>
+            io.stderr(`The settings file was not valid: moved to ${movedTo}; using the defaults.\n`),
+        ).read(),
     };
     const definition = COMMANDS[name] as { run: (...a: unknown[]) => Promise<unknown> };
     return (await definition.run(context, args, io)) as Result<N>;

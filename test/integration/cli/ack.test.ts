@@ -397,6 +397,19 @@ describe('ack and unack', () => {
     expect((await acknowledgements(dataDir)).map((ack) => ack.by)).toEqual([user]);
   });
 
+  it('alone, a settings file the schema refuses is moved aside, said on stderr, and the OS user acknowledges', async () => {
+    const dataDir = await seededDataDir();
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ triage: { name: 5 } }));
+    const acked = await run(dataDir, ['ack', 'ds-auth-1']);
+    expect(acked.code, acked.stderr).toBe(0);
+    expect(acked.stderr).toMatch(
+      /^The settings file was not valid: moved to .*settings\.json\.invalid-\S+; using the defaults\.\n$/,
+    );
+    expect(acked.stdout).toBe(
+      `acknowledged ds-auth-1 (delivery ds-auth-1-d1, Ingest failed: E_AUTH_FAILED) by ${osUserName()}\n`,
+    );
+  });
+
   it('through the running instance, its alerts recompute the tray after each change', async () => {
     const dataDir = await seededDataDir('sam');
     const instance = await startInstance(dataDir, { now: () => new Date('2026-11-21T07:00:00.000Z') });
