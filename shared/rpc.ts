@@ -107,6 +107,8 @@ export interface SettingsView {
   keys: { canStore: boolean; hint: string };
   /** Settings given on the command line win over stored ones until the next start. */
   overridden: string[];
+  /** Who acknowledges when the triage name is empty: the OS user running the engine. */
+  osUserName: string;
 }
 
 export interface ApiKeyView {

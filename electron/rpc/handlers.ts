@@ -31,7 +31,7 @@ import {
   unacknowledgeCause,
   unacknowledgeDataset,
 } from '../knowledge/acknowledge';
-import { acknowledgerName } from '../knowledge/identity';
+import { acknowledgerName, osUserName } from '../knowledge/identity';
 import { type SourceDeps, sourceHandlers } from './sources';
 
 /** Events a dataset view shows: every one the store retains. */
@@ -61,6 +61,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     runtime: deps.runtime,
     keys: { canStore: deps.secrets.seal !== undefined, hint: deps.secrets.hint },
     overridden: deps.overridden,
+    osUserName: osUserName(),
   });
 
   return {
