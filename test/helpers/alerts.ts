@@ -141,6 +141,7 @@ export class HandTimers implements AlertTimers {
 }
 
 export interface AlertsBench {
+  store: Store;
   alerts: AlertsEngine;
   sync: ReportedSync;
   heard: Announcement[];
@@ -170,6 +171,7 @@ export function alertsBench(store: Store, options: { now?: Date; timeZone?: stri
   const heard: Announcement[] = [];
   alerts.onAnnouncement((announcement) => heard.push(announcement));
   return {
+    store,
     alerts,
     sync,
     heard,
