@@ -72,7 +72,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     frameworkErrors: (error, _request, reply) =>
       sendError(
         reply.header('Cache-Control', 'no-store'),
-        new ApiError('INVALID_ARGUMENT', `the request path is not valid: ${error.message}`),
+        // Fastify's message quotes the whole path: cut it to a readable length.
+        new ApiError('INVALID_ARGUMENT', `the request path is not valid: ${quote(error.message)}`),
       ),
     // What Node's parser refuses (headers over 16 KB, NUL or non-ASCII in the request line, a method
     // it does not know) is answered in our error shape too, then the connection is closed.

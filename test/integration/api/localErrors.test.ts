@@ -169,6 +169,21 @@ describe('404: unknown datasets and paths; another org’s dataset is the same 4
   });
 });
 
+describe('hostile paths', () => {
+  it.each([
+    ['broken percent-encoding', '/local/v1/datasets/%E0%A4%A/timeline', 400],
+    ['a 2,000-character id', `/local/v1/datasets/${'d'.repeat(2000)}/timeline`, 404],
+    // Over the router's 2,048-character segment: refused before routing, the path cut in the message.
+    ['an id over the router limit', `/local/v1/datasets/${'d'.repeat(3000)}/timeline`, 400],
+    ['a NUL in the id', '/local/v1/datasets/a1%00/timeline', 404],
+    ['a quote in the id', "/local/v1/datasets/a1'%20OR%201=1/timeline", 404],
+  ] as const)('%s → %s in the error shape', async (_name, url, status) => {
+    const response = await fixture.get(url);
+    expectError(response, status, status === 400 ? 'INVALID_ARGUMENT' : 'NOT_FOUND');
+    expect(response.body.length).toBeLessThan(1000);
+  });
+});
+
 describe('401: keys', () => {
   const cases: [string, Record<string, string>][] = [
     ['missing', { authorization: '' }],
