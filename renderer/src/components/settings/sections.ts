@@ -8,6 +8,7 @@ import DataSettings from './DataSettings.vue';
 import IntervalSettings from './IntervalSettings.vue';
 import NotificationSettings from './NotificationSettings.vue';
 import SourcesSettings from './SourcesSettings.vue';
+import TriageSettings from './TriageSettings.vue';
 
 export interface SettingsSectionEntry {
   /** Also `?section=` and the anchor `#settings-<id>`. */
@@ -35,6 +36,12 @@ export const SECTIONS: readonly SettingsSectionEntry[] = [
     title: 'Notifications',
     description: 'Desktop notifications about datasets that start failing or go missing.',
     component: NotificationSettings,
+  },
+  {
+    id: 'triage',
+    title: 'Triage',
+    description: 'Who your acknowledgements name, and how often failures nobody owns are reminded.',
+    component: TriageSettings,
   },
   {
     id: 'api',
