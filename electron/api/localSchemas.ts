@@ -21,11 +21,10 @@ const MAX_ID_LENGTH = 2048;
 
 const CAUSE_FORMS = `STAGE:SHORTCODE (stages: ${STAGES.join(', ')}; e.g. ingest:E_AUTH_FAILED, or ingest: for no code), missing:SUPPLIER_ID (missing: for an unknown supplier) or ${UNKNOWN_CAUSE_ID}`;
 
-const Flag = (name: string, fallback: boolean, description: string) =>
+const Flag = (fallback: boolean, description: string) =>
   Type.String({
     pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$',
     description: `${description} true, false, 1 or 0 (any case); default ${String(fallback)}.`,
-    title: name,
   });
 
 const CauseParameter = (description: string) =>
@@ -38,14 +37,14 @@ const CauseParameter = (description: string) =>
 export const CausesQuery = Type.Object({
   cause: Type.Optional(CauseParameter('Only this cause (an empty list when no current failure has it):')),
   includeDatasets: Type.Optional(
-    Flag('includeDatasets', true, 'Whether each cause lists its datasets (false leaves `datasets` out).'),
+    Flag(true, 'Whether each cause lists its datasets (false leaves `datasets` out).'),
   ),
 });
 export type CausesQuery = Static<typeof CausesQuery>;
 
 export const AcknowledgementsQuery = Type.Object({
   includeEnded: Type.Optional(
-    Flag('includeEnded', false, 'Also acknowledgements that ended (the dataset recovered or failed again).'),
+    Flag(false, 'Also acknowledgements that ended (the dataset recovered or failed again).'),
   ),
   datasetId: Type.Optional(
     Type.String({
