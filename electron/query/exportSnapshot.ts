@@ -1,4 +1,10 @@
-/** Export of an org's snapshot (DESIGN.md §7): every record with all stored events, and its tasks. */
+/**
+ * Export of an org's snapshot (DESIGN.md §7): every record with all stored events, and its tasks; then
+ * the local knowledge of those datasets (§11): each one's timeline (oldest first), the acknowledgements
+ * (open and ended) and the org's sync outages. The format: docs/decisions.md "Snapshots: the local
+ * knowledge"; import reads it back (store/snapshot.ts).
+ */
+import type { SqlValue } from 'sql.js';
 import type { Store } from '../store/database';
 import { unpackTasks } from '../store/tasksBlob';
 import { recordJsonSql } from './recordSql';
@@ -6,12 +12,32 @@ import { recordJsonSql } from './recordSql';
 const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
   FROM datasets d WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
 
+/** Knowledge of the org's datasets only: what import checks against the file's datasets. */
+const OF_A_DATASET = (table: string): string =>
+  `EXISTS (SELECT 1 FROM datasets d WHERE d.org_id = ${table}.org_id AND d.dataset_id = ${table}.dataset_id)`;
+
+const EXPORT_TIMELINE = `SELECT dataset_id, at, kind, from_status, to_status, delivery_id, text, by_name
+  FROM timeline WHERE org_id = ? AND ${OF_A_DATASET('timeline')} ORDER BY dataset_id, at_key, id`;
+
+const EXPORT_ACKNOWLEDGEMENTS = `SELECT dataset_id, delivery_id, status, cause_id, note, by_name, at, ended_at,
+  end_reason FROM acknowledgements WHERE org_id = ? AND ${OF_A_DATASET('acknowledgements')}
+  ORDER BY dataset_id, at, delivery_id`;
+
+const EXPORT_SYNC_OUTAGES = `SELECT source_id, source_name, last_success_at, lost_at, regained_at
+  FROM sync_outages WHERE org_id = ? ORDER BY lost_at, source_id, id`;
+
+export interface ExportCounts {
+  datasets: number;
+  tasks: number;
+  timelineEntries: number;
+  acknowledgements: number;
+  syncOutages: number;
+}
+
+const text = (value: SqlValue | undefined): string | null => (value == null ? null : String(value));
+
 /** Writes the org's snapshot as JSON text, one record at a time (a large org is never one string). */
-export function exportSnapshot(
-  store: Store,
-  orgId: string,
-  write: (chunk: string) => void,
-): { datasets: number; tasks: number } {
+export function exportSnapshot(store: Store, orgId: string, write: (chunk: string) => void): ExportCounts {
   write('{"datasets":[');
   // Run details as stored (given by the source), never the ones derived from tasks: a re-import must not
   // freeze a derivation, or an empty list for tasks that arrive later.
@@ -34,6 +60,61 @@ export function exportSnapshot(
       separator = ',\n';
     },
   );
-  write('\n}}\n');
-  return { datasets, tasks };
+  return { datasets, tasks, ...exportKnowledge(store, orgId, write) };
+}
+
+/** The timeline (a dataset per line), acknowledgements and sync outages (one per line), and the end. */
+function exportKnowledge(
+  store: Store,
+  orgId: string,
+  write: (chunk: string) => void,
+): Omit<ExportCounts, 'datasets' | 'tasks'> {
+  write('\n},"timeline":{');
+  let separator = '\n';
+  let dataset: string | null = null;
+  let entries: string[] = [];
+  const flush = (): void => {
+    if (dataset === null) return;
+    write(`${separator}${JSON.stringify(dataset)}:[${entries.join(',')}]`);
+    separator = ',\n';
+  };
+  const timelineEntries = store.eachRow(EXPORT_TIMELINE, [orgId], (row) => {
+    const [datasetId, at, kind, from, to, deliveryId, note, by] = row;
+    if (datasetId !== dataset) {
+      flush();
+      dataset = String(datasetId);
+      entries = [];
+    }
+    entries.push(
+      JSON.stringify({
+        at: text(at),
+        kind: text(kind),
+        from: text(from),
+        to: text(to),
+        deliveryId: text(deliveryId),
+        text: text(note),
+        by: text(by),
+      }),
+    );
+  });
+  flush();
+  write('\n},"acknowledgements":[');
+  separator = '\n';
+  const acknowledgements = store.eachRow(EXPORT_ACKNOWLEDGEMENTS, [orgId], (row) => {
+    const [datasetId, deliveryId, status, causeId, note, by, at, endedAt, endReason] = row.map(text);
+    write(
+      separator +
+        JSON.stringify({ datasetId, deliveryId, status, causeId, note, by, at, endedAt, endReason }),
+    );
+    separator = ',\n';
+  });
+  write('\n],"syncOutages":[');
+  separator = '\n';
+  const syncOutages = store.eachRow(EXPORT_SYNC_OUTAGES, [orgId], (row) => {
+    const [sourceId, sourceName, lastSuccessAt, lostAt, regainedAt] = row.map(text);
+    write(separator + JSON.stringify({ sourceId, sourceName, lastSuccessAt, lostAt, regainedAt }));
+    separator = ',\n';
+  });
+  write('\n]}\n');
+  return { timelineEntries, acknowledgements, syncOutages };
 }

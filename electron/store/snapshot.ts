@@ -1,6 +1,7 @@
 /**
  * Snapshots: `{ "datasets": [records as the single-dataset endpoint returns them], "tasks": {
- * "<deliveryId>": tasks record } }` (DESIGN.md §7). An import reads the file record by record
+ * "<deliveryId>": tasks record } }` (DESIGN.md §7), and the local knowledge of those datasets (§11:
+ * `timeline`, `acknowledgements`, `syncOutages`, snapshotKnowledge.ts). An import reads the file record by record
  * (snapshotText.ts), checks each one and writes it at once, all in one transaction: a problem anywhere
  * in the file rolls back what came before it, so the file is imported whole or not at all (§3) and is
  * never held in memory whole (§10). Export, a read, is query/exportSnapshot.ts.
@@ -8,6 +9,7 @@
 import { type FailureCause, firstFailure } from '../../shared/causes';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
+import type { TimelineEntry } from '../../shared/timeline';
 import type { SqlValue } from 'sql.js';
 import type { Store } from './database';
 import {
@@ -20,14 +22,28 @@ import {
 import { MAX_ID_LENGTH, jsonKey, shortQuote } from './importRules';
 import { RecordProblem, normalizeDatasetRecord, normalizeTasksRecord, strictContext } from './normalize';
 import { ensureOrg } from './orgs';
+import {
+  type DeliveryOwner,
+  KnowledgeWriter,
+  type SnapshotAcknowledgement,
+  type SnapshotSyncOutage,
+  normalizeAcknowledgement,
+  normalizeSyncOutage,
+  normalizeTimeline,
+} from './snapshotKnowledge';
 import { SnapshotError, type SnapshotPart, SnapshotSplitter } from './snapshotText';
 import { TasksPacker, packTasks } from './tasksBlob';
+import { forgetDataset, pruneTimeline } from './timeline';
 
 export { SnapshotError } from './snapshotText';
 
 export interface ParsedSnapshot {
   datasets: DatasetRecord[];
   tasks: Map<string, TasksRecord>;
+  /** The local knowledge (all optional: a snapshot from before it was exported has none). */
+  timeline?: Map<string, TimelineEntry[]>;
+  acknowledgements?: SnapshotAcknowledgement[];
+  syncOutages?: SnapshotSyncOutage[];
 }
 
 export interface ImportOptions {
@@ -39,6 +55,10 @@ export interface ImportCounts {
   datasets: number;
   /** Deliveries whose tasks the file gave. */
   tasks: number;
+  /** As the file gave them (the timeline before retention dropped old entries). */
+  timelineEntries: number;
+  acknowledgements: number;
+  syncOutages: number;
 }
 
 /** Where a delivery is first named in the file: an event of a dataset record, or the record itself. */
@@ -115,6 +135,13 @@ class SnapshotChecker {
         );
       }
     }
+  }
+
+  /** The dataset a delivery of the file belongs to, and where the file says so. */
+  owner(deliveryId: string): DeliveryOwner | undefined {
+    const mention = this.deliveries.get(deliveryId);
+    if (mention === undefined) return undefined;
+    return { datasetId: this.datasetIdAt[mention.dataset]!, path: mentionPath(mention) };
   }
 
   tasks(deliveryId: string, value: unknown): TasksRecord {
@@ -202,13 +229,16 @@ class SnapshotWriter {
   }
 
   dataset(record: DatasetRecord): void {
+    const isNew = !this.stored.has(record.datasetId);
     writeDataset(this.store, this.orgId, record, {
       events: 'replace',
       deliveriesPerDataset: this.deliveriesPerDataset,
-      isNew: !this.stored.has(record.datasetId),
+      isNew,
       // The file's checks (SnapshotChecker) keep a record's deliveryIds distinct.
       distinctEvents: this.fresh,
     });
+    // Its timeline and acknowledgements are replaced with the file's too (none, if it gives none).
+    if (!isNew) forgetDataset(this.store, this.orgId, record.datasetId);
   }
 
   tasks(deliveryId: string, packed: Uint8Array, failure: FailureCause | null): void {
@@ -224,7 +254,7 @@ class SnapshotWriter {
     return true;
   }
 
-  finish(file: SnapshotChecker): void {
+  finish(file: SnapshotChecker, knowledge: KnowledgeWriter): void {
     // First: the checks below and the pruning read through them.
     while (this.buildIndex());
     const elsewhere = this.storedElsewhere(file);
@@ -238,6 +268,8 @@ class SnapshotWriter {
       }
     }
     pruneTasks(this.store, this.orgId);
+    // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
+    for (const datasetId of knowledge.timelines) pruneTimeline(this.store, this.orgId, datasetId);
   }
 
   /**
@@ -284,13 +316,88 @@ const refused = (error: unknown): never => {
   throw error;
 };
 
+type KnowledgePart = Extract<SnapshotPart, { kind: 'timeline' | 'acknowledgement' | 'syncOutage' }>;
+
+const timelinePath = (datasetId: string): string => `$.timeline[${jsonKey(datasetId)}]`;
+const acknowledgementPath = (index: number): string => `$.acknowledgements[${index}]`;
+
+/**
+ * The knowledge parts of a file: each checked as it is read (its problems come in file order with the
+ * records'), written once the file's datasets are all read, as what they say is checked against them:
+ * a file that gives them first (export writes them last) has them held until then.
+ */
+class KnowledgeReader {
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly writer: KnowledgeWriter) {}
+
+  take(part: KnowledgePart, datasetsRead: boolean): void {
+    const write = this.check(part);
+    if (!datasetsRead) {
+      this.waiting.push(write);
+      return;
+    }
+    this.flush();
+    write();
+  }
+
+  /** Writes what waited for the datasets (call once they are all read). */
+  flush(): void {
+    for (const write of this.waiting.splice(0)) write();
+  }
+
+  private check(part: KnowledgePart): () => void {
+    const writer = this.writer;
+    if (part.kind === 'timeline') {
+      const path = timelinePath(part.datasetId);
+      const entries = normalizeTimeline(part.value, path);
+      return () => writer.timeline(part.datasetId, entries, path);
+    }
+    if (part.kind === 'acknowledgement') {
+      const path = acknowledgementPath(part.index);
+      const ack = normalizeAcknowledgement(part.value, path);
+      return () => writer.acknowledgement(ack, path);
+    }
+    const outage = normalizeSyncOutage(part.value, `$.syncOutages[${part.index}]`);
+    return () => writer.syncOutage(outage);
+  }
+}
+
+const knowledgeWriter = (store: Store, orgId: string, checker: SnapshotChecker): KnowledgeWriter =>
+  new KnowledgeWriter(
+    store,
+    orgId,
+    (datasetId) => checker.datasetIds.get(datasetId),
+    (deliveryId) => checker.owner(deliveryId),
+  );
+
 /** Parses and validates snapshot text; the error names the JSON path of the first problem. */
 export function parseSnapshot(text: string): ParsedSnapshot {
   const checker = new SnapshotChecker();
-  const snapshot: ParsedSnapshot = { datasets: [], tasks: new Map() };
+  const snapshot: Required<ParsedSnapshot> = {
+    datasets: [],
+    tasks: new Map(),
+    timeline: new Map(),
+    acknowledgements: [],
+    syncOutages: [],
+  };
   const splitter = new SnapshotSplitter((part) => {
-    if (part.kind === 'dataset') snapshot.datasets.push(checker.dataset(part.value, part.index));
-    else snapshot.tasks.set(part.deliveryId, checker.tasks(part.deliveryId, part.value));
+    switch (part.kind) {
+      case 'dataset':
+        snapshot.datasets.push(checker.dataset(part.value, part.index));
+        break;
+      case 'tasks':
+        snapshot.tasks.set(part.deliveryId, checker.tasks(part.deliveryId, part.value));
+        break;
+      case 'timeline':
+        snapshot.timeline.set(part.datasetId, normalizeTimeline(part.value, timelinePath(part.datasetId)));
+        break;
+      case 'acknowledgement':
+        snapshot.acknowledgements.push(normalizeAcknowledgement(part.value, acknowledgementPath(part.index)));
+        break;
+      case 'syncOutage':
+        snapshot.syncOutages.push(normalizeSyncOutage(part.value, `$.syncOutages[${part.index}]`));
+    }
   });
   try {
     splitter.push(Buffer.from(text, 'utf8'));
@@ -303,7 +410,8 @@ export function parseSnapshot(text: string): ParsedSnapshot {
 
 /**
  * Writes a parsed snapshot into the org: each dataset in it replaces the stored one of the same id
- * (record and events), datasets not in the file are left as they are. All or nothing.
+ * (record, events, timeline and acknowledgements), datasets not in the file are left as they are; its
+ * sync outages are added (one of the same source and start replaced). All or nothing.
  */
 export function importSnapshot(
   store: Store,
@@ -314,6 +422,7 @@ export function importSnapshot(
   store.transaction(() => {
     const checker = new SnapshotChecker();
     const writer = new SnapshotWriter(store, orgId, options);
+    const knowledge = knowledgeWriter(store, orgId, checker);
     try {
       snapshot.datasets.forEach((record, i) => {
         checker.record(record, i);
@@ -321,7 +430,11 @@ export function importSnapshot(
       });
       for (const [deliveryId, tasks] of snapshot.tasks)
         writer.tasks(deliveryId, packTasks(tasks), firstFailure(tasks));
-      writer.finish(checker);
+      for (const [datasetId, entries] of snapshot.timeline ?? [])
+        knowledge.timeline(datasetId, entries, timelinePath(datasetId));
+      snapshot.acknowledgements?.forEach((ack, i) => knowledge.acknowledgement(ack, acknowledgementPath(i)));
+      for (const outage of snapshot.syncOutages ?? []) knowledge.syncOutage(outage);
+      writer.finish(checker, knowledge);
     } catch (error) {
       refused(error);
     }
@@ -344,16 +457,18 @@ export async function importSnapshotFile(
     return await store.transactionInChunks(async (slice) => {
       const checker = new SnapshotChecker();
       const writer = await slice(() => new SnapshotWriter(store, orgId, options));
-      const counts: ImportCounts = { datasets: 0, tasks: 0 };
+      const knowledge = knowledgeWriter(store, orgId, checker);
+      const reader = new KnowledgeReader(knowledge);
+      const counts = { datasets: 0, tasks: 0 };
       const take = (part: SnapshotPart): void => {
         if (part.kind === 'dataset') {
           writer.dataset(checker.dataset(part.value, part.index));
           counts.datasets++;
-        } else {
+        } else if (part.kind === 'tasks') {
           const tasks = checker.tasks(part.deliveryId, part.value);
           packer.add({ deliveryId: part.deliveryId, failure: firstFailure(tasks) }, tasks);
           counts.tasks++;
-        }
+        } else reader.take(part, splitter.datasetsRead);
       };
       const splitter = new SnapshotSplitter(take);
       const writePacked = (): void => {
@@ -367,16 +482,19 @@ export async function importSnapshotFile(
             writePacked();
           });
         }
-        await slice(() => splitter.end());
+        await slice(() => {
+          splitter.end();
+          reader.flush();
+        });
         await packer.drain();
         await slice(writePacked);
         // An index at a time (the largest, on 300k events at 10k datasets, takes a fifth of a second).
         while (await slice(() => writer.buildIndex()));
-        await slice(() => writer.finish(checker));
+        await slice(() => writer.finish(checker, knowledge));
       } catch (error) {
         refused(error);
       }
-      return counts;
+      return { ...counts, ...knowledge.counts };
     });
   } finally {
     await packer.close();

@@ -1,6 +1,7 @@
 /**
  * Reads a snapshot file's JSON (DESIGN.md §7) as it arrives, one record at a time: each element of the
- * top-level `datasets` array and each member of `tasks` is cut out of the bytes and parsed on its own.
+ * top-level arrays (`datasets`, `acknowledgements`, `syncOutages`) and each member of the keyed objects
+ * (`tasks`, `timeline`) is cut out of the bytes and parsed on its own.
  * `JSON.parse` of a whole 10k snapshot (~180 MB) builds a gigabyte of objects that live until the last
  * one is written, and collecting them costs more than parsing (DESIGN.md §10 import budget); a record
  * parsed alone is garbage as soon as it is written. Strictness is kept: every record goes through
@@ -27,11 +28,37 @@ export class SnapshotError extends Error {}
 
 /** One record of the file, parsed, in file order. */
 export type SnapshotPart =
-  { kind: 'dataset'; index: number; value: unknown } | { kind: 'tasks'; deliveryId: string; value: unknown };
+  | { kind: 'dataset'; index: number; value: unknown }
+  | { kind: 'tasks'; deliveryId: string; value: unknown }
+  | { kind: 'timeline'; datasetId: string; value: unknown }
+  | { kind: 'acknowledgement'; index: number; value: unknown }
+  | { kind: 'syncOutage'; index: number; value: unknown };
+
+/** The snapshot object's arrays of records, and what each element is called in messages. */
+const LISTS = {
+  datasets: { kind: 'dataset', item: 'a dataset record' },
+  acknowledgements: { kind: 'acknowledgement', item: 'an acknowledgement' },
+  syncOutages: { kind: 'syncOutage', item: 'a sync outage' },
+} as const;
+type ListName = keyof typeof LISTS;
+
+/** The snapshot object's objects keyed by an id, and what their names and values are. */
+const MAPS = {
+  tasks: { key: 'deliveryId', value: 'tasks record' },
+  timeline: { key: 'datasetId', value: 'timeline' },
+} as const;
+type MapName = keyof typeof MAPS;
+
+/** Every member the snapshot object may have, in the order messages list them. */
+export const SNAPSHOT_MEMBERS = ['datasets', 'tasks', 'timeline', 'acknowledgements', 'syncOutages'] as const;
+type Member = (typeof SNAPSHOT_MEMBERS)[number];
+const isList = (name: string): name is ListName => Object.hasOwn(LISTS, name);
+const isMap = (name: string): name is MapName => Object.hasOwn(MAPS, name);
 
 /**
- * Where the scan is. `top-*`: in the snapshot object; `list-*`: in the `datasets` array; `map-*`: in
- * the `tasks` object; `whole`: the text is not an object, so it is kept and `JSON.parse` says what it is.
+ * Where the scan is. `top-*`: in the snapshot object; `list-*`: in one of its arrays (`datasets`…);
+ * `map-*`: in one of its keyed objects (`tasks`, `timeline`); `whole`: the text is not an object, so it
+ * is kept and `JSON.parse` says what it is.
  */
 type State =
   | 'start'
@@ -51,8 +78,8 @@ type State =
   | 'map-comma-or-end'
   | 'end';
 
-/** What the text being collected is: a member name, or a value (and whose). */
-type Collecting = 'name' | 'top-value' | 'dataset' | 'tasks' | null;
+/** What the text being collected is: a member name, or a value (a member's, or a record of `section`). */
+type Collecting = 'name' | 'top-value' | 'record' | null;
 
 export class SnapshotSplitter {
   private state: State = 'start';
@@ -75,12 +102,22 @@ export class SnapshotSplitter {
   private valueColumn = 1;
   private name = '';
   private readonly names = new Set<string>();
-  private readonly deliveryIds = new Set<string>();
-  private datasets = 0;
+  /** The array or keyed object being read. */
+  private section: Member = 'datasets';
+  /** The keys read in each keyed object. */
+  private readonly keys: Record<MapName, Set<string>> = { tasks: new Set(), timeline: new Set() };
+  /** The records read in each array. */
+  private readonly counts: Record<ListName, number> = { datasets: 0, acknowledgements: 0, syncOutages: 0 };
   private sawDatasets = false;
+  private datasetsEnded = false;
   private whole: Buffer[] = [];
 
   constructor(private readonly emit: (part: SnapshotPart) => void) {}
+
+  /** The whole `datasets` array has been read (every dataset record is emitted). */
+  get datasetsRead(): boolean {
+    return this.datasetsEnded;
+  }
 
   /** Scans the next bytes of the file, emitting every record they complete (`chunk` is not kept). */
   push(chunk: Buffer): void {
@@ -122,13 +159,16 @@ export class SnapshotSplitter {
           this.state = this.state === 'top-colon' ? 'top-value' : 'map-value';
           break;
         case 'top-value':
-          // `datasets` and `tasks` are read record by record; anything else is parsed whole, and refused
+          // Arrays and keyed objects are read record by record; anything else is parsed whole, and refused
           // or accepted (`"tasks": null`) once it is.
-          if (this.name === 'datasets' && c === OPEN_BRACKET) {
-            this.sawDatasets = true;
+          if (isList(this.name) && c === OPEN_BRACKET) {
+            if (this.name === 'datasets') this.sawDatasets = true;
+            this.section = this.name;
             this.state = 'list-item-or-end';
-          } else if (this.name === 'tasks' && c === OPEN_BRACE) this.state = 'map-name-or-end';
-          else {
+          } else if (isMap(this.name) && c === OPEN_BRACE) {
+            this.section = this.name;
+            this.state = 'map-name-or-end';
+          } else {
             this.begin('top-value', chunk, i);
             continue;
           }
@@ -140,34 +180,37 @@ export class SnapshotSplitter {
           break;
         case 'list-item-or-end':
         case 'list-item':
-          if (c === CLOSE_BRACKET && this.state === 'list-item-or-end') this.state = 'top-comma-or-end';
+          if (c === CLOSE_BRACKET && this.state === 'list-item-or-end') this.endList();
           else if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || c === COLON)
-            this.unexpected(chunk, i, `a dataset record at $.datasets[${this.datasets}]`);
+            this.unexpected(chunk, i, `${this.item()} at ${this.recordPath()}`);
           else {
-            i = this.quick('dataset', chunk, i);
+            i = this.quick(chunk, i);
             continue;
           }
           break;
         case 'list-comma-or-end':
           if (c === COMMA) this.state = 'list-item';
-          else if (c === CLOSE_BRACKET) this.state = 'top-comma-or-end';
-          else this.unexpected(chunk, i, "',' or ']' after a dataset record");
+          else if (c === CLOSE_BRACKET) this.endList();
+          else this.unexpected(chunk, i, `',' or ']' after ${this.item()}`);
           break;
         case 'map-name-or-end':
         case 'map-name':
           if (c === QUOTE) this.begin('name', chunk, i);
           else if (c === CLOSE_BRACE && this.state === 'map-name-or-end') this.state = 'top-comma-or-end';
-          else this.unexpected(chunk, i, 'a deliveryId naming a tasks record');
+          else {
+            const { key, value } = MAPS[this.section as MapName];
+            this.unexpected(chunk, i, `a ${key} naming a ${value}`);
+          }
           break;
         case 'map-value':
           if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || c === COLON)
-            this.unexpected(chunk, i, `the tasks record of ${jsonKey(this.name)}`);
-          i = this.quick('tasks', chunk, i);
+            this.unexpected(chunk, i, `the ${MAPS[this.section as MapName].value} of ${jsonKey(this.name)}`);
+          i = this.quick(chunk, i);
           continue;
         case 'map-comma-or-end':
           if (c === COMMA) this.state = 'map-name';
           else if (c === CLOSE_BRACE) this.state = 'top-comma-or-end';
-          else this.unexpected(chunk, i, "',' or '}' after a tasks record");
+          else this.unexpected(chunk, i, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
           break;
         case 'end':
           this.unexpected(chunk, i, 'nothing after the end of the snapshot object');
@@ -207,18 +250,19 @@ export class SnapshotSplitter {
    * a value never holds a raw newline, nor a comma outside its own brackets and strings. Otherwise (a
    * record over several lines or chunks, or not JSON) it is scanned. Returns where reading goes on.
    */
-  private quick(what: 'dataset' | 'tasks', chunk: Buffer, start: number): number {
+  private quick(chunk: Buffer, start: number): number {
     const value = this.lineValue(chunk, start);
     if (value === null) {
-      this.begin(what, chunk, start);
+      this.begin('record', chunk, start);
       return start;
     }
-    this.emitValue(what, value.parsed);
+    this.emitValue(value.parsed);
+    const list = this.state.startsWith('list');
     if (value.comma) {
-      this.state = what === 'dataset' ? 'list-item' : 'map-name';
+      this.state = list ? 'list-item' : 'map-name';
       return value.end + 1;
     }
-    this.state = what === 'dataset' ? 'list-comma-or-end' : 'map-comma-or-end';
+    this.state = list ? 'list-comma-or-end' : 'map-comma-or-end';
     return value.end;
   }
 
@@ -344,21 +388,21 @@ export class SnapshotSplitter {
 
   private finishName(text: string): void {
     const name = this.parse(text) as string;
-    const inTasks = this.state === 'map-name-or-end' || this.state === 'map-name';
-    if (inTasks) {
-      if (this.deliveryIds.has(name)) {
-        throw new SnapshotError(
-          `$.tasks[${jsonKey(name)}]: given twice (a deliveryId names one tasks record)`,
-        );
+    const inMap = this.state === 'map-name-or-end' || this.state === 'map-name';
+    if (inMap) {
+      const map = this.section as MapName;
+      if (this.keys[map].has(name)) {
+        const { key, value } = MAPS[map];
+        throw new SnapshotError(`$.${map}[${jsonKey(name)}]: given twice (a ${key} names one ${value})`);
       }
-      this.deliveryIds.add(name);
+      this.keys[map].add(name);
       this.name = name;
       this.state = 'map-colon';
       return;
     }
-    if (name !== 'datasets' && name !== 'tasks') {
+    if (!(SNAPSHOT_MEMBERS as readonly string[]).includes(name)) {
       throw new SnapshotError(
-        `${jsonPath('$', name)}: unknown field ${shortQuote(name)} (allowed: datasets, tasks)`,
+        `${jsonPath('$', name)}: unknown field ${shortQuote(name)} (allowed: ${SNAPSHOT_MEMBERS.join(', ')})`,
       );
     }
     if (this.names.has(name)) throw new SnapshotError(`$.${name}: given twice in the snapshot object`);
@@ -370,30 +414,49 @@ export class SnapshotSplitter {
   private finishValue(collected: Collecting, text: string, end: number, chunk: Buffer, at: number): void {
     if (collected === 'top-value') {
       const value = this.parse(text);
-      if (this.name === 'datasets')
-        throw new SnapshotError('$.datasets: expected an array of dataset records');
-      if (value !== null) throw new SnapshotError('$.tasks: expected an object keyed by deliveryId');
+      // Only the datasets must be there; any other member may be null (none).
+      if (this.name === 'datasets' || value !== null) throw new SnapshotError(memberShape(this.name));
       if (end === CLOSE_BRACE) this.state = 'end';
       else if (end === COMMA) this.state = 'top-name';
       else this.unexpected(chunk, at, "',' or '}' after a member");
       return;
     }
-    if (collected === 'dataset') {
-      this.emitValue('dataset', this.parse(text, `$.datasets[${this.datasets}]`));
+    this.emitValue(this.parse(text, this.recordPath()));
+    if (this.state.startsWith('list')) {
       if (end === COMMA) this.state = 'list-item';
-      else if (end === CLOSE_BRACKET) this.state = 'top-comma-or-end';
-      else this.unexpected(chunk, at, "',' or ']' after a dataset record");
+      else if (end === CLOSE_BRACKET) this.endList();
+      else this.unexpected(chunk, at, `',' or ']' after ${this.item()}`);
       return;
     }
-    this.emitValue('tasks', this.parse(text, `$.tasks[${jsonKey(this.name)}]`));
     if (end === COMMA) this.state = 'map-name';
     else if (end === CLOSE_BRACE) this.state = 'top-comma-or-end';
-    else this.unexpected(chunk, at, "',' or '}' after a tasks record");
+    else this.unexpected(chunk, at, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
   }
 
-  private emitValue(what: 'dataset' | 'tasks', value: unknown): void {
-    if (what === 'dataset') this.emit({ kind: 'dataset', index: this.datasets++, value });
-    else this.emit({ kind: 'tasks', deliveryId: this.name, value });
+  private emitValue(value: unknown): void {
+    const section = this.section;
+    if (isList(section)) {
+      this.emit({ kind: LISTS[section].kind, index: this.counts[section]++, value });
+      return;
+    }
+    if (section === 'tasks') this.emit({ kind: 'tasks', deliveryId: this.name, value });
+    else this.emit({ kind: 'timeline', datasetId: this.name, value });
+  }
+
+  private endList(): void {
+    if (this.section === 'datasets') this.datasetsEnded = true;
+    this.state = 'top-comma-or-end';
+  }
+
+  /** What an element of the array being read is called. */
+  private item(): string {
+    return LISTS[this.section as ListName].item;
+  }
+
+  /** The JSON path of the record being read. */
+  private recordPath(): string {
+    const section = this.section;
+    return isList(section) ? `$.${section}[${this.counts[section]}]` : `$.${section}[${jsonKey(this.name)}]`;
   }
 
   /** `JSON.parse` of one piece, its complaint placed in the file (line and column, not the piece's). */
@@ -433,15 +496,25 @@ export class SnapshotSplitter {
 
   /** Where an unfinished file stopped, as a JSON path. */
   private inside(): string {
-    if (this.collecting === 'dataset') return `inside $.datasets[${this.datasets}]`;
-    if (this.collecting === 'tasks') return `inside $.tasks[${jsonKey(this.name)}]`;
+    if (this.collecting === 'record') return `inside ${this.recordPath()}`;
     if (this.state.startsWith('list')) {
-      return `inside $.datasets, after ${this.datasets} record${this.datasets === 1 ? '' : 's'}`;
+      const n = this.counts[this.section as ListName];
+      return `inside $.${this.section}, after ${n} record${n === 1 ? '' : 's'}`;
     }
-    if (this.state.startsWith('map') || (this.collecting === 'name' && this.names.has('tasks')))
-      return 'inside $.tasks';
+    if (this.state.startsWith('map')) return `inside $.${this.section}`;
     return 'inside the snapshot object';
   }
+}
+
+/** The message for a member that is not the array or keyed object it must be. */
+function memberShape(name: string): string {
+  if (isMap(name)) return `$.${name}: expected an object keyed by ${MAPS[name].key}`;
+  const plural = {
+    datasets: 'dataset records',
+    acknowledgements: 'acknowledgements',
+    syncOutages: 'sync outages',
+  };
+  return `$.${name}: expected an array of ${plural[name as ListName]}`;
 }
 
 /** `JSON.parse` quotes a bit of the text in its messages: a refusal stays on one line. */

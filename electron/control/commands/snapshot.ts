@@ -62,7 +62,7 @@ export const importData = command({
       // A signal that came during the write is delivered before this resumes.
       await new Promise((resolve) => setImmediate(resolve));
       out.stderr(
-        `Imported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries into org ${args.org}.\n`,
+        `Imported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries into org ${args.org}${knowledgeNote(counts)}.\n`,
       );
       const late = stop.received();
       if (late !== null)
@@ -216,11 +216,26 @@ export const exportData = command({
       // Written beside the target and renamed, so an interrupted export never leaves half a file.
       const counts = writeFileAtomicSync(path, (append) => exportSnapshot(store, org, append));
       out.stderr(
-        `Exported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries to ${path}.\n`,
+        `Exported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries to ${path}${knowledgeNote(counts)}.\n`,
       );
     });
   },
 });
+
+/** The local knowledge a snapshot carried (DESIGN.md §11), when it carried any: ` (with 3 timeline entries, …)`. */
+function knowledgeNote(counts: {
+  timelineEntries: number;
+  acknowledgements: number;
+  syncOutages: number;
+}): string {
+  const parts = [
+    [counts.timelineEntries, 'timeline entry', 'timeline entries'],
+    [counts.acknowledgements, 'acknowledgement', 'acknowledgements'],
+    [counts.syncOutages, 'sync outage', 'sync outages'],
+  ] as const;
+  const given = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  return given.length === 0 ? '' : ` (with ${given.join(', ')})`;
+}
 
 /** The instance's working directory is not the user's: only paths the CLI resolved are taken. */
 function absolute(path: string): void {

@@ -212,7 +212,7 @@ describe('import and export', () => {
     [
       'an unknown top-level field',
       { items: [] },
-      /\$\.items: unknown field 'items' \(allowed: datasets, tasks\)/,
+      /\$\.items: unknown field 'items' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages\)/,
     ],
     [
       'record without datasetId',

@@ -137,12 +137,26 @@ function tasksOf(deliveryId: string | null, detailsDeliveryId: string | null = d
 
 const MB50 = 'x'.repeat(50 * 1024 * 1024);
 
+/** An acknowledgement of dataset `a`'s delivery, ended unless `extra` says otherwise. */
+function ackOf(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    datasetId: 'a',
+    deliveryId: 'a-d0',
+    status: 'FAILED',
+    by: 'sam',
+    at: '2026-11-20T05:00:00Z',
+    endedAt: '2026-11-20T06:00:00Z',
+    endReason: 'delivered (HEALTHY)',
+    ...extra,
+  };
+}
+
 /** File text (a string is written as is), the message of the refusal; the exit is always 1. */
 const REFUSED: [name: string, file: unknown, message: RegExp][] = [
   [
     'an unknown top-level field',
     { datasets: [], extra: 1 },
-    /\$\.extra: unknown field 'extra' \(allowed: datasets, tasks\)/,
+    /\$\.extra: unknown field 'extra' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages\)/,
   ],
   [
     'a top-level __proto__',
@@ -278,6 +292,44 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     { datasets: [record('a')], tasks: { 'a-d0': tasksOf('a-d0', 'other') } },
     /\$\.tasks\["a-d0"\]\.ingest\.tasks\[0\]\.details\.deliveryId: 'other' differs/,
   ],
+  [
+    'a timeline kind with markup',
+    { datasets: [record('a')], timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: '<script>' }] } },
+    /\$\.timeline\["a"\]\[0\]\.kind: '<script>' is not a timeline kind \(allowed: status, notified/,
+  ],
+  [
+    "a timeline of the org's dataset that is not in the file",
+    { datasets: [record('a')], timeline: { 'keep-0000.X': [] } },
+    /\$\.timeline\["keep-0000\.X"\]: the timeline of dataset 'keep-0000\.X', which is not in the file's datasets/,
+  ],
+  [
+    'a timeline given twice',
+    `{"datasets": [${JSON.stringify(record('a'))}], "timeline": {"a": [], "a": []}}`,
+    /\$\.timeline\["a"\]: given twice \(a datasetId names one timeline\)/,
+  ],
+  [
+    'a 50 MB acknowledgement note',
+    { datasets: [record('a')], acknowledgements: [ackOf({ note: MB50 })] },
+    /\$\.acknowledgements\[0\]\.note: 52428800 characters, over the limit of 2000 for note/,
+  ],
+  [
+    'an open acknowledgement of a dataset that is HEALTHY',
+    {
+      datasets: [record('a', { latestDeliveryStatus: 'HEALTHY' })],
+      acknowledgements: [ackOf({ endedAt: null, endReason: null })],
+    },
+    /\$\.acknowledgements\[0\]\.endedAt: an open acknowledgement of FAILED delivery 'a-d0', but the file's dataset 'a' is HEALTHY/,
+  ],
+  [
+    'an acknowledgement for another org',
+    { datasets: [record('a')], acknowledgements: [ackOf({ orgId: 'globex' })] },
+    /\$\.acknowledgements\[0\]\.orgId: unknown field 'orgId'/,
+  ],
+  [
+    'a sync outage in month 13',
+    { datasets: [], syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-13-01T00:00:00Z' }] },
+    /\$\.syncOutages\[0\]\.lostAt: '2026-13-01T00:00:00Z' is not an RFC 3339 datetime/,
+  ],
 ];
 
 describe('hostile snapshot files', () => {
@@ -346,6 +398,15 @@ describe('hostile snapshot files', () => {
     [
       'tasks whose deliveryIds are null or the key',
       { datasets: [record('t')], tasks: { 't-d0': tasksOf(null, 't-d0') } },
+    ],
+    [
+      "the knowledge of the file's datasets, and sync outages",
+      {
+        datasets: [record('a')],
+        timeline: { a: [{ at: '2026-11-20T05:00:00+01:00', kind: 'status', from: null, to: 'HEALTHY' }] },
+        acknowledgements: [ackOf({ causeId: 'INGEST:E_AUTH', note: '' })],
+        syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-11-20T05:00:00Z', regainedAt: null }],
+      },
     ],
   ];
   it.each(ACCEPTED)('%s is imported', async (_name, file) => {

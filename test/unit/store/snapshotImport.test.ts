@@ -93,7 +93,13 @@ describe('an import read as it arrives', () => {
     for (const size of [7, 1000, 1 << 20]) {
       const streamed = await newStore();
       const counts = await importSnapshotFile(streamed, 'acme', chunks(text, size), { now: NOW });
-      expect(counts).toEqual({ datasets: 60, tasks: 20 });
+      expect(counts).toEqual({
+        datasets: 60,
+        tasks: 20,
+        timelineEntries: 0,
+        acknowledgements: 0,
+        syncOutages: 0,
+      });
       expect(state(streamed)).toEqual(state(whole));
     }
   });
@@ -113,7 +119,13 @@ describe('an import read as it arrives', () => {
     const counts = await importSnapshotFile(store, 'acme', chunks(JSON.stringify({ tasks, datasets }), 50), {
       now: NOW,
     });
-    expect(counts).toEqual({ datasets: 6, tasks: 2 });
+    expect(counts).toEqual({
+      datasets: 6,
+      tasks: 2,
+      timelineEntries: 0,
+      acknowledgements: 0,
+      syncOutages: 0,
+    });
   });
 });
 

@@ -11,6 +11,9 @@ import { SnapshotError, type SnapshotPart, SnapshotSplitter } from '../../../ele
 interface Split {
   datasets: unknown[];
   tasks: [string, unknown][];
+  timeline: [string, unknown][];
+  acknowledgements: unknown[];
+  syncOutages: unknown[];
 }
 
 /** The parts read from `text` cut at `cuts` (byte offsets), or the error thrown. */
@@ -32,49 +35,76 @@ function split(text: string, cuts: number[] = []): Split | Error {
   } catch (error) {
     return error as Error;
   }
-  const datasets = parts.filter((p) => p.kind === 'dataset');
-  datasets.forEach((part, i) => expect(part.index).toBe(i));
+  const listed = (kind: SnapshotPart['kind']): unknown[] => {
+    const of = parts.filter((p) => p.kind === kind) as { index: number; value: unknown }[];
+    of.forEach((part, i) => expect(part.index).toBe(i));
+    return of.map((p) => p.value);
+  };
   return {
-    datasets: datasets.map((p) => p.value),
+    datasets: listed('dataset'),
     tasks: parts.flatMap((p) => (p.kind === 'tasks' ? [[p.deliveryId, p.value] as [string, unknown]] : [])),
+    timeline: parts.flatMap((p) =>
+      p.kind === 'timeline' ? [[p.datasetId, p.value] as [string, unknown]] : [],
+    ),
+    acknowledgements: listed('acknowledgement'),
+    syncOutages: listed('syncOutage'),
   };
 }
 
-/** What a snapshot holds, as `JSON.parse` reads it (tasks by key: their order in the file is kept). */
-function expected(value: { datasets: unknown[]; tasks?: Record<string, unknown> | null }): Split {
-  return { datasets: value.datasets, tasks: Object.entries(value.tasks ?? {}) };
+interface Snapshot {
+  datasets: unknown[];
+  tasks?: Record<string, unknown> | null;
+  timeline?: Record<string, unknown> | null;
+  acknowledgements?: unknown[] | null;
+  syncOutages?: unknown[] | null;
 }
 
-const byKey = (s: Split): Split => ({
-  datasets: s.datasets,
-  tasks: [...s.tasks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-});
+/** What a snapshot holds, as `JSON.parse` reads it (keyed members by key: their order in the file is kept). */
+function expected(value: Snapshot): Split {
+  return {
+    datasets: value.datasets,
+    tasks: Object.entries(value.tasks ?? {}),
+    timeline: Object.entries(value.timeline ?? {}),
+    acknowledgements: value.acknowledgements ?? [],
+    syncOutages: value.syncOutages ?? [],
+  };
+}
+
+const sorted = (entries: [string, unknown][]) =>
+  [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const byKey = (s: Split): Split => ({ ...s, tasks: sorted(s.tasks), timeline: sorted(s.timeline) });
+
+/** A member as export writes it: an array or keyed object with a record per line. */
+function memberLines(name: string, value: unknown): string {
+  if (value === undefined) return '';
+  if (value === null) return `,"${name}":null`;
+  if (Array.isArray(value))
+    return `,"${name}":[${value.map((item) => `\n${JSON.stringify(item)}`).join(',')}\n]`;
+  return `,"${name}":{${Object.entries(value as object)
+    .map(([k, v]) => `\n${JSON.stringify(k)}:${JSON.stringify(v)}`)
+    .join(',')}\n}`;
+}
 
 /** The layouts a snapshot file comes in. */
-const LAYOUTS: Record<string, (value: { datasets: unknown[]; tasks?: unknown }) => string> = {
+const LAYOUTS: Record<string, (value: Snapshot) => string> = {
   compact: (value) => JSON.stringify(value),
   pretty: (value) => JSON.stringify(value, null, 2),
   crlf: (value) => JSON.stringify(value, null, 1).replaceAll('\n', '\r\n'),
   // What export writes: a record per line.
-  lines: ({ datasets, tasks }) =>
-    `{"datasets":[${datasets.map((d) => `\n${JSON.stringify(d)}`).join(',')}\n]${
-      tasks === undefined
-        ? ''
-        : `,"tasks":${
-            tasks === null
-              ? 'null'
-              : `{${Object.entries(tasks as object)
-                  .map(([k, v]) => `\n${JSON.stringify(k)}:${JSON.stringify(v)}`)
-                  .join(',')}\n}`
-          }`
-    }}\n`,
+  lines: ({ datasets, tasks, timeline, acknowledgements, syncOutages }) =>
+    `{"datasets":[${datasets.map((d) => `\n${JSON.stringify(d)}`).join(',')}\n]${memberLines('tasks', tasks)}${memberLines('timeline', timeline)}${memberLines('acknowledgements', acknowledgements)}${memberLines('syncOutages', syncOutages)}}\n`,
 };
 
 const json = fc.jsonValue({ maxDepth: 3 });
+const keyed = fc.oneof(fc.constant(null), fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 5 }));
+const list = fc.oneof(fc.constant(null), fc.array(json, { maxLength: 4 }));
 const snapshot = fc.record(
   {
     datasets: fc.array(json, { maxLength: 6 }),
-    tasks: fc.oneof(fc.constant(null), fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 5 })),
+    tasks: keyed,
+    timeline: keyed,
+    acknowledgements: list,
+    syncOutages: list,
   },
   { requiredKeys: ['datasets'] },
 );
@@ -141,11 +171,21 @@ describe('reading a snapshot record by record', () => {
 
 function isSnapshot(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { datasets, tasks, ...rest } = value as Record<string, unknown>;
+  const { datasets, tasks, timeline, acknowledgements, syncOutages, ...rest } = value as Record<
+    string,
+    unknown
+  >;
+  const keyedOrNone = (member: unknown): boolean =>
+    member === undefined || member === null || (typeof member === 'object' && !Array.isArray(member));
+  const listOrNone = (member: unknown): boolean =>
+    member === undefined || member === null || Array.isArray(member);
   return (
     Object.keys(rest).length === 0 &&
     Array.isArray(datasets) &&
-    (tasks === undefined || tasks === null || (typeof tasks === 'object' && !Array.isArray(tasks)))
+    keyedOrNone(tasks) &&
+    keyedOrNone(timeline) &&
+    listOrNone(acknowledgements) &&
+    listOrNone(syncOutages)
   );
 }
 
@@ -197,9 +237,44 @@ describe('what a bad file is told', () => {
       /^\$\.tasks: expected an object keyed by deliveryId$/,
     ],
     [
+      'a datasetId twice in the timeline',
+      '{"datasets":[],"timeline":{"a":[],"a":[]}}',
+      /^\$\.timeline\["a"\]: given twice \(a datasetId names one timeline\)$/,
+    ],
+    [
+      'a timeline that is an array',
+      '{"datasets":[],"timeline":[]}',
+      /^\$\.timeline: expected an object keyed by datasetId$/,
+    ],
+    [
+      'acknowledgements that are an object',
+      '{"datasets":[],"acknowledgements":{}}',
+      /^\$\.acknowledgements: expected an array of acknowledgements$/,
+    ],
+    [
+      'sync outages that are a number',
+      '{"datasets":[],"syncOutages":1}',
+      /^\$\.syncOutages: expected an array of sync outages$/,
+    ],
+    [
+      'a trailing comma in acknowledgements',
+      '{"datasets":[],"acknowledgements":[{},]}',
+      /^not valid JSON \(line 1, column 39\): expected an acknowledgement at \$\.acknowledgements\[1\], found '\]}'$/,
+    ],
+    [
+      'a bad timeline',
+      '{"datasets":[],"timeline":{\n"a":[{"at":}]\n}}',
+      /^not valid JSON in \$\.timeline\["a"\] \(line 2\): Unexpected token '}'/,
+    ],
+    [
+      'a file cut short in the sync outages',
+      '{"datasets":[],"syncOutages":[\n{"sourceId":"s"},\n{"sourceId":',
+      /^not valid JSON: the file ends before the snapshot does \(inside \$\.syncOutages\[1\], line 3\)$/,
+    ],
+    [
       'an unknown member',
       '{"datasets":[],"extra":1}',
-      /^\$\.extra: unknown field 'extra' \(allowed: datasets, tasks\)$/,
+      /^\$\.extra: unknown field 'extra' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages\)$/,
     ],
   ];
   it.each(ROWS)('%s', (_name, text, message) => {

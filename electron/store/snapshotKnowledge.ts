@@ -1,0 +1,344 @@
+/**
+ * The local knowledge in a snapshot (DESIGN.md §11: "covered by export/import"): each dataset's
+ * timeline, the org's acknowledgements (open and ended) and its sync outages. Checked as strictly as
+ * the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long text), each
+ * problem named by its JSON path; written beside the datasets in the import's transaction. The format
+ * is docs/decisions.md "Snapshots: the local knowledge".
+ */
+import {
+  MAX_ACK_NAME_LENGTH,
+  MAX_CAUSE_ID_LENGTH,
+  MAX_NOTE_LENGTH,
+  causeIdOf,
+  parseCauseId,
+} from '../../shared/causes';
+import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../../shared/timeline';
+import type { Store } from './database';
+import { PROBLEM_DELIVERY } from './failedDelivery';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH, shortQuote, statusProblem } from './importRules';
+import { RecordProblem, jsonPath, normalizeDateTime } from './normalize';
+import { addTimelineEntry } from './timeline';
+
+/** An acknowledgement as a snapshot holds it: the org is the one imported into. */
+export interface SnapshotAcknowledgement {
+  datasetId: string;
+  deliveryId: string;
+  status: string;
+  causeId: string | null;
+  note: string | null;
+  by: string;
+  at: string;
+  endedAt: string | null;
+  endReason: string | null;
+}
+
+/** A source's lost contact, as a snapshot holds it. */
+export interface SnapshotSyncOutage {
+  sourceId: string;
+  sourceName: string;
+  lastSuccessAt: string | null;
+  lostAt: string;
+  regainedAt: string | null;
+}
+
+/** The fields of each record, in the order export writes them and messages list them. */
+export const TIMELINE_ENTRY_FIELDS = ['at', 'kind', 'from', 'to', 'deliveryId', 'text', 'by'] as const;
+export const ACKNOWLEDGEMENT_FIELDS = [
+  'datasetId',
+  'deliveryId',
+  'status',
+  'causeId',
+  'note',
+  'by',
+  'at',
+  'endedAt',
+  'endReason',
+] as const;
+export const SYNC_OUTAGE_FIELDS = [
+  'sourceId',
+  'sourceName',
+  'lastSuccessAt',
+  'lostAt',
+  'regainedAt',
+] as const;
+
+const KINDS: ReadonlySet<string> = new Set(TIMELINE_KINDS);
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/** Reads the fields of one object of the file, each problem thrown with its path. */
+class Fields {
+  private readonly input: Record<string, unknown>;
+
+  constructor(
+    value: unknown,
+    private readonly path: string,
+    allowed: readonly string[],
+    what: string,
+  ) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new RecordProblem(path, `expected ${what} (an object), got ${describe(value)}`);
+    this.input = value as Record<string, unknown>;
+    for (const key of Object.keys(this.input)) {
+      if (!allowed.includes(key))
+        throw new RecordProblem(
+          jsonPath(path, key),
+          `unknown field ${shortQuote(key)} (allowed: ${allowed.join(', ')})`,
+        );
+    }
+  }
+
+  at(key: string): string {
+    return jsonPath(this.path, key);
+  }
+
+  /** A string of at most `max` characters, or null when absent, null (or, with `emptyIsNull`, ""). */
+  text(key: string, max: number, emptyIsNull = false): string | null {
+    const value = this.input[key];
+    if (value === undefined || value === null || (emptyIsNull && value === '')) return null;
+    if (typeof value !== 'string')
+      throw new RecordProblem(this.at(key), `expected a string, got ${describe(value)}`);
+    if (value.length > max)
+      throw new RecordProblem(
+        this.at(key),
+        `${value.length} characters, over the limit of ${max} for ${key}`,
+      );
+    return value;
+  }
+
+  required(key: string, max: number): string {
+    const value = this.text(key, max);
+    if (value === null || value === '')
+      throw new RecordProblem(this.at(key), `missing; a non-empty string of at most ${max} characters`);
+    return value;
+  }
+
+  status(key: string): string | null {
+    const value = this.text(key, MAX_ID_LENGTH);
+    const problem = value === null ? null : statusProblem(value);
+    if (problem !== null) throw new RecordProblem(this.at(key), problem);
+    return value;
+  }
+
+  /** An RFC 3339 time, stored as `2026-11-21T04:41:00.000Z` (as every time of the store). */
+  time(key: string): string | null {
+    const value = this.text(key, MAX_ID_LENGTH, true);
+    if (value === null) return null;
+    const time = normalizeDateTime(value);
+    if (time === null)
+      throw new RecordProblem(this.at(key), `${shortQuote(value)} is not an RFC 3339 datetime`);
+    return time;
+  }
+
+  requiredTime(key: string): string {
+    const time = this.time(key);
+    if (time === null) throw new RecordProblem(this.at(key), 'missing; an RFC 3339 datetime');
+    return time;
+  }
+
+  /** `later` is null, or not before `earlier`. */
+  notBefore(later: string | null, laterKey: string, earlier: string | null, earlierKey: string): void {
+    if (later !== null && earlier !== null && Date.parse(later) < Date.parse(earlier))
+      throw new RecordProblem(this.at(laterKey), `${later} is before ${earlierKey} (${earlier})`);
+  }
+}
+
+/** One dataset's timeline as the file gives it (`$.timeline["<datasetId>"]`): entries, any order. */
+export function normalizeTimeline(value: unknown, path: string): TimelineEntry[] {
+  if (!Array.isArray(value))
+    throw new RecordProblem(path, `expected an array of timeline entries, got ${describe(value)}`);
+  return value.map((item, i): TimelineEntry => {
+    const fields = new Fields(item, `${path}[${i}]`, TIMELINE_ENTRY_FIELDS, 'a timeline entry');
+    const at = fields.requiredTime('at');
+    const kind = fields.required('kind', MAX_ID_LENGTH);
+    if (!KINDS.has(kind))
+      throw new RecordProblem(
+        fields.at('kind'),
+        `${shortQuote(kind)} is not a timeline kind (allowed: ${TIMELINE_KINDS.join(', ')})`,
+      );
+    return {
+      at,
+      kind: kind as TimelineKind,
+      from: fields.status('from'),
+      to: fields.status('to'),
+      deliveryId: fields.text('deliveryId', MAX_ID_LENGTH),
+      text: fields.text('text', MAX_NOTE_LENGTH),
+      by: fields.text('by', MAX_ACK_NAME_LENGTH),
+    };
+  });
+}
+
+export function normalizeAcknowledgement(value: unknown, path: string): SnapshotAcknowledgement {
+  const fields = new Fields(value, path, ACKNOWLEDGEMENT_FIELDS, 'an acknowledgement');
+  const datasetId = fields.required('datasetId', MAX_ID_LENGTH);
+  const deliveryId = fields.required('deliveryId', MAX_ID_LENGTH);
+  const status = fields.status('status');
+  if (status === null || status === '')
+    throw new RecordProblem(fields.at('status'), 'missing; the status acknowledged (FAILED or MISSING)');
+  let causeId = fields.text('causeId', MAX_CAUSE_ID_LENGTH);
+  if (causeId !== null) {
+    try {
+      causeId = causeIdOf(parseCauseId(causeId));
+    } catch (error) {
+      throw new RecordProblem(fields.at('causeId'), (error as Error).message);
+    }
+  }
+  const note = fields.text('note', MAX_NOTE_LENGTH, true);
+  const by = fields.required('by', MAX_ACK_NAME_LENGTH);
+  const at = fields.requiredTime('at');
+  const endedAt = fields.time('endedAt');
+  fields.notBefore(endedAt, 'endedAt', at, 'at');
+  const endReason = fields.text('endReason', MAX_NOTE_LENGTH, true);
+  if (endReason !== null && endedAt === null)
+    throw new RecordProblem(
+      fields.at('endReason'),
+      'given without endedAt (only an ended acknowledgement has one)',
+    );
+  return { datasetId, deliveryId, status, causeId, note, by, at, endedAt, endReason };
+}
+
+export function normalizeSyncOutage(value: unknown, path: string): SnapshotSyncOutage {
+  const fields = new Fields(value, path, SYNC_OUTAGE_FIELDS, 'a sync outage');
+  const sourceId = fields.required('sourceId', MAX_ID_LENGTH);
+  const sourceName = fields.required('sourceName', MAX_NAME_LENGTH);
+  const lastSuccessAt = fields.time('lastSuccessAt');
+  const lostAt = fields.requiredTime('lostAt');
+  const regainedAt = fields.time('regainedAt');
+  fields.notBefore(lostAt, 'lostAt', lastSuccessAt, 'lastSuccessAt');
+  fields.notBefore(regainedAt, 'regainedAt', lostAt, 'lostAt');
+  return { sourceId, sourceName, lastSuccessAt, lostAt, regainedAt };
+}
+
+/** Where a delivery is first named among the file's datasets, as the import's checker knows it. */
+export interface DeliveryOwner {
+  /** The datasetId it belongs to, and the JSON path that says so. */
+  datasetId: string;
+  path: string;
+}
+
+/**
+ * The checks across records (a dataset of the file, a delivery of that dataset), made once the
+ * file's datasets are all read, and the writes. Inside the import's transaction; throws RecordProblem.
+ */
+export class KnowledgeWriter {
+  /** `datasetId deliveryId` of each acknowledgement written → its path. */
+  private readonly acks = new Map<string, string>();
+  /** Dataset → the path of its open acknowledgement. */
+  private readonly open = new Map<string, string>();
+  /** Datasets whose timeline the file gave, to prune to retention at the end. */
+  readonly timelines: string[] = [];
+  counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0 };
+
+  constructor(
+    private readonly store: Store,
+    private readonly orgId: string,
+    /** The index of the file's dataset record of this id, if any. */
+    private readonly datasetIndex: (datasetId: string) => number | undefined,
+    private readonly deliveryOwner: (deliveryId: string) => DeliveryOwner | undefined,
+  ) {}
+
+  private inFile(datasetId: string, path: string, what: string): void {
+    if (this.datasetIndex(datasetId) === undefined)
+      throw new RecordProblem(
+        path,
+        `${what} of dataset ${shortQuote(datasetId)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
+      );
+  }
+
+  private ownDelivery(datasetId: string, deliveryId: string | null, path: string): void {
+    if (deliveryId === null) return;
+    const owner = this.deliveryOwner(deliveryId);
+    if (owner !== undefined && owner.datasetId !== datasetId)
+      throw new RecordProblem(
+        path,
+        `delivery ${shortQuote(deliveryId)} belongs to dataset ${shortQuote(owner.datasetId)} (${owner.path}), not ${shortQuote(datasetId)}`,
+      );
+  }
+
+  timeline(datasetId: string, entries: TimelineEntry[], path: string): void {
+    this.inFile(datasetId, path, 'the timeline');
+    entries.forEach((entry, i) => this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`));
+    for (const entry of entries) addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
+    this.timelines.push(datasetId);
+    this.counts.timelineEntries += entries.length;
+  }
+
+  acknowledgement(ack: SnapshotAcknowledgement, path: string): void {
+    this.inFile(ack.datasetId, `${path}.datasetId`, 'an acknowledgement');
+    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`);
+    const key = `${ack.datasetId} ${ack.deliveryId}`;
+    const same = this.acks.get(key);
+    if (same !== undefined)
+      throw new RecordProblem(
+        `${path}.deliveryId`,
+        `delivery ${shortQuote(ack.deliveryId)} of dataset ${shortQuote(ack.datasetId)} is acknowledged also at ${same} (one acknowledgement per failure)`,
+      );
+    this.acks.set(key, path);
+    if (ack.endedAt === null) this.holds(ack, path);
+    this.store.run(
+      `INSERT INTO acknowledgements (org_id, dataset_id, delivery_id, status, cause_id, note, by_name, at, ended_at, end_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        this.orgId,
+        ack.datasetId,
+        ack.deliveryId,
+        ack.status,
+        ack.causeId,
+        ack.note,
+        ack.by,
+        ack.at,
+        ack.endedAt,
+        ack.endReason,
+      ],
+    );
+    this.counts.acknowledgements++;
+  }
+
+  /** An open acknowledgement is of the dataset's failure now, as the file's record says (one per dataset). */
+  private holds(ack: SnapshotAcknowledgement, path: string): void {
+    const other = this.open.get(ack.datasetId);
+    if (other !== undefined)
+      throw new RecordProblem(
+        `${path}.endedAt`,
+        `dataset ${shortQuote(ack.datasetId)} has an open acknowledgement already at ${other} (at most one holds; the others have endedAt)`,
+      );
+    this.open.set(ack.datasetId, path);
+    const now = this.store.get(
+      `SELECT d.status, ${PROBLEM_DELIVERY} AS delivery FROM datasets d WHERE d.org_id = ? AND d.dataset_id = ?`,
+      [this.orgId, ack.datasetId],
+    );
+    if (now !== undefined && now.status === ack.status && now.delivery === ack.deliveryId) return;
+    const delivery = now?.delivery == null ? '' : ` with delivery ${shortQuote(String(now.delivery))}`;
+    const status = now?.status == null ? 'has no status' : `is ${String(now.status)}${delivery}`;
+    throw new RecordProblem(
+      `${path}.endedAt`,
+      `an open acknowledgement of ${ack.status} delivery ${shortQuote(ack.deliveryId)}, but the file's dataset ${shortQuote(ack.datasetId)} ${status} (give endedAt and endReason for one that ended)`,
+    );
+  }
+
+  /** The org's outage of the same source and start is replaced (an import again is the same import). */
+  syncOutage(outage: SnapshotSyncOutage): void {
+    this.store.run('DELETE FROM sync_outages WHERE org_id = ? AND source_id = ? AND lost_at = ?', [
+      this.orgId,
+      outage.sourceId,
+      outage.lostAt,
+    ]);
+    this.store.run(
+      `INSERT INTO sync_outages (org_id, source_id, source_name, last_success_at, lost_at, regained_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [
+        this.orgId,
+        outage.sourceId,
+        outage.sourceName,
+        outage.lastSuccessAt,
+        outage.lostAt,
+        outage.regainedAt,
+      ],
+    );
+    this.counts.syncOutages++;
+  }
+}

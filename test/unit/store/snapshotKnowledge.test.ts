@@ -1,0 +1,438 @@
+/**
+ * The local knowledge in a snapshot (DESIGN.md §11 "covered by export/import"; store/snapshotKnowledge.ts):
+ * a store's timeline, acknowledgements (open and ended) and sync outages survive export → import into
+ * a fresh store → export byte for byte, and read back the same through what the window and the API
+ * call; a file's knowledge is checked as strictly as its records (the first problem in file order,
+ * named by its JSON path, and nothing written); retention bounds the timeline in a sync and in an import.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatasetRecord } from '../../../shared/schemas';
+import { MAX_NOTE_LENGTH } from '../../../shared/causes';
+import { acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
+import { listCauses } from '../../../electron/query/causes';
+import { exportSnapshot } from '../../../electron/query/exportSnapshot';
+import { storedDatasetIds } from '../../../electron/query/storedHealth';
+import { listAcknowledgements } from '../../../electron/store/acknowledgements';
+import { Store } from '../../../electron/store/database';
+import { writeTasks } from '../../../electron/store/datasetWriter';
+import { type ImportOptions, SnapshotError, importSnapshotFile } from '../../../electron/store/snapshot';
+import { addTimelineEntry, datasetTimeline } from '../../../electron/store/timeline';
+import { applySync } from '../../../electron/sync/apply';
+import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
+import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
+
+const ORG = 'acme';
+const stores: Store[] = [];
+let store: Store;
+let clock: Date;
+
+async function newStore(): Promise<Store> {
+  const opened = await Store.open({ dataDir: null });
+  stores.push(opened);
+  return opened;
+}
+
+beforeEach(async () => {
+  store = await newStore();
+  clock = new Date('2026-11-21T06:00:00.000Z');
+});
+afterEach(async () => {
+  for (const each of stores.splice(0)) await each.close();
+});
+
+const who = () => ({ by: 'sam', now: clock });
+const tick = (minutes: number) => (clock = new Date(clock.getTime() + minutes * 60_000));
+
+/** Dataset `id` as the remote reports it: its latest delivery `deliveryId`, due at `deadline`. */
+function record(id: string, status: string, deliveryId: string, deadline: string): DatasetRecord {
+  const base = fixtureRecords(1, 5, id)[0]!;
+  return {
+    ...base,
+    datasetId: id,
+    datasetName: `Dataset ${id}`,
+    supplier: { id: 'sup-a', name: 'Supplier A' },
+    deliveryId,
+    latestDeliveryStatus: status,
+    deliveryEventList: [
+      {
+        ...base.deliveryEventList[0]!,
+        status,
+        deliveryId,
+        deliveryDeadline: deadline,
+        deliveredAt: status === 'MISSING' ? null : clock.toISOString(),
+      },
+    ],
+  };
+}
+
+/** One sync cycle that received these records (their FAILED deliveries' tasks stored, as the sync does). */
+async function sync(target: Store, retention: number, ...records: DatasetRecord[]): Promise<void> {
+  const changes = new ChangeSet(defaultSpoolOptions());
+  for (const each of records) changes.add({ record: each, hash: `${Math.random()}` }, 100);
+  const stored = new Map(storedDatasetIds(target, ORG).map((id) => [id, true]));
+  await applySync(target, { orgId: ORG, changes, stored, now: clock, deliveriesPerDataset: retention });
+  target.transaction(() => {
+    for (const each of records)
+      if (each.latestDeliveryStatus === 'FAILED')
+        writeTasks(target, ORG, each.deliveryId!, fixtureTasks(each.deliveryId!, each.datasetId));
+  });
+}
+
+function exported(from: Store): string {
+  let text = '';
+  exportSnapshot(from, ORG, (chunk) => (text += chunk));
+  return text;
+}
+
+async function* chunks(text: string, size = 4096): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+const importText = (into: Store, text: string, options: Partial<ImportOptions> = {}) =>
+  importSnapshotFile(into, ORG, chunks(text), { now: clock, ...options });
+
+/** Everything of the org the doors show: its acknowledgements, causes and each dataset's timeline. */
+function seen(from: Store): unknown {
+  return {
+    acknowledgements: listAcknowledgements(from, ORG, true),
+    causes: listCauses(from, ORG),
+    timelines: storedDatasetIds(from, ORG)
+      .sort()
+      .map((id) => [id, datasetTimeline(from, ORG, id, 500)]),
+  };
+}
+
+/**
+ * A store that lived: status transitions through the sync, an acknowledgement that ended when its
+ * dataset delivered, one that holds, a notification on a timeline, two sync outages (one still open).
+ */
+async function livedIn(): Promise<void> {
+  await sync(
+    store,
+    100,
+    record('a', 'FAILED', 'a1', '2026-11-21T05:00:00.000Z'),
+    record('b', 'FAILED', 'b1', '2026-11-21T05:00:00.000Z'),
+    record('c', 'MISSING', 'c1', '2026-11-21T05:00:00.000Z'),
+    record('d', 'HEALTHY', 'd1', '2026-11-21T05:00:00.000Z'),
+  );
+  store.transaction(() =>
+    addTimelineEntry(store, {
+      orgId: ORG,
+      datasetId: 'a',
+      at: clock.toISOString(),
+      kind: 'notified',
+      deliveryId: 'a1',
+      text: 'FAILED: Dataset a',
+    }),
+  );
+  tick(5);
+  acknowledgeDataset(store, ORG, 'a', 'rotating the key — "quoted", ünïcode', who());
+  acknowledgeDataset(store, ORG, 'b', null, { by: 'Ana María', now: clock });
+  tick(30);
+  await sync(store, 100, record('a', 'HEALTHY', 'a2', '2026-11-21T06:00:00.000Z'));
+  store.run(
+    `INSERT INTO sync_outages (org_id, source_id, source_name, last_success_at, lost_at, regained_at)
+     VALUES (?, 'src-1', 'Remote one', '2026-11-21T03:00:00.000Z', '2026-11-21T03:03:00.000Z', '2026-11-21T04:00:00.000Z'),
+            (?, 'src-1', 'Remote one', '2026-11-21T06:30:00.000Z', '2026-11-21T06:33:00.000Z', NULL)`,
+    [ORG, ORG],
+  );
+}
+
+describe('export → import → export', () => {
+  it('is byte for byte the same, and every door reads the same knowledge', async () => {
+    await livedIn();
+    const first = exported(store);
+    const parsed = JSON.parse(first) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(['datasets', 'tasks', 'timeline', 'acknowledgements', 'syncOutages']);
+    expect(Object.keys(parsed.timeline as object)).toEqual(['a', 'b', 'c', 'd']);
+    expect((parsed.timeline as Record<string, { kind: string }[]>).a!.map((e) => e.kind)).toEqual([
+      'status',
+      'notified',
+      'acknowledged',
+      'status',
+      'acknowledgement-ended',
+    ]);
+    expect(parsed.acknowledgements).toEqual([
+      expect.objectContaining({ datasetId: 'a', deliveryId: 'a1', endReason: 'delivered (HEALTHY)' }),
+      expect.objectContaining({ datasetId: 'b', deliveryId: 'b1', by: 'Ana María', endedAt: null }),
+    ]);
+    expect(parsed.syncOutages).toEqual([
+      {
+        sourceId: 'src-1',
+        sourceName: 'Remote one',
+        lastSuccessAt: '2026-11-21T03:00:00.000Z',
+        lostAt: '2026-11-21T03:03:00.000Z',
+        regainedAt: '2026-11-21T04:00:00.000Z',
+      },
+      expect.objectContaining({ lostAt: '2026-11-21T06:33:00.000Z', regainedAt: null }),
+    ]);
+
+    const fresh = await newStore();
+    const counts = await importText(fresh, first);
+    expect(counts).toEqual({
+      datasets: 4,
+      tasks: 2,
+      timelineEntries: 9,
+      acknowledgements: 2,
+      syncOutages: 2,
+    });
+    expect(exported(fresh)).toBe(first);
+    expect(seen(fresh)).toEqual(seen(store));
+    // Imported again into itself: the same (the file replaces what it holds; outages by source and start).
+    await importText(fresh, first);
+    expect(exported(fresh)).toBe(first);
+  });
+
+  it('a snapshot without knowledge (an older one) still imports', async () => {
+    await livedIn();
+    const { datasets, tasks } = JSON.parse(exported(store)) as Record<string, unknown>;
+    const fresh = await newStore();
+    const counts = await importText(fresh, JSON.stringify({ datasets, tasks }));
+    expect(counts).toMatchObject({ datasets: 4, timelineEntries: 0, acknowledgements: 0, syncOutages: 0 });
+    expect(listAcknowledgements(fresh, ORG, true)).toEqual([]);
+  });
+
+  it("replaces the knowledge of the file's datasets, keeps the others' and adds outages", async () => {
+    await livedIn();
+    const whole = JSON.parse(exported(store)) as {
+      datasets: DatasetRecord[];
+      timeline: Record<string, unknown[]>;
+      acknowledgements: { datasetId: string }[];
+    };
+    // A file of dataset b alone, its acknowledgement gone and its timeline one entry long.
+    const onlyB = {
+      datasets: whole.datasets.filter((d) => d.datasetId === 'b'),
+      timeline: { b: whole.timeline.b!.slice(0, 1) },
+      acknowledgements: [],
+      syncOutages: [
+        { sourceId: 'src-2', sourceName: 'Remote two', lostAt: '2026-11-21T05:00:00Z', regainedAt: null },
+      ],
+    };
+    const before = seen(store) as { timelines: [string, unknown[]][] };
+    await importText(store, JSON.stringify(onlyB));
+    const after = seen(store) as typeof before & { acknowledgements: { datasetId: string }[] };
+    expect(after.acknowledgements.map((ack) => ack.datasetId)).toEqual(['a']);
+    expect(datasetTimeline(store, ORG, 'b', 500).filter((e) => e.kind !== 'outage')).toHaveLength(1);
+    // Dataset a's own entries are as they were (the new outage shows on every timeline it overlaps).
+    const own = (timelines: [string, { kind: string }[]][]) =>
+      timelines.find(([id]) => id === 'a')![1].filter((e) => e.kind !== 'outage');
+    expect(own(after.timelines as never)).toEqual(own(before.timelines as never));
+    // The outages that overlap a's timeline (from its first entry on): the two still open.
+    expect(
+      datasetTimeline(store, ORG, 'a', 500)
+        .filter((e) => e.kind === 'outage')
+        .map((e) => e.text),
+    ).toEqual([
+      'Lost contact with Remote one (not regained yet)',
+      'Lost contact with Remote two (not regained yet)',
+    ]);
+    const outages = (JSON.parse(exported(store)) as { syncOutages: { sourceId: string }[] }).syncOutages;
+    expect(outages.map((o) => o.sourceId)).toEqual(['src-1', 'src-2', 'src-1']);
+  });
+
+  it('reads knowledge that comes before the datasets', async () => {
+    await livedIn();
+    const whole = JSON.parse(exported(store)) as Record<string, unknown>;
+    const { datasets, ...rest } = whole;
+    const fresh = await newStore();
+    await importText(fresh, JSON.stringify({ ...rest, datasets }));
+    expect(exported(fresh)).toBe(exported(store));
+  });
+});
+
+describe('retention', () => {
+  it('a sync drops timeline entries older than the oldest delivery it keeps', async () => {
+    await sync(store, 1, record('r', 'FAILED', 'r1', '2026-11-21T05:00:00.000Z'));
+    tick(60);
+    // Retention 1: r1 (due 05:00) goes, r2 (due 06:30) stays; the 06:00 entry is older than 06:30.
+    await sync(store, 1, record('r', 'HEALTHY', 'r2', '2026-11-21T06:30:00.000Z'));
+    expect(datasetTimeline(store, ORG, 'r', 500)).toEqual([
+      expect.objectContaining({ at: '2026-11-21T07:00:00.000Z', from: 'FAILED', to: 'HEALTHY' }),
+    ]);
+  });
+
+  const file = (): string => {
+    const r = record('r', 'HEALTHY', 'r2', '2026-11-21T06:30:00.000Z');
+    r.deliveryEventList.push({
+      ...r.deliveryEventList[0]!,
+      deliveryId: 'r1',
+      deliveryDeadline: '2026-11-21T05:00:00Z',
+    });
+    const entry = (at: string) => ({ at, kind: 'status', from: null, to: 'HEALTHY', deliveryId: null });
+    return JSON.stringify({
+      datasets: [r],
+      timeline: {
+        r: [entry('2026-11-21T04:00:00Z'), entry('2026-11-21T05:30:00Z'), entry('2026-11-21T07:00:00Z')],
+      },
+    });
+  };
+
+  it.each([
+    [100, ['2026-11-21T07:00:00.000Z', '2026-11-21T05:30:00.000Z']],
+    [1, ['2026-11-21T07:00:00.000Z']],
+  ])(
+    'an import with --retention %i drops the entries older than the oldest delivery kept',
+    async (retention, kept) => {
+      const counts = await importText(store, file(), { deliveriesPerDataset: retention });
+      expect(counts.timelineEntries).toBe(3);
+      expect(datasetTimeline(store, ORG, 'r', 500).map((e) => e.at)).toEqual(kept);
+    },
+  );
+});
+
+/** The file with one change made to its parsed form; the message its import must get. */
+type Row = [
+  name: string,
+  change: (file: Record<string, unknown[] | Record<string, unknown>>) => void,
+  message: RegExp,
+];
+
+const ack = (file: Record<string, unknown>, i: number) =>
+  (file.acknowledgements as Record<string, unknown>[])[i]!;
+const entry = (file: Record<string, unknown>, id: string, i: number) =>
+  (file.timeline as Record<string, Record<string, unknown>[]>)[id]![i]!;
+
+const REFUSED: Row[] = [
+  [
+    'an unknown timeline kind',
+    (f) => void (entry(f, 'a', 1).kind = 'exploded'),
+    /^\$\.timeline\["a"\]\[1\]\.kind: 'exploded' is not a timeline kind \(allowed: status, notified, reminded, acknowledged, unacknowledged, acknowledgement-ended, outage\)$/,
+  ],
+  [
+    'a timeline time that is not one',
+    (f) => void (entry(f, 'a', 0).at = '2026-02-30T00:00:00Z'),
+    /^\$\.timeline\["a"\]\[0\]\.at: '2026-02-30T00:00:00Z' is not an RFC 3339 datetime$/,
+  ],
+  [
+    'a timeline entry without a time',
+    (f) => void delete entry(f, 'b', 0).at,
+    /^\$\.timeline\["b"\]\[0\]\.at: missing; an RFC 3339 datetime$/,
+  ],
+  [
+    'an unknown field in a timeline entry',
+    (f) => void (entry(f, 'a', 0).orgId = 'other'),
+    /^\$\.timeline\["a"\]\[0\]\.orgId: unknown field 'orgId' \(allowed: at, kind, from, to, deliveryId, text, by\)$/,
+  ],
+  [
+    'a timeline of a dataset not in the file',
+    (f) => void ((f.timeline as Record<string, unknown>).zz = []),
+    /^\$\.timeline\["zz"\]: the timeline of dataset 'zz', which is not in the file's datasets/,
+  ],
+  [
+    'a timeline entry naming a delivery of another dataset',
+    (f) => void (entry(f, 'a', 0).deliveryId = 'b1'),
+    /^\$\.timeline\["a"\]\[0\]\.deliveryId: delivery 'b1' belongs to dataset 'b' \(\$\.datasets\[1\]\.deliveryEventList\[0\]\.deliveryId\), not 'a'$/,
+  ],
+  [
+    'a timeline that is not an array',
+    (f) => void ((f.timeline as Record<string, unknown>).a = {}),
+    /^\$\.timeline\["a"\]: expected an array of timeline entries, got an object$/,
+  ],
+  [
+    'a status with markup',
+    (f) => void (entry(f, 'a', 0).to = '<b>'),
+    /^\$\.timeline\["a"\]\[0\]\.to: '<b>' is not a status/,
+  ],
+  [
+    'an over-long note',
+    (f) => void (ack(f, 0).note = 'n'.repeat(MAX_NOTE_LENGTH + 1)),
+    new RegExp(
+      `^\\$\\.acknowledgements\\[0\\]\\.note: ${MAX_NOTE_LENGTH + 1} characters, over the limit of ${MAX_NOTE_LENGTH} for note$`,
+    ),
+  ],
+  [
+    'an over-long timeline text',
+    (f) => void (entry(f, 'a', 2).text = 'n'.repeat(MAX_NOTE_LENGTH + 1)),
+    /^\$\.timeline\["a"\]\[2\]\.text: 2001 characters, over the limit of 2000 for text$/,
+  ],
+  [
+    'an acknowledgement of a dataset not in the file',
+    (f) => void (ack(f, 1).datasetId = 'zz'),
+    /^\$\.acknowledgements\[1\]\.datasetId: an acknowledgement of dataset 'zz', which is not in the file's datasets/,
+  ],
+  [
+    'an acknowledgement with its org',
+    (f) => void (ack(f, 0).orgId = ORG),
+    /^\$\.acknowledgements\[0\]\.orgId: unknown field 'orgId' \(allowed: datasetId, deliveryId, status, causeId, note, by, at, endedAt, endReason\)$/,
+  ],
+  [
+    'an acknowledgement time that is not one',
+    (f) => void (ack(f, 1).at = 'yesterday'),
+    /^\$\.acknowledgements\[1\]\.at: 'yesterday' is not an RFC 3339 datetime$/,
+  ],
+  [
+    'an acknowledgement that ended before it began',
+    (f) => void (ack(f, 0).endedAt = '2020-01-01T00:00:00Z'),
+    /^\$\.acknowledgements\[0\]\.endedAt: 2020-01-01T00:00:00\.000Z is before at \(2026-11-21T06:05:00\.000Z\)$/,
+  ],
+  [
+    'an unknown cause',
+    (f) => void (ack(f, 1).causeId = 'upload:E_X'),
+    /^\$\.acknowledgements\[1\]\.causeId: cause 'upload:E_X': unknown stage 'upload'/,
+  ],
+  [
+    'a name too long',
+    (f) => void (ack(f, 1).by = 'x'.repeat(101)),
+    /^\$\.acknowledgements\[1\]\.by: 101 characters, over the limit of 100 for by$/,
+  ],
+  [
+    'the same failure acknowledged twice',
+    (f) => void (f.acknowledgements as unknown[]).push({ ...ack(f, 0) }),
+    /^\$\.acknowledgements\[2\]\.deliveryId: delivery 'a1' of dataset 'a' is acknowledged also at \$\.acknowledgements\[0\]/,
+  ],
+  [
+    'an open acknowledgement of a failure that no longer holds',
+    (f) => void Object.assign(ack(f, 0), { endedAt: null, endReason: null }),
+    /^\$\.acknowledgements\[0\]\.endedAt: an open acknowledgement of FAILED delivery 'a1', but the file's dataset 'a' is HEALTHY \(give endedAt and endReason for one that ended\)$/,
+  ],
+  [
+    'an end reason without an end',
+    (f) => void (ack(f, 1).endReason = 'because'),
+    /^\$\.acknowledgements\[1\]\.endReason: given without endedAt/,
+  ],
+  [
+    'an outage regained before it was lost',
+    (f) => void ((f.syncOutages as Record<string, unknown>[])[0]!.regainedAt = '2026-11-21T03:00:00Z'),
+    /^\$\.syncOutages\[0\]\.regainedAt: 2026-11-21T03:00:00\.000Z is before lostAt \(2026-11-21T03:03:00\.000Z\)$/,
+  ],
+  [
+    'an outage without its source',
+    (f) => void delete (f.syncOutages as Record<string, unknown>[])[1]!.sourceId,
+    /^\$\.syncOutages\[1\]\.sourceId: missing; a non-empty string of at most 256 characters$/,
+  ],
+  [
+    'acknowledgements that are not an array',
+    (f) => void (f.acknowledgements = {} as never),
+    /^\$\.acknowledgements: expected an array of acknowledgements$/,
+  ],
+];
+
+describe('a file whose knowledge is wrong is refused, changing nothing', () => {
+  it.each(REFUSED)('%s', async (_name, change, message) => {
+    await livedIn();
+    const file = JSON.parse(exported(store)) as Parameters<Row[1]>[0];
+    change(file);
+    const target = await newStore();
+    // Into a store holding the org already (the file's own): it must stay as it is.
+    await importText(target, exported(store));
+    const before = exported(target);
+    const refused = await importText(target, JSON.stringify(file)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SnapshotError);
+    expect((refused as Error).message).toMatch(message);
+    expect(exported(target)).toBe(before);
+  });
+
+  it('the first problem in file order is the one told', async () => {
+    await livedIn();
+    const file = JSON.parse(exported(store)) as Parameters<Row[1]>[0];
+    ack(file, 1).note = 'n'.repeat(MAX_NOTE_LENGTH + 1);
+    entry(file, 'a', 0).kind = 'exploded';
+    const { acknowledgements, ...rest } = file;
+    const ackFirst = JSON.stringify({ acknowledgements, ...rest });
+    await expect(importText(await newStore(), ackFirst)).rejects.toThrow(/^\$\.acknowledgements\[1\]\.note/);
+    await expect(importText(await newStore(), JSON.stringify(file))).rejects.toThrow(
+      /^\$\.timeline\["a"\]\[0\]\.kind/,
+    );
+  });
+});
