@@ -153,7 +153,8 @@ function summary(
     datasets,
     causes,
     ...summaryText(cause, orgId, datasets, causes),
-    target: { view: 'triage', orgId },
+    // A burst opens its causes; a first sync's or a night's summary the FAILED list, as before.
+    target: cause === 'many' ? { view: 'triage', orgId } : { view: 'failed', orgId },
     at: ctx.now.toISOString(),
   };
 }

@@ -106,7 +106,7 @@ describe('newly FAILED', () => {
       causes: [
         { causeId: 'normalize:E_SCHEMA_MISMATCH', title: 'Normalize failed: E_SCHEMA_MISMATCH', count: 2 },
       ],
-      target: { view: 'triage', orgId: ORG },
+      target: { view: 'failed', orgId: ORG },
     });
     expect(await bench.cycle()).toEqual([]);
   });
@@ -273,7 +273,7 @@ describe('quiet hours', () => {
       kind: 'summary',
       cause: 'quiet-hours',
       title: '2 datasets FAILED during quiet hours',
-      target: { view: 'triage', orgId: ORG },
+      target: { view: 'failed', orgId: ORG },
     });
     expect(await morning.alerts.tick()).toEqual([]);
     expect(await morning.cycle()).toEqual([]);

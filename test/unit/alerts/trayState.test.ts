@@ -1,6 +1,7 @@
 /**
  * The tray's state (DESIGN.md §5) over a real store: the worst status among datasets that are not
- * snoozed, counts, the FAILED menu, and grey whenever the data cannot be trusted.
+ * snoozed, red only for a FAILED one nobody acknowledged, counts, the FAILED menu, and grey whenever the
+ * data cannot be trusted.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { computeTrayState, TRAY_FAILED_LIMIT, TOOLTIP_LIMIT } from '../../../electron/alerts/trayState';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
+import { acknowledge } from '../../../electron/store/acknowledgements';
 import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
 import { fill, fillableDisk } from '../../helpers/fullDisk';
 
@@ -30,7 +32,9 @@ describe('tray state', () => {
     expect(tray()).toMatchObject({
       level: 'failed',
       counts: { FAILED: 1, MISSING: 0, DELIVERED_LATE: 1, HEALTHY: 1, other: 0 },
-      failed: [{ orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3' }],
+      failed: [
+        { orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3', acknowledgedBy: null },
+      ],
       failedTotal: 1,
       freshness: 'fresh',
       syncedAt: fresh.lastSuccessAt,
@@ -43,6 +47,55 @@ describe('tray state', () => {
     const later = new Date(NOW.getTime() + 3_600_001);
     const stillFresh = sourceState({ lastSuccessAt: later.toISOString() });
     expect(computeTrayState(store, [stillFresh], DEFAULT_SETTINGS, later).level).toBe('warning');
+  });
+
+  it('is red only for unacknowledged FAILED datasets; acknowledged ones are counted, listed last and marked', async () => {
+    store = await Store.open({ dataDir: null });
+    const ack = (datasetId: string, deliveryId: string, by: string, status = 'FAILED') =>
+      store.transaction(() =>
+        acknowledge(store, {
+          orgId: ORG,
+          datasetId,
+          deliveryId,
+          status,
+          causeId: null,
+          note: null,
+          by,
+          at: NOW.toISOString(),
+        }),
+      );
+    putDataset(store, 1, 'FAILED', 'd1');
+    putDataset(store, 2, 'FAILED', 'd2');
+    putDataset(store, 3, 'FAILED', 'd3');
+    putDataset(store, 4, 'HEALTHY', 'd4');
+    const tray = () => computeTrayState(store, [fresh], DEFAULT_SETTINGS, NOW);
+    ack('ds-1', 'd1', 'sam');
+    ack('ds-2', 'd2', 'kim');
+    expect(tray()).toMatchObject({
+      level: 'failed',
+      failedTotal: 3,
+      failedAcknowledged: 2,
+      failed: [
+        { datasetId: 'ds-3', acknowledgedBy: null },
+        { datasetId: 'ds-1', acknowledgedBy: 'sam' },
+        { datasetId: 'ds-2', acknowledgedBy: 'kim' },
+      ],
+    });
+    expect(tray().tooltip).toBe(
+      'Dataset Health · 3 FAILED (2 acknowledged), 1 healthy · synced 2 minutes ago',
+    );
+    // All acknowledged: the colour follows the rest (green here, amber with a late one).
+    ack('ds-3', 'd3', 'sam');
+    expect(tray()).toMatchObject({ level: 'healthy', failedAcknowledged: 3 });
+    putDataset(store, 4, 'DELIVERED_LATE', 'd4b');
+    expect(tray().level).toBe('warning');
+    // A new failed delivery is a new problem: red again, whatever was acknowledged before.
+    putDataset(store, 1, 'FAILED', 'd1b');
+    expect(tray()).toMatchObject({ level: 'failed', failedAcknowledged: 2 });
+    expect(tray().failed[0]).toMatchObject({ datasetId: 'ds-1', deliveryId: 'd1b', acknowledgedBy: null });
+    // A snoozed acknowledged failure is left out of both counts.
+    setSnooze(store, ORG, 'ds-2', 'healthy', NOW);
+    expect(tray()).toMatchObject({ failedTotal: 2, failedAcknowledged: 1, snoozed: 1 });
   });
 
   it('is grey when no sync succeeded for three poll intervals, or a source fails, whatever the statuses', async () => {

@@ -1,0 +1,173 @@
+/**
+ * The tray and the notifications against the typed Electron fake (DESIGN.md §5, §11): the icon is red
+ * only while a FAILED dataset nobody acknowledged is there, acknowledged ones are counted in the tooltip
+ * and marked in the menu, and each announcement kind is one notification that opens where it leads.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import { computeTrayState } from '../../../electron/alerts/trayState';
+import type { Announcement } from '../../../electron/alerts/types';
+import { NotificationPresenter } from '../../../electron/main/notifications';
+import { TrayController } from '../../../electron/main/tray';
+import { acknowledge } from '../../../electron/store/acknowledgements';
+import { Store } from '../../../electron/store/database';
+import { fakeElectron } from '../../helpers/electronFake';
+import { ORG, putDataset, sourceState } from '../../helpers/alerts';
+import { type WindowTarget, targetPath } from '../../../shared/routes';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+const fake = () => fakeElectron({ dataDir: '/nonexistent', root: ROOT, now: () => NOW });
+
+describe('tray', () => {
+  it('is red only for unacknowledged FAILED; acknowledged ones are in the tooltip and marked in the menu', async () => {
+    store = await Store.open({ dataDir: null });
+    const db = store;
+    const electron = fake();
+    const opened: (WindowTarget | undefined)[] = [];
+    const tray = new TrayController(electron.deps, {
+      open: (target) => opened.push(target),
+      syncNow() {},
+      pause() {},
+      resume() {},
+      quit() {},
+    });
+    const fakeTray = electron.trays[0]!;
+    const redraw = () =>
+      tray.update(
+        computeTrayState(db, [sourceState({ lastSuccessAt: NOW.toISOString() })], DEFAULT_SETTINGS, NOW),
+      );
+    putDataset(db, 1, 'FAILED', 'd1');
+    putDataset(db, 2, 'FAILED', 'd2');
+    putDataset(db, 3, 'HEALTHY', 'd3');
+    redraw();
+    expect(fakeTray.image).toMatch(/tray-failed\.png$/);
+    const ack = (datasetId: string, deliveryId: string) =>
+      db.transaction(() =>
+        acknowledge(db, {
+          orgId: ORG,
+          datasetId,
+          deliveryId,
+          status: 'FAILED',
+          causeId: null,
+          note: 'rotating the key',
+          by: 'sam',
+          at: NOW.toISOString(),
+        }),
+      );
+    ack('ds-1', 'd1');
+    redraw();
+    expect(fakeTray.image).toMatch(/tray-failed\.png$/);
+    expect(fakeTray.tooltip).toBe('Dataset Health · 2 FAILED (1 acknowledged), 1 healthy · synced just now');
+    expect(fakeTray.menu.slice(0, 3).map((item) => item.label)).toEqual([
+      '2 FAILED (1 acknowledged)',
+      'Dataset 2',
+      '✓ Dataset 1 — acknowledged by sam',
+    ]);
+    electron.trays[0]!.click('✓ Dataset 1 — acknowledged by sam');
+    expect(opened).toEqual([{ view: 'dataset', orgId: ORG, datasetId: 'ds-1' }]);
+    // All acknowledged: the colour follows the rest.
+    ack('ds-2', 'd2');
+    redraw();
+    expect(fakeTray.image).toMatch(/tray-healthy\.png$/);
+    expect(fakeTray.tooltip).toBe('Dataset Health · 2 FAILED (2 acknowledged), 1 healthy · synced just now');
+  });
+});
+
+const at = NOW.toISOString();
+const dataset = { orgId: ORG, datasetId: 'ds-1', datasetName: 'Dataset 1', deliveryId: 'd1' };
+const common = { at, title: 't', body: 'b' };
+const announcements: [Announcement, 'low' | 'critical', string][] = [
+  [
+    {
+      ...common,
+      kind: 'failed',
+      dataset,
+      reason: null,
+      causeId: 'unknown',
+      target: { view: 'delivery', ...dataset },
+    },
+    'critical',
+    `/orgs/${ORG}/datasets/ds-1/deliveries/d1`,
+  ],
+  [
+    {
+      ...common,
+      kind: 'cause',
+      orgId: ORG,
+      causeId: 'ingest:E_AUTH_FAILED',
+      causeTitle: 'Ingest failed: E_AUTH_FAILED',
+      suppliers: [],
+      datasets: [dataset],
+      target: { view: 'triage', orgId: ORG, causeId: 'ingest:E_AUTH_FAILED' },
+    },
+    'critical',
+    `/orgs/${ORG}/triage?cause=ingest%3AE_AUTH_FAILED`,
+  ],
+  [
+    {
+      ...common,
+      kind: 'reminder',
+      orgId: ORG,
+      causes: [],
+      datasets: [dataset],
+      target: { view: 'triage', orgId: ORG },
+    },
+    'critical',
+    `/orgs/${ORG}/triage`,
+  ],
+  [
+    {
+      ...common,
+      kind: 'contact-lost',
+      orgId: ORG,
+      sourceId: 's',
+      sourceName: 'Acme',
+      lastSuccessAt: null,
+      lostAt: at,
+      target: { view: 'datasets', orgId: ORG },
+    },
+    'critical',
+    `/orgs/${ORG}/datasets`,
+  ],
+  [
+    {
+      ...common,
+      kind: 'contact-regained',
+      orgId: ORG,
+      sourceId: 's',
+      sourceName: 'Acme',
+      lastSuccessAt: null,
+      lostAt: at,
+      regainedAt: at,
+      target: { view: 'datasets', orgId: ORG },
+    },
+    'low',
+    `/orgs/${ORG}/datasets`,
+  ],
+];
+
+describe('notifications', () => {
+  it.each(announcements)(
+    '%# one per announcement, alarms critical and good news low, opening where it leads',
+    (announcement, urgency, path) => {
+      const electron = fake();
+      const opened: WindowTarget[] = [];
+      const presenter = new NotificationPresenter(electron.deps, (target) => opened.push(target));
+      expect(presenter.show(announcement)).toBe(true);
+      const [shown] = electron.notifications;
+      expect(shown).toMatchObject({ shown: true, options: { title: 't', body: 'b', urgency } });
+      shown!.events.fire('click');
+      expect(opened).toEqual([announcement.target]);
+      expect(targetPath(opened[0]!)).toBe(path);
+    },
+  );
+});
