@@ -21,6 +21,7 @@ import type { DatabaseStatus } from '../../../shared/database';
 import { databaseStatus, watchDatabaseStatus } from '../../rpc/database';
 import { envSecretStore } from '../../sync/secrets';
 import { AnnouncementHook, hookFailure } from '../../alerts/hook';
+import type { Announcement } from '../../alerts/types';
 import { CliError, type CliIo } from '../io';
 import { cliLogger } from '../logger';
 import { openDataDir, stderrStoreLog } from '../openStore';
@@ -67,7 +68,7 @@ export function serveCommand(io: CliIo): Command {
     )
     .option(
       '--on-failed <command>',
-      'run COMMAND (through the shell) for each alert, with the alert as JSON on stdin',
+      'run COMMAND (through the shell) for each alert, reminder and contact notice, with it as JSON on stdin',
     )
     .action((options: ServeOptions) => serve(options, io));
 }
@@ -123,8 +124,10 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       },
       demoWhenNoSources: options.demo === true,
       announce: (announcement) => {
-        logger.info({ alert: announcement }, `alert: ${announcement.title}`);
-        io.stderr(`alert: ${announcement.title} — ${announcement.body}\n`);
+        const label = announcementLabel(announcement);
+        const level = announcement.kind === 'contact-lost' ? 'warn' : 'info';
+        logger[level]({ alert: announcement }, `${label}: ${announcement.title}`);
+        io.stderr(`${label}: ${announcement.title} — ${announcement.body}\n`);
         void hook?.run(announcement);
       },
     });
@@ -214,4 +217,11 @@ export function describeCycle(event: CycleEvent): string | null {
     `sync ${event.sourceId}: ${event.kind} ok, ${c.received} datasets read, ${c.written} written, ` +
     `${c.removed} removed, ${event.transitions.length} status changes (${failed} to FAILED)`
   );
+}
+
+/** How a log line names an announcement: failures (one, a cause, a summary) and recoveries are alerts. */
+function announcementLabel(announcement: Announcement): string {
+  if (announcement.kind === 'reminder') return 'reminder';
+  if (announcement.kind === 'contact-lost' || announcement.kind === 'contact-regained') return 'contact';
+  return 'alert';
 }
