@@ -34,6 +34,34 @@ describe('announcement hook', () => {
     expect(readFileSync(out, 'utf8')).toBe('ds-1\nds-2\n');
   });
 
+  it('passes the whole announcement: the documented fields and the cause of each kind', async () => {
+    const out = join(tempDir('dh-hook-'), 'alerts.jsonl');
+    const hook = new AnnouncementHook('cat >> "$OUT"', { env: { ...process.env, OUT: out } });
+    const cause: Announcement = {
+      kind: 'cause',
+      orgId: 'acme',
+      causeId: 'ingest:E_AUTH_FAILED',
+      causeTitle: 'Ingest failed: E_AUTH_FAILED',
+      suppliers: [{ id: 'sup-1', name: 'Bluefin Exchange Feeds', count: 9 }],
+      datasets: [{ orgId: 'acme', datasetId: 'ds-1', datasetName: 'Dataset 1', deliveryId: 'dlv-1' }],
+      title: 'Ingest failed: E_AUTH_FAILED',
+      body: '9 datasets from Bluefin Exchange Feeds',
+      target: { view: 'triage', orgId: 'acme', causeId: 'ingest:E_AUTH_FAILED' },
+      at: '2026-11-21T12:00:00.000Z',
+    };
+    await hook.run(announcement(1));
+    await hook.run(cause);
+    const [failed, grouped] = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(failed).toEqual(announcement(1));
+    expect(Object.keys(failed!)).toEqual(
+      expect.arrayContaining(['kind', 'dataset', 'reason', 'title', 'body', 'target', 'at', 'causeId']),
+    );
+    expect(grouped).toEqual(cause);
+  });
+
   it('reports a failing command with its exit code and the end of its stderr', async () => {
     const heard: string[] = [];
     const hook = new AnnouncementHook('echo "pager is down" >&2; exit 3', {
