@@ -7,6 +7,8 @@ import { type RouteRecordRaw, type Router, createRouter, createWebHashHistory } 
 export const routes: RouteRecordRaw[] = [
   { path: '/', name: 'home', component: () => import('./views/HomeView.vue') },
   { path: '/orgs/:orgId/datasets', name: 'datasets', component: () => import('./views/DatasetsView.vue') },
+  /** `?cause=ID` opens that cause (shared/routes.ts: a grouped notification's target); `?q=` searches. */
+  { path: '/orgs/:orgId/triage', name: 'triage', component: () => import('./views/TriageView.vue') },
   {
     path: '/orgs/:orgId/datasets/:datasetId',
     name: 'dataset',

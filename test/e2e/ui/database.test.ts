@@ -37,6 +37,9 @@ afterAll(async () => {
   removeTempDirs();
 });
 
+/** The window's first view with data: Triage's causes (the imported demo has FAILED datasets). */
+const LANDED = 'section[data-cause-id]';
+
 /** A data directory with org acme imported (200 datasets), its local API set to a free port. */
 async function importedDataDir(): Promise<string> {
   const dataDir = tempDir('dh-ui-database-');
@@ -78,7 +81,7 @@ describe('the app window while its data directory opens', () => {
 
     database.release();
     const desktop = (await starting)!;
-    await poll(() => page.locator('tr[data-dataset-id]').count()).toBeGreaterThan(0);
+    await poll(() => page.locator(LANDED).count()).toBeGreaterThan(0);
     expect(await heading.count()).toBe(0);
     expect(errors).toEqual([]);
     fake.app.quit();
@@ -100,7 +103,7 @@ describe('the window while the disk refuses the database’s writes', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(instance.engine.uiUrl!);
-    await poll(() => page.locator('tr[data-dataset-id]').count()).toBeGreaterThan(0);
+    await poll(() => page.locator(LANDED).count()).toBeGreaterThan(0);
     const banner = page.locator('[data-write-problem]');
     expect(await banner.count()).toBe(0);
 
@@ -113,9 +116,9 @@ describe('the window while the disk refuses the database’s writes', () => {
     expect(text).toContain(`Could not write to ${dataDir} (ENOSPC: no space left on device`);
     expect(text).toMatch(/[\d,]+ bytes of committed changes are kept in memory/);
     expect(text).toContain('Writing is tried again every few seconds');
-    // Calm: a banner, not toasts; the datasets are still there.
+    // Calm: a banner, not toasts; the data is still there.
     expect(await page.locator('.n-message').count()).toBe(0);
-    expect(await page.locator('tr[data-dataset-id]').count()).toBeGreaterThan(0);
+    expect(await page.locator(LANDED).count()).toBeGreaterThan(0);
     await screenshot(page, 'write-problem');
 
     disk.full = false;

@@ -46,6 +46,9 @@ async function gotoDatasets(page: Page, query = ''): Promise<void> {
 describe('datasets view', () => {
   it('shows the imported datasets, worst status first, with chips that count each status', async () => {
     const { page } = suite.light;
+    // The window lands on Triage (the demo has FAILED datasets): the datasets are one link away.
+    await page.waitForURL(/#\/orgs\/[^/]+\/triage$/, { timeout: 20_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datasets' }).click();
     await page.locator('tr[data-dataset-id]').first().waitFor({ timeout: 20_000 });
     expect(page.url()).toContain(`#/orgs/${UI_ORG}/datasets`);
     await shownTotal(page, records().length);

@@ -26,8 +26,8 @@ async function listWith(key: string): Promise<{ status: number; body: unknown }>
 const keyRow = (page: Page): Locator => page.locator('tr[data-key-id]', { hasText: KEY_NAME });
 
 async function openSettings(page: Page): Promise<void> {
-  await page.locator('tr[data-dataset-id]').first().waitFor({ timeout: 20_000 });
-  // From the org's datasets, so the new key's org picker starts at it.
+  // From the org's landing view (Triage or the datasets), so the new key's org picker starts at it.
+  await page.waitForURL(/#\/orgs\/[^/]+\/(triage|datasets)/, { timeout: 20_000 });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await page.waitForURL(/#\/settings(\?|$)/);
   await page.getByRole('heading', { level: 3, name: 'API keys' }).waitFor();

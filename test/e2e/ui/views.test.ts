@@ -63,6 +63,9 @@ let chosen: { dataset: DatasetRecord; delivery: DeliveryEvent; task: Task };
 describe('dataset and delivery views', () => {
   it('status sort puts FAILED first; clicking a FAILED dataset opens its page', async () => {
     const { page } = suite.light;
+    // The window lands on Triage (the demo has FAILED datasets); the datasets are one link away.
+    await page.waitForURL(`${suite.server.base}/#/orgs/${UI_ORG}/triage`, { timeout: 20_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Datasets' }).click();
     await page.locator('tr[data-dataset-id]').first().waitFor({ timeout: 20_000 });
     expect(page.url()).toBe(datasetsUrl());
     await poll(() => page.getByLabel('Sort').textContent()).toContain('Status: worst first');

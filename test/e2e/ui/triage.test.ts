@@ -1,0 +1,308 @@
+/**
+ * The Triage view in Chromium against `serve --ui` with imported demo data (DESIGN.md §6, §11; issue 13
+ * point 2): the window lands on it while anything is FAILED or MISSING; causes are listed worst first
+ * with counts that match a reference grouping computed here from the imported snapshot (first failed
+ * task of each FAILED dataset's newest failed delivery; MISSING by supplier); a cause opens to its
+ * datasets; the keyboard works as in the datasets table; acknowledging a cause with a note shows the
+ * badge, moves the cause down and survives a reload; `?cause=` opens a cause; axe-core finds no serious
+ * or critical violation, light or dark; screenshots for the README.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { UNKNOWN_CAUSE_ID, failedCauseId, firstFailure, missingCauseId } from '../../../shared/causes';
+import type { DatasetRecord, DeliveryEvent } from '../../../shared/schemas';
+import { expectAccessible } from '../../helpers/axe';
+import { SCREENSHOTS, UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
+
+/** Waits for a value: the server and the browser share the machine with other tests, so not just 1 s. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
+
+const suite = uiSuite(300, { dark: true });
+
+/** Where README's screenshots live. */
+const DOCS = fileURLToPath(new URL('../../../docs', import.meta.url));
+
+interface ReferenceCause {
+  causeId: string;
+  kind: 'failed' | 'unknown' | 'missing';
+  datasets: string[];
+  lastSeen: string;
+}
+
+const newestFirst = (a: DeliveryEvent, b: DeliveryEvent): number =>
+  (b.deliveryDeadline ?? '').localeCompare(a.deliveryDeadline ?? '') ||
+  (b.deliveredAt ?? '').localeCompare(a.deliveredAt ?? '');
+
+/**
+ * The causes as DESIGN.md §11 defines them, from the snapshot alone: a FAILED dataset's cause is the
+ * first failed task (stages in order) of its newest FAILED delivery ("unknown" when that delivery has no
+ * tasks or no failed task); MISSING datasets are grouped by supplier. Worst first: failures, unknown,
+ * missing; then causes with unacknowledged datasets; the largest; the most recent; by id.
+ */
+function referenceCauses(acknowledged: ReadonlySet<string> = new Set()): ReferenceCause[] {
+  const { datasets, tasks } = suite.server.snapshot;
+  const groups = new Map<string, ReferenceCause>();
+  for (const record of datasets) {
+    const status = record.latestDeliveryStatus;
+    if (status !== 'FAILED' && status !== 'MISSING') continue;
+    let causeId: string;
+    let kind: ReferenceCause['kind'];
+    let seen: string;
+    if (status === 'MISSING') {
+      causeId = missingCauseId(record.supplier.id);
+      kind = 'missing';
+      seen = record.deliveryEventList.find((e) => e.deliveryId === record.deliveryId)?.deliveryDeadline ?? '';
+    } else {
+      const failed = record.deliveryEventList.filter((e) => e.status === 'FAILED').sort(newestFirst)[0];
+      const deliveryId = failed?.deliveryId ?? record.deliveryId;
+      const stored = deliveryId ? tasks?.[deliveryId] : undefined;
+      const first = stored ? firstFailure(stored) : null;
+      causeId = first ? failedCauseId(first.stage, first.shortCode) : UNKNOWN_CAUSE_ID;
+      kind = first ? 'failed' : 'unknown';
+      seen = failed?.deliveredAt ?? failed?.deliveryDeadline ?? '';
+    }
+    const group = groups.get(causeId) ?? { causeId, kind, datasets: [], lastSeen: '' };
+    group.datasets.push(record.datasetId);
+    if (seen > group.lastSeen) group.lastSeen = seen;
+    groups.set(causeId, group);
+  }
+  const order = { failed: 0, unknown: 1, missing: 2 };
+  const allAcked = (cause: ReferenceCause): number => Number(acknowledged.has(cause.causeId));
+  return [...groups.values()].sort(
+    (a, b) =>
+      order[a.kind] - order[b.kind] ||
+      allAcked(a) - allAcked(b) ||
+      b.datasets.length - a.datasets.length ||
+      b.lastSeen.localeCompare(a.lastSeen) ||
+      a.causeId.localeCompare(b.causeId),
+  );
+}
+
+const triageUrl = (query = '') => `${suite.server.base}/#/orgs/${UI_ORG}/triage${query}`;
+const causeCard = (page: Page, causeId: string): Locator =>
+  page.locator(`section[data-cause-id="${causeId.replace(/"/g, '\\"')}"]`);
+const toggleOf = (card: Locator): Locator => card.locator('button[aria-expanded]');
+
+/** The causes on screen, top to bottom: id, count, unacknowledged. */
+function shownCauses(page: Page): Promise<{ id: string; count: number; unacknowledged: number }[]> {
+  return page.locator('section[data-cause-id]').evaluateAll((cards) =>
+    cards.map((card) => ({
+      id: card.getAttribute('data-cause-id')!,
+      count: Number(card.getAttribute('data-count')),
+      unacknowledged: Number(card.getAttribute('data-unacknowledged')),
+    })),
+  );
+}
+
+/** Triage in a new document (a link followed from outside): nothing kept from the last test's visit. */
+async function showTriage(page: Page, query = ''): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(triageUrl(query));
+  await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
+}
+
+/** What has the keyboard focus: a cause's toggle, a dataset row, or something else. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => document.activeElement?.getAttribute('data-stop') ?? 'elsewhere');
+}
+
+describe('triage view', () => {
+  it('is where the window lands, listing the causes worst first with counts matching the reference', async () => {
+    const { page } = suite.light;
+    await page.waitForURL(triageUrl(), { timeout: 20_000 });
+    await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
+    const reference = referenceCauses();
+    expect(reference.length).toBeGreaterThan(5);
+    expect(reference.some((cause) => cause.kind === 'missing')).toBe(true);
+    expect(await shownCauses(page)).toEqual(
+      reference.map((cause) => ({
+        id: cause.causeId,
+        count: cause.datasets.length,
+        unacknowledged: cause.datasets.length,
+      })),
+    );
+    const [worst] = reference;
+    const card = causeCard(page, worst!.causeId);
+    const [stage, code] = worst!.causeId.split(':');
+    expect(await toggleOf(card).textContent()).toContain(`failed: ${code}`);
+    expect((await toggleOf(card).textContent())!.toLowerCase()).toContain(stage);
+    expect(await card.locator('[data-count-text]').textContent()).toBe(`${worst!.datasets.length} datasets`);
+    // The representative failure: its message and a link to its delivery.
+    expect(await card.locator('[data-message]').textContent()).not.toBe('');
+    expect(await card.locator('a[data-representative]').getAttribute('href')).toMatch(
+      new RegExp(`#/orgs/${UI_ORG}/datasets/[^/]+/deliveries/[^/]+$`),
+    );
+    const total = reference.reduce((sum, cause) => sum + cause.datasets.length, 0);
+    expect(await page.locator('.summary').getAttribute('data-datasets')).toBe(String(total));
+    await screenshot(page, 'triage-light');
+  });
+
+  it('opens a cause to its datasets, with status, message and an acknowledge control on each row', async () => {
+    const { page } = suite.light;
+    await showTriage(page);
+    const worst = referenceCauses()[0]!;
+    const card = causeCard(page, worst.causeId);
+    expect(await card.locator('tr[data-dataset-id]').count()).toBe(0);
+    await toggleOf(card).click();
+    expect(await toggleOf(card).getAttribute('aria-expanded')).toBe('true');
+    await poll(() => card.locator('tr[data-dataset-id]').count()).toBe(worst.datasets.length);
+    const ids = await card
+      .locator('tr[data-dataset-id]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-dataset-id')!));
+    expect([...ids].sort()).toEqual([...worst.datasets].sort());
+    const row = card.locator('tr[data-dataset-id]').first();
+    expect(await row.locator('[data-status]').getAttribute('data-status')).toBe('FAILED');
+    const record = suite.server.snapshot.datasets.find((d) => d.datasetId === ids[0]) as DatasetRecord;
+    expect(await row.textContent()).toContain(record.datasetName);
+    expect(await row.getByRole('button', { name: `Acknowledge ${record.datasetName}` }).count()).toBe(1);
+    await screenshot(page, 'triage-open-light');
+    await toggleOf(card).click();
+    await poll(() => card.locator('tr[data-dataset-id]').count()).toBe(0);
+  });
+
+  it('keyboard: Tab reaches a cause, Enter opens it, j/k move over its datasets, Enter opens one, Esc comes back', async () => {
+    const { page } = suite.light;
+    await showTriage(page);
+    const worst = referenceCauses()[0]!;
+    const causeStop = `cause:${worst.causeId}`;
+    let stops = 0;
+    while ((await focused(page)) !== causeStop && stops++ < 30) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe(causeStop);
+    await page.keyboard.press('Enter');
+    const card = causeCard(page, worst.causeId);
+    await poll(() => toggleOf(card).getAttribute('aria-expanded')).toBe('true');
+    const ids = await card
+      .locator('tr[data-dataset-id]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-dataset-id')!));
+    await page.keyboard.press('j');
+    await poll(() => focused(page)).toBe(`dataset:${worst.causeId}:${ids[0]}`);
+    await page.keyboard.press('j');
+    await poll(() => focused(page)).toBe(`dataset:${worst.causeId}:${ids[1]}`);
+    await page.keyboard.press('k');
+    await poll(() => focused(page)).toBe(`dataset:${worst.causeId}:${ids[0]}`);
+    expect(await card.locator('tr.highlighted').getAttribute('data-dataset-id')).toBe(ids[0]);
+    // The focused row shows a visible focus ring.
+    expect(await card.locator('tr.highlighted').evaluate((row) => getComputedStyle(row).outlineStyle)).toBe(
+      'solid',
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${suite.server.base}/#/orgs/${UI_ORG}/datasets/${encodeURIComponent(ids[0]!)}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(triageUrl());
+    // Back on the same row, the cause still open.
+    await poll(() => focused(page)).toBe(`dataset:${worst.causeId}:${ids[0]}`);
+    // Esc in Triage closes the cause the keyboard is in, back on its title.
+    await page.keyboard.press('Escape');
+    await poll(() => toggleOf(card).getAttribute('aria-expanded')).toBe('false');
+    expect(await focused(page)).toBe(causeStop);
+    // `/` searches: a dataset's name leaves its cause, open, with that dataset.
+    const name = suite.server.snapshot.datasets.find((d) => d.datasetId === ids[1])!.datasetName!;
+    await page.keyboard.press('/');
+    await page.keyboard.type(name);
+    await poll(() => page.locator('tr[data-dataset-id]').count()).toBeGreaterThan(0);
+    const found = await page
+      .locator('tr[data-dataset-id]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-dataset-id')));
+    expect(found).toContain(ids[1]);
+    await poll(() => new URLSearchParams(page.url().split('?')[1] ?? '').get('q')).toBe(name);
+  });
+
+  it('acknowledging a cause with a note shows the badge and moves it below the unowned ones; a reload keeps it', async () => {
+    const { page } = suite.light;
+    await showTriage(page);
+    const before = referenceCauses();
+    const worst = before[0]!;
+    const card = causeCard(page, worst.causeId);
+    const title = (await toggleOf(card).textContent())!.replace(/^[▸▾]\s*/, '').trim();
+    await card.getByRole('button', { name: `Acknowledge ${title}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Acknowledge ${title}` });
+    await dialog.waitFor();
+    const note = 'Supplier credentials rotated; ticket OPS-4411';
+    await dialog.getByLabel('Note (optional)').fill(note);
+    await dialog.getByRole('button', { name: 'Acknowledge', exact: true }).click();
+    await poll(() => card.locator('[data-ack-badge]').count()).toBe(1);
+    expect(await card.locator('[data-ack-note]').textContent()).toBe(note);
+    expect(await card.locator('[data-ack-badge]').textContent()).toMatch(/^Acknowledged by \S.* · /);
+    expect(await card.getAttribute('data-unacknowledged')).toBe('0');
+    const after = referenceCauses(new Set([worst.causeId])).map((cause) => cause.causeId);
+    expect(after.indexOf(worst.causeId)).toBeGreaterThan(0);
+    await poll(async () => (await shownCauses(page)).map((cause) => cause.id)).toEqual(after);
+
+    await page.reload();
+    await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
+    expect((await shownCauses(page)).map((cause) => cause.id)).toEqual(after);
+    expect(await causeCard(page, worst.causeId).locator('[data-ack-note]').textContent()).toBe(note);
+
+    // Each of its datasets shows the acknowledgement; withdrawing one makes the cause unowned again.
+    const reloaded = causeCard(page, worst.causeId);
+    await toggleOf(reloaded).click();
+    const rows = reloaded.locator('tr[data-dataset-id]');
+    await poll(() => rows.count()).toBe(worst.datasets.length);
+    expect(await rows.locator('[data-ack-badge]').count()).toBe(worst.datasets.length);
+    await rows
+      .first()
+      .getByRole('button', { name: /^Withdraw the acknowledgement of / })
+      .click();
+    await poll(() => reloaded.getAttribute('data-unacknowledged')).toBe('1');
+    expect(await reloaded.locator('.head [data-ack-badge]').count()).toBe(0);
+    await poll(async () => (await shownCauses(page))[0]!.id).toBe(worst.causeId);
+  });
+
+  it('?cause= opens that cause and scrolls it into view', async () => {
+    const { page } = suite.light;
+    const target = referenceCauses().at(-1)!;
+    await showTriage(page, `?cause=${encodeURIComponent(target.causeId)}`);
+    const card = causeCard(page, target.causeId);
+    await poll(() => toggleOf(card).getAttribute('aria-expanded')).toBe('true');
+    await poll(() => card.locator('tr[data-dataset-id]').count()).toBe(target.datasets.length);
+    await poll(() => focused(page)).toBe(`cause:${target.causeId}`);
+    const box = (await toggleOf(card).boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(-1);
+    expect(box.y).toBeLessThan(900);
+    // A cause nobody has any more, and one that is not a cause at all, are said so.
+    await showTriage(page, '?cause=ingest:E_NOT_A_REAL_CODE');
+    await page.getByText('That cause has no current failures').waitFor();
+    await showTriage(page, '?cause=nonsense');
+    await page.getByText("The link's cause is not valid").waitFor();
+  });
+
+  it.each(['light', 'dark'] as const)(
+    'has no serious or critical accessibility violations, %s (a cause open)',
+    async (scheme) => {
+      const { page } = scheme === 'light' ? suite.light : suite.dark;
+      const target = referenceCauses()[1]!;
+      await showTriage(page, `?cause=${encodeURIComponent(target.causeId)}`);
+      await poll(() => causeCard(page, target.causeId).locator('tr[data-dataset-id]').count()).toBe(
+        target.datasets.length,
+      );
+      await expectAccessible(page, `triage, ${scheme}`);
+    },
+  );
+
+  it('screenshots, light and dark, copied to docs/ for the README', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const { page } = scheme === 'light' ? suite.light : suite.dark;
+      // The worst cause open: two of its datasets acknowledged above (one withdrawn), one not.
+      const worst = referenceCauses()[0]!;
+      await showTriage(page, `?cause=${encodeURIComponent(worst.causeId)}`);
+      await poll(() => causeCard(page, worst.causeId).locator('tr [data-ack-badge]').count()).toBe(
+        worst.datasets.length - 1,
+      );
+      await page.evaluate(() => {
+        (document.activeElement as HTMLElement | null)?.blur();
+        document.querySelector<HTMLElement>('.content')?.scrollTo(0, 0);
+      });
+      await screenshot(page, `triage-${scheme}`);
+      copyFileSync(join(SCREENSHOTS, `triage-${scheme}.png`), join(DOCS, `screenshot-triage-${scheme}.png`));
+    }
+  });
+
+  it('logged no console errors', () => {
+    expect(suite.light.errors).toEqual([]);
+    expect(suite.dark.errors).toEqual([]);
+  });
+});
