@@ -32,8 +32,15 @@ export class ContactWatch {
     this.judged.add(sourceId);
   }
 
-  /** Records losses and regains of contact and decides their notices. Runs inside `store.whenIdle`. */
-  decide(ctx: AlertsContext, states: readonly SourceState[]): Announcement[] {
+  /**
+   * Records losses and regains of contact and decides their notices. `justSynced`: the source whose
+   * cycle just succeeded is in contact, however long that cycle took. Runs inside `store.whenIdle`.
+   */
+  decide(
+    ctx: AlertsContext,
+    states: readonly SourceState[],
+    justSynced: string | null = null,
+  ): Announcement[] {
     const { store, now } = ctx;
     const silent = paused(ctx);
     const hold = quiet(ctx);
@@ -52,7 +59,7 @@ export class ContactWatch {
     }
     for (const state of states) {
       if (!this.judged.has(state.sourceId)) continue;
-      const fresh = freshness(state, now) === 'fresh';
+      const fresh = state.sourceId === justSynced || freshness(state, now) === 'fresh';
       const open = openOutage(store, state.sourceId);
       if (!fresh && open === null) {
         const outage = recordLoss(

@@ -154,7 +154,8 @@ export class AlertsEngine {
         remembered ||= cycle.remembered;
       }
       const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
-      made.push(...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states));
+      const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
+      made.push(...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states, justSynced));
       return { made, remembered: remembered || made.length > 0 };
     });
     if (decided.remembered) await this.saveDecisions();

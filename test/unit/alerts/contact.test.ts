@@ -89,6 +89,16 @@ describe('source contact', () => {
     expect(openOutages(made.store)).toEqual([]);
   });
 
+  it('a source whose cycle just succeeded is in contact, however long that cycle took', async () => {
+    const made = await memoryBench();
+    const at = driver(made);
+    await at.ok(0);
+    // A crawl that started at minute 1 and took five minutes (more than three poll intervals).
+    made.clock.now = new Date(iso(6));
+    made.sync.setState(sourceState({ lastSuccessAt: iso(1) }));
+    expect(await made.cycle({ kind: 'crawl', startedAt: iso(1), endedAt: iso(6) })).toEqual([]);
+  });
+
   it('a failed sync loses contact at once, saying why; the dataset timeline shows the outage', async () => {
     const made = await memoryBench();
     const store = made.store;
