@@ -1,11 +1,13 @@
 /**
  * The window's budgets (DESIGN.md §10) in Chromium against `serve --ui` on the benchmark org: from
- * opening the datasets view (a page load) to its first rows, and from a status-chip change to the
- * updated table (the new total shown and the first row of the new query on screen).
+ * opening the datasets view (a page load) to its first rows, from a status-chip change to the
+ * updated table (the new total shown and the first row of the new query on screen), and from opening
+ * the Triage view (a page load) to its first content (every cause listed, the worst one first).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { listCauses } from '../electron/query/causes';
 import { findRendererDir } from '../electron/rpc/rendererDir';
 import { launchChromium } from '../test/helpers/chromium';
 import { BUDGET } from './budgets';
@@ -84,6 +86,41 @@ function timeTable(page: Page, chip: string | null, total: number, firstStatus: 
   );
 }
 
+/**
+ * In the page: resolves with the ms from navigation start until the Triage view lists `causes` causes
+ * with `firstCause` on top, and a frame was drawn. Timed inside the page, as `timeTable`.
+ */
+function timeTriage(page: Page, causes: number, firstCause: string | null): Promise<number> {
+  return page.evaluate(
+    ([expected, first]) =>
+      new Promise<number>((resolve, reject) => {
+        const page = globalThis as unknown as PageGlobals;
+        const shows = (): boolean =>
+          page.document.querySelector('[data-causes]')?.getAttribute('data-causes') === expected &&
+          (first === null ||
+            page.document.querySelector('section[data-cause-id]')?.getAttribute('data-cause-id') === first);
+        const done = (): void => page.requestAnimationFrame(() => resolve(performance.now()));
+        const observer = new page.MutationObserver(() => {
+          if (!shows()) return;
+          observer.disconnect();
+          done();
+        });
+        observer.observe(page.document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          characterData: true,
+        });
+        if (shows()) {
+          observer.disconnect();
+          done();
+        }
+        setTimeout(() => reject(new Error(`Triage did not list ${expected} causes within 30 s`)), 30_000);
+      }),
+    [String(causes), firstCause] as const,
+  );
+}
+
 export async function rendererFigures(
   org: BenchOrg,
   report: Report,
@@ -109,7 +146,9 @@ export async function rendererFigures(
     const origin = new URL(server.url).origin;
     const hash = `#/orgs/${org.orgId}/datasets`;
     const view = `${origin}/${hash}`;
+    // Signs in (the link's token); the window lands on Triage when anything is FAILED or MISSING.
     await page.goto(server.url);
+    await page.goto(view);
     await timeTable(page, null, org.size, 'FAILED');
 
     const opens: number[] = [];
@@ -153,6 +192,18 @@ export async function rendererFigures(
         note: `status chip on/off, from the click to the drawn frame; max ${ms(change.max)}`,
       },
     );
+
+    const causes = listCauses(org.store, org.orgId);
+    const triageHash = `#/orgs/${org.orgId}/triage`;
+    const triageOpens: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      await page.goto(`${origin}/?triage=${round}${triageHash}`, { waitUntil: 'commit' });
+      triageOpens.push(await timeTriage(page, causes.length, causes[0]?.causeId ?? null));
+    }
+    const triage = summarize(triageOpens);
+    report.atMost('Triage view: first content p50', org.size, triage.p50, BUDGET.triageFirstContentMs, ms, {
+      note: `${causes.length} causes listed, from navigation start (page load included); max ${ms(triage.max)}`,
+    });
   } finally {
     await browser.close();
     await server.stop();
