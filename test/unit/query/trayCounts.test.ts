@@ -1,7 +1,16 @@
-/** What the tray reads of the synced orgs: counts by status, one dataset's status or name, FAILED ones. */
+/**
+ * What the tray reads of the synced orgs: counts by status, one dataset's status or name, FAILED ones
+ * (unacknowledged, and acknowledged with who did it).
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { datasetName } from '../../../electron/query/dataset';
-import { datasetStatus, failedDatasets, statusCounts } from '../../../electron/query/trayCounts';
+import {
+  acknowledgedFailures,
+  datasetStatus,
+  failedDatasets,
+  statusCounts,
+} from '../../../electron/query/trayCounts';
+import { acknowledge } from '../../../electron/store/acknowledgements';
 import { Store } from '../../../electron/store/database';
 import { ORG, putDataset } from '../../helpers/alerts';
 
@@ -39,11 +48,38 @@ describe('tray counts', () => {
 
   it('lists the first FAILED datasets of the orgs by name, up to the limit, with their deliveries', () => {
     expect(failedDatasets(store, [ORG, 'other'], 10)).toEqual([
-      { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2' },
-      { orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3' },
-      { orgId: 'other', datasetId: 'ds-5', datasetName: 'Dataset 5', deliveryId: 'e5' },
+      { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2', acknowledgedBy: null },
+      { orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3', acknowledgedBy: null },
+      { orgId: 'other', datasetId: 'ds-5', datasetName: 'Dataset 5', deliveryId: 'e5', acknowledgedBy: null },
     ]);
     expect(failedDatasets(store, [ORG], 1).map((d) => d.datasetId)).toEqual(['ds-2']);
     expect(failedDatasets(store, [], 10)).toEqual([]);
+  });
+
+  it('leaves acknowledged failures out of the list and lists them apart with who acknowledged; a new delivery is not covered', () => {
+    const ack = (datasetId: string, deliveryId: string, status = 'FAILED') =>
+      store.transaction(() =>
+        acknowledge(store, {
+          orgId: ORG,
+          datasetId,
+          deliveryId,
+          status,
+          causeId: null,
+          note: null,
+          by: 'sam',
+          at: '2026-11-21T12:00:00.000Z',
+        }),
+      );
+    ack('ds-2', 'd2');
+    expect(failedDatasets(store, [ORG], 10).map((d) => d.datasetId)).toEqual(['ds-3']);
+    expect(acknowledgedFailures(store, [ORG, 'other'])).toEqual([
+      { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2', acknowledgedBy: 'sam' },
+    ]);
+    // An acknowledgement of another delivery or status does not hold.
+    ack('ds-3', 'd-old');
+    putDataset(store, 2, 'FAILED', 'd2b');
+    expect(failedDatasets(store, [ORG], 10).map((d) => d.datasetId)).toEqual(['ds-2', 'ds-3']);
+    expect(acknowledgedFailures(store, [ORG])).toEqual([]);
+    expect(acknowledgedFailures(store, [])).toEqual([]);
   });
 });
