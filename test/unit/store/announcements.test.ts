@@ -1,6 +1,18 @@
-/** The alerts' memory: FAILED deliveries never announced, what became of each, and those held. */
+/**
+ * The alerts' memory: FAILED deliveries never announced, what became of each, those held, and the
+ * reminders of those someone was told of.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { heldFailures, remember, unannouncedFailures } from '../../../electron/store/announcements';
+import {
+  MAX_REMINDERS,
+  heldFailures,
+  remember,
+  rememberReminder,
+  remindableFailures,
+  unannouncedFailures,
+} from '../../../electron/store/announcements';
+import { acknowledge } from '../../../electron/store/acknowledgements';
+import { datasetTimeline } from '../../../electron/store/timeline';
 import { Store } from '../../../electron/store/database';
 import { deleteDataset } from '../../../electron/store/datasetWriter';
 import { ORG, putDataset } from '../../helpers/alerts';
@@ -58,5 +70,55 @@ describe('announced deliveries', () => {
       { ...failure(3, 'e3', 'other'), datasetName: null },
       failure(1, 'd1'),
     ]);
+  });
+
+  it('with a title, writes a timeline entry per dataset in the same transaction, as a data change', () => {
+    putDataset(store, 1, 'FAILED', 'd1');
+    const revision = store.dataRevision;
+    remember(store, [failure(1, 'd1')], 'notified', NOW, 'FAILED: Dataset 1');
+    expect(store.dataRevision).not.toBe(revision);
+    expect(datasetTimeline(store, ORG, 'ds-1', 10).filter((e) => e.kind === 'notified')).toEqual([
+      expect.objectContaining({ at: NOW.toISOString(), deliveryId: 'd1', text: 'FAILED: Dataset 1' }),
+    ]);
+  });
+
+  it('lists failures told of, still FAILED with that delivery, unacknowledged, reminded fewer than three times', () => {
+    putDataset(store, 1, 'FAILED', 'd1');
+    putDataset(store, 2, 'FAILED', 'd2');
+    putDataset(store, 3, 'FAILED', 'd3');
+    putDataset(store, 4, 'FAILED', 'd4');
+    remember(store, [failure(1, 'd1')], 'notified', NOW);
+    remember(store, [failure(2, 'd2')], 'summarized', NOW);
+    remember(store, [failure(3, 'd3')], 'snoozed', NOW);
+    remember(store, [failure(4, 'd4')], 'held', NOW);
+    expect(remindableFailures(store, ORG).map((f) => [f.datasetId, f.announcedAt, f.reminders])).toEqual([
+      ['ds-1', NOW.toISOString(), 0],
+      ['ds-2', NOW.toISOString(), 0],
+    ]);
+    rememberReminder(store, [failure(1, 'd1')], LATER, 'Still failing');
+    expect(remindableFailures(store, ORG)[0]).toMatchObject({
+      reminders: 1,
+      remindedAt: LATER.toISOString(),
+    });
+    expect(datasetTimeline(store, ORG, 'ds-1', 10)[0]).toMatchObject({
+      kind: 'reminded',
+      text: 'Still failing',
+    });
+    for (let n = 1; n < MAX_REMINDERS; n++)
+      rememberReminder(store, [failure(1, 'd1')], LATER, 'Still failing');
+    expect(remindableFailures(store, ORG).map((f) => f.datasetId)).toEqual(['ds-2']);
+    store.transaction(() =>
+      acknowledge(store, {
+        orgId: ORG,
+        datasetId: 'ds-2',
+        deliveryId: 'd2',
+        status: 'FAILED',
+        causeId: null,
+        note: null,
+        by: 'sam',
+        at: LATER.toISOString(),
+      }),
+    );
+    expect(remindableFailures(store, ORG)).toEqual([]);
   });
 });
