@@ -51,6 +51,15 @@ export function checkName(by: string): string {
   return trimmed;
 }
 
+/** The cause id in its canonical spelling; bad syntax is refused naming the field. */
+function canonicalCause(causeId: string): string {
+  try {
+    return causeIdOf(parseCauseId(causeId));
+  } catch (error) {
+    throw new InvalidArgument('cause', (error as Error).message);
+  }
+}
+
 /** Acknowledges the dataset's current failure. */
 export function acknowledgeDataset(
   store: Store,
@@ -89,12 +98,7 @@ export function acknowledgeCause(
 ): AcknowledgementView[] {
   const text = checkNote(note);
   const by = checkName(who.by);
-  let canonical: string;
-  try {
-    canonical = causeIdOf(parseCauseId(causeId));
-  } catch (error) {
-    throw new InvalidArgument('cause', (error as Error).message);
-  }
+  const canonical = canonicalCause(causeId);
   const cause = listCauses(store, orgId).find((candidate) => candidate.causeId === canonical);
   if (!cause) throw new NothingToAcknowledge(`no current failure has cause '${canonical}' in org '${orgId}'`);
   const at = who.now.toISOString();
@@ -126,12 +130,7 @@ export function unacknowledgeDataset(store: Store, orgId: string, datasetId: str
 /** Withdraws the acknowledgements of every current failure of the cause; how many were withdrawn. */
 export function unacknowledgeCause(store: Store, orgId: string, causeId: string, who: Who): number {
   const by = checkName(who.by);
-  let canonical: string;
-  try {
-    canonical = causeIdOf(parseCauseId(causeId));
-  } catch (error) {
-    throw new InvalidArgument('cause', (error as Error).message);
-  }
+  const canonical = canonicalCause(causeId);
   const cause = listCauses(store, orgId).find((candidate) => candidate.causeId === canonical);
   if (!cause) return 0;
   const at = who.now.toISOString();
