@@ -17,6 +17,7 @@ import {
   type ScheduleKind,
 } from './catalog';
 import { hex8 } from './format';
+import { type OutageSource, type SupplierOutage, outageFailShare } from './outages';
 import { drawDestinations, drawSteps, pipelineMs, type Destination, type PipelineStep } from './pipeline';
 import { Rng, hash32, hashString, mix32 } from './random';
 import { makeDeadlineConfig, type ScheduleInput } from './schedule';
@@ -57,6 +58,8 @@ export interface DatasetPlan {
   /** Ranges (ms) for lateness of late deliveries and the arrival delay of missing ones. */
   lateMs: readonly [number, number];
   missingDelayMs: readonly [number, number];
+  /** Where its supplier's outages come from (shared by every dataset of the supplier in the org). */
+  outages: OutageSource;
 }
 
 export interface PlanOptions {
@@ -65,12 +68,15 @@ export interface PlanOptions {
   orgId?: string;
   /** Share of attempts that fail critically, on average over datasets (default 0.06). */
   failRate?: number;
+  /** Supplier outages beside the seeded ones (a simulator's staged incident); checked by the caller. */
+  outages?: readonly SupplierOutage[];
 }
 
 export const DEFAULT_ORG_ID = 'org-demo';
 export const DEFAULT_FAIL_RATE = 0.06;
 
 const MINUTE = 60_000;
+const NO_OUTAGES: readonly SupplierOutage[] = [];
 
 /** Per reliability class: weight among datasets, fail factor (× failRate), late, missing, incident. */
 const RELIABILITY: Record<Reliability, readonly [number, number, number, number, number]> = {
@@ -113,7 +119,8 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
   const kind = rng.weighted(Object.entries(product.kinds) as [ScheduleKind, number][]);
   const region = rng.pick(REGIONS);
   const variant = rng.pick(VARIANTS[kind]);
-  const supplier = SUPPLIERS[(productIndex * 3 + rng.int(0, 2)) % SUPPLIERS.length] ?? SUPPLIERS[0]!;
+  const supplierIndex = (productIndex * 3 + rng.int(0, 2)) % SUPPLIERS.length;
+  const supplier = SUPPLIERS[supplierIndex] ?? SUPPLIERS[0]!;
   const cdu = CDUS[product.cdu] ?? CDUS[0]!;
   const legacyNumber = (index * 7919 + (orgSeed(options.seed, orgId) % 1_000_000)) % 1_000_000;
 
@@ -155,6 +162,12 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
     },
     lateMs: ms(timing.late),
     missingDelayMs: ms(timing.missing),
+    outages: {
+      orgKey: orgSeed(options.seed, orgId),
+      supplierIndex,
+      failShare: outageFailShare(failRate, DEFAULT_FAIL_RATE),
+      extra: options.outages?.filter((outage) => outage.supplierId === supplier.id) ?? NO_OUTAGES,
+    },
   };
 }
 

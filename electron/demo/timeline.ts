@@ -3,11 +3,14 @@
  * whether and where it fails. A timeline depends only on the plan and the deadline (its random
  * stream is seeded from both), never on "now", so re-deriving an attempt later shows the same
  * attempt further along: MISSING becomes DELIVERED_LATE when late data arrives, IN_PROGRESS
- * becomes HEALTHY, and so on.
+ * becomes HEALTHY, and so on. Bad stretches come from two places: a supplier outage (outages.ts)
+ * fails or starves every attempt of the supplier due in its window; a dataset's own incident
+ * (`incidentAt`) makes most of its attempts fail, run late or go missing for a while.
  */
 import type { DatasetPlan } from './plan';
 import { TIMEOUT_CODE, TIMEOUT_SECONDS } from './failures';
 import { concat, hex8 } from './format';
+import { supplierOutageAt } from './outages';
 import { Rng, hash32, mix32, unitHash } from './random';
 
 export type Outcome = 'ok' | 'late' | 'fail' | 'missing';
@@ -44,6 +47,8 @@ const EPOCH_MS = 4 * DAY;
 /** Share of attempts during an incident that follow it (the rest behave normally). */
 const INCIDENT_GRIP = 0.85;
 const INCIDENT_SALT = 0x1c1d;
+/** The fetch step: every pipeline starts with it (see `drawSteps`), and outages fail it. */
+const FETCH_STEP = 0;
 const STAGE_WEIGHTS = { ingest: 0.4, normalize: 0.12, process: 0.28, dispatch: 0.2 } as const;
 
 /** Deliveries are identified by dataset and deadline minute: unique, and stable as time advances. */
@@ -122,11 +127,16 @@ export function stepTimes(plan: DatasetPlan, timeline: AttemptTimeline): StepTim
  */
 function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTimes | null): AttemptTimeline {
   const seed = rng.state;
-  const incident = incidentAt(plan, deadline);
+  // A supplier outage grips every attempt whose ingestion is due in its window, and draws nothing.
+  const outage = supplierOutageAt(plan.outages, deadline - plan.typicalMs - plan.slackMs);
+  const incident = outage === null ? incidentAt(plan, deadline) : null;
   let outcome: Outcome;
   let failedStep = -1;
   let failureCode: string | null = null;
-  if (incident !== null && rng.chance(INCIDENT_GRIP)) {
+  if (outage !== null) {
+    outcome = outage.shortCode === null ? 'missing' : 'fail';
+    if (outage.shortCode !== null) [failedStep, failureCode] = [FETCH_STEP, outage.shortCode];
+  } else if (incident !== null && rng.chance(INCIDENT_GRIP)) {
     outcome = incident.outcome;
     if (outcome === 'fail')
       [failedStep, failureCode] = pickFailure(plan, incident.stepRoll, incident.codeRoll);
@@ -169,10 +179,12 @@ function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTime
   }
 
   let startAt: number | null;
-  const placeLate = outcome === 'late' || (outcome === 'fail' && rng.chance(0.25));
+  const placeLate = outcome === 'late' || (outcome === 'fail' && outage === null && rng.chance(0.25));
   if (outcome === 'missing') {
     const [min, max] = plan.missingDelayMs;
-    startAt = rng.chance(0.55) ? null : deadline + Math.round(min + (max - min) * rng.next() ** 2);
+    // Nothing published in an outage: the delivery never starts.
+    startAt =
+      outage !== null || rng.chance(0.55) ? null : deadline + Math.round(min + (max - min) * rng.next() ** 2);
   } else if (placeLate) {
     const [min, max] = plan.lateMs;
     startAt = deadline + Math.round(min + (max - min) * rng.next() ** 3) - wouldEnd;

@@ -7,6 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { SupplierOutage } from '../outages';
 import { Rng, hash32 } from '../random';
 import { type SimClock, createSimClock } from './clock';
 import { SimError, sendSimError } from './errors';
@@ -22,7 +23,9 @@ export interface SimulatorOptions {
   orgId?: string;
   failRate?: number;
   historyDepth?: number;
-  /** An org built beforehand (then the five options above are not used): tests share a large one. */
+  /** Supplier outages beside the seeded ones (see SimulatedOrgOptions). */
+  outages?: readonly SupplierOutage[];
+  /** An org built beforehand (then the six options above are not used): tests share a large one. */
   org?: SimulatedOrg;
   /** Simulated time (default: real time). */
   clock?: SimClock;
@@ -106,6 +109,7 @@ export function buildSimulatorApp(options: SimulatorOptions): SimulatorApp {
       orgId: options.orgId,
       failRate: options.failRate,
       historyDepth: options.historyDepth,
+      outages: options.outages,
     });
   const clock = options.clock ?? createSimClock({ now: Date.now });
   const latencyMs = options.latencyMs ?? 0;

@@ -7,6 +7,7 @@
 import type { DatasetRecord, Task, TasksRecord } from '../../../shared/schemas';
 import { runDetailsFromTasks } from '../../query/runDetails';
 import { attemptStatus } from '../attempt';
+import { type SupplierOutage, checkOutages } from '../outages';
 import { type DatasetPlan, generateDatasetPlan } from '../plan';
 import { unmix32 } from '../random';
 import { deriveDataset } from '../record';
@@ -32,6 +33,8 @@ export interface SimulatedOrgOptions {
   failRate?: number;
   /** The most delivery events a record carries (default 30). */
   historyDepth?: number;
+  /** Supplier outages beside the seeded ones (the built-in demo stages one in its first minutes). */
+  outages?: readonly SupplierOutage[];
 }
 
 /** What list filters need beyond the fixed fields: the latest status and delivery. */
@@ -47,6 +50,7 @@ export class SimulatedOrg {
   readonly orgId: string;
   readonly seed: number;
   readonly historyDepth: number;
+  readonly outages: readonly SupplierOutage[];
   private readonly plans: DatasetPlan[] = [];
   /** Per dataset; datasets with one schedule share one entry. */
   private readonly schedules: ScheduleOccurrences[] = [];
@@ -69,11 +73,13 @@ export class SimulatedOrg {
       throw new RangeError('historyDepth must be a positive integer');
     this.orgId = options.orgId ?? DEFAULT_SIM_ORG_ID;
     this.seed = seed;
+    this.outages = options.outages ?? [];
+    checkOutages(this.outages);
 
     const depth = Math.max(this.historyDepth, STATUS_WINDOW);
     const shared = new Map<string, ScheduleOccurrences>();
     for (let index = 0; index < datasets; index++) {
-      const plan = generateDatasetPlan(index, { seed, orgId: this.orgId, failRate });
+      const plan = generateDatasetPlan(index, { seed, orgId: this.orgId, failRate, outages: this.outages });
       const scheduleKey = `${plan.schedule.cronExpression}|${plan.schedule.timezone}`;
       let schedule = shared.get(scheduleKey);
       if (schedule === undefined) {
