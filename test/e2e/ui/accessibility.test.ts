@@ -41,9 +41,8 @@ const VIEWS: { view: string; open: (page: Page) => Promise<void> }[] = [
   {
     view: 'datasets',
     open: async (page) => {
-      // `/` opens the org's datasets.
-      await page.goto(`${suite.server.base}/#/`);
-      await page.waitForURL(datasetsUrl());
+      // `/` opens the org's Triage (the demo has FAILED datasets): the datasets are opened directly.
+      await page.goto(datasetsUrl());
       await page.locator('tr[data-dataset-id]').first().waitFor({ timeout: 20_000 });
       await poll(() => page.locator('.summary').textContent()).toMatch(/^[\d,]+ datasets/);
     },
@@ -136,6 +135,7 @@ describe('accessibility: the keyboard', () => {
     const stops = await tabUntil(page, /^row /);
     const expected = [
       'Dataset Health',
+      'Triage',
       'Datasets',
       'Settings',
       /^Failed: \d+ datasets$/,
@@ -366,6 +366,26 @@ describe('accessibility: the keyboard', () => {
     await page.keyboard.press('Escape');
     expect(page.url()).toContain('#/settings');
   });
+
+  it.each(['light', 'dark'] as const)(
+    'settings: the source form opens, refuses an empty submit and closes by keyboard; it passes axe (%s)',
+    async (scheme) => {
+      const { page } = scheme === 'light' ? suite.light : suite.dark;
+      await page.goto(`${suite.server.base}/#/settings`);
+      await page.locator('[data-api-url]').waitFor();
+      await page.getByRole('button', { name: 'Add source' }).focus();
+      await page.keyboard.press('Enter');
+      const name = page.getByLabel('Source name');
+      await name.waitFor();
+      await name.focus();
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('.n-form-item-feedback--error').count()).toBeGreaterThan(0);
+      await expectAccessible(page, `settings, source form with errors, ${scheme}`);
+      await tabUntil(page, /^Cancel$/, 12);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Add source' }).waitFor();
+    },
+  );
 
   it('logged no console errors in either page', () => {
     expect(suite.light.errors).toEqual([]);
