@@ -223,6 +223,7 @@ describe('triage view', () => {
     await dialog.waitFor();
     const note = 'Supplier credentials rotated; ticket OPS-4411';
     await dialog.getByLabel('Note (optional)').fill(note);
+    await expectAccessible(page, 'triage, acknowledge dialog, light');
     await dialog.getByRole('button', { name: 'Acknowledge', exact: true }).click();
     await poll(() => card.locator('[data-ack-badge]').count()).toBe(1);
     expect(await card.locator('[data-ack-note]').textContent()).toBe(note);
