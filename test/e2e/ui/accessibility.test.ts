@@ -136,6 +136,7 @@ describe('accessibility: the keyboard', () => {
     // Counts as N, so the comparison shows the whole order when it differs.
     expect(stops.map((stop) => stop.replace(/\d[\d,]*/g, 'N'))).toEqual([
       'Dataset Health',
+      'Triage',
       'Datasets',
       'Settings',
       'Failed: N datasets',
@@ -148,6 +149,8 @@ describe('accessibility: the keyboard', () => {
       'Filter operator',
       'Filter value',
       'Add filter',
+      'Unacknowledged only',
+      'Cause',
       'row ' + (await rowIds(page))[0]!.replace(/\d[\d,]*/g, 'N'),
     ]);
     // The focused row is the highlighted one, drawn with a focus ring.
@@ -165,7 +168,8 @@ describe('accessibility: the keyboard', () => {
       page.locator('tr[data-dataset-id] [data-status]').first().getAttribute('data-status'),
     ).toBe('FAILED');
     const ids = await rowIds(page);
-    await page.getByRole('button', { name: 'Add filter' }).focus();
+    // The last control above the table: the triage filters' cause.
+    await page.locator('[data-cause] input').focus();
     await page.keyboard.press('Tab');
     await poll(() => focused(page)).toBe(`row ${ids[0]}`);
     await page.keyboard.press('j');
@@ -354,7 +358,7 @@ describe('accessibility: the keyboard', () => {
     await page.waitForURL(/#\/settings(\?|$)/);
     await page.locator('[data-api-url]').waitFor();
     const stops = await tabUntil(page, /^Local API$/, 6);
-    expect(stops).toEqual(['Sources', 'Sync intervals', 'Notifications', 'Local API']);
+    expect(stops).toEqual(['Sources', 'Sync intervals', 'Notifications', 'Triage', 'Local API']);
     await page.keyboard.press('Enter');
     await poll(() => page.evaluate('document.activeElement?.id')).toBe('settings-api-title');
     // Esc does not leave Settings (unsaved edits, a key shown once).
