@@ -9,6 +9,7 @@ import type { TasksRecord } from '../../shared/schemas';
 import { listCauses } from '../query/causes';
 import { getDeliveryTasks } from '../query/tasks';
 import type { Store } from '../store/database';
+import type { Cause } from '../../shared/causes';
 import type { CausedFailure, FailedDataset, FailureReason } from './types';
 
 function storedReason(store: Store, dataset: FailedDataset): FailureReason | null {
@@ -17,11 +18,19 @@ function storedReason(store: Store, dataset: FailedDataset): FailureReason | nul
   return firstFailure(JSON.parse(tasks.json) as TasksRecord);
 }
 
-/** The failures (of one org) with their causes, in the order given. */
-export function withCauses(store: Store, orgId: string, failures: readonly FailedDataset[]): CausedFailure[] {
+/**
+ * The failures (of one org) with their causes, in the order given. `causes`: the org's causes of the
+ * moment, when the caller already listed them (one listing serves several lookups in a decision).
+ */
+export function withCauses(
+  store: Store,
+  orgId: string,
+  failures: readonly FailedDataset[],
+  causes?: readonly Cause[],
+): CausedFailure[] {
   if (failures.length === 0) return [];
   const byDelivery = new Map<string, Omit<CausedFailure, keyof FailedDataset>>();
-  for (const cause of listCauses(store, orgId)) {
+  for (const cause of causes ?? listCauses(store, orgId)) {
     if (cause.kind === 'missing') continue;
     for (const dataset of cause.datasets)
       if (dataset.deliveryId !== null)

@@ -6,9 +6,13 @@
  *
  * At a cycle (then a tick does the same without 2–3):
  * 1. failures held in quiet hours are released once they are over: one summary per org with its top
- *    causes (silenced if paused now or the dataset is snoozed);
+ *    causes (silenced if paused now or the dataset is snoozed); then failures batched by a cause's
+ *    cool-down whose cause has been quiet for COOL_DOWN_MS: one "N more" notification per cause
+ *    (silenced if paused or snoozed, held in quiet hours);
  * 2. the cycle's FAILED deliveries never announced before, in order: a snoozed dataset's are silenced;
  *    paused: all silenced; quiet hours: held; the org's first sync: one summary with the top causes;
+ *    a cause notified less than COOL_DOWN_MS ago (coolDown.ts): batched until it has been quiet that
+ *    long, so an outage failing one dataset a poll notifies once per cool-down, not every minute;
  * 3. otherwise grouped by cause: a cause with two or more → one notification naming the cause, its
  *    suppliers and the count (opens that cause in Triage); a cause with one → that failure's own
  *    notification (dataset, failed stage, shortCode/message; opens the delivery); more than three
@@ -26,12 +30,13 @@ import type { CycleEvent, SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { AlertsContext } from './context';
 import { ContactWatch } from './contact';
-import { decideCycle, releaseHeld } from './failures';
+import { decideCycle, releaseBatched, releaseHeld } from './failures';
 import { decideReminders } from './reminders';
 import { type TrayState, computeTrayState } from './trayState';
 import type { Announcement } from './types';
 
 export { SUMMARY_THRESHOLD } from './grouping';
+export { COOL_DOWN_MS } from './coolDown';
 /** How often held failures, reminders, contact and the tray's "synced N min ago" are looked at again. */
 export const TICK_MS = 30_000;
 /** Source state changes (progress every page) are gathered for this long before the tray is redrawn. */
@@ -131,7 +136,7 @@ export class AlertsEngine {
     return this.inTurn(() => this.evaluate(event));
   }
 
-  /** Releases what quiet hours held, reminds, judges source contact, and redraws the tray's age. */
+  /** Releases what quiet hours held and cool-downs batched, reminds, judges source contact, and redraws the tray's age. */
   tick(): Promise<Announcement[]> {
     return this.inTurn(() => this.evaluate(null));
   }
@@ -147,7 +152,11 @@ export class AlertsEngine {
       const ctx = this.context();
       const states = this.options.sync.states();
       const made = releaseHeld(ctx);
-      let remembered = made.length > 0;
+      // Released before the cycle's own: a cause out of its cool-down says "N more" now, and the
+      // cycle's new failures of it wait for the next window.
+      const released = releaseBatched(ctx);
+      let remembered = made.length > 0 || released.remembered;
+      made.push(...released.announcements);
       if (event?.outcome === 'ok') {
         const cycle = decideCycle(ctx, event);
         made.push(...cycle.announcements);

@@ -1,15 +1,26 @@
 /**
- * New failures (DESIGN.md §5): what a finished cycle announces, and what quiet hours held. Each decision
- * is remembered (store/announcements.ts, with a timeline entry for what is announced) before the engine
- * emits it. Runs inside `store.whenIdle`.
+ * New failures (DESIGN.md §5): what a finished cycle announces, what quiet hours held, and what a cause's
+ * cool-down batched (coolDown.ts). Each decision is remembered (store/announcements.ts, with a timeline
+ * entry for what is announced) before the engine emits it. Runs inside `store.whenIdle`.
  */
+import type { Cause } from '../../shared/causes';
 import type { CycleEvent } from '../../shared/sync';
-import { heldFailures, remember, unannouncedFailures } from '../store/announcements';
+import { batchedFailures, heldFailures, remember, unannouncedFailures } from '../store/announcements';
 import { datasetName } from '../query/dataset';
+import { listCauses } from '../query/causes';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { withCauses } from './causes';
+import { CauseClock } from './coolDown';
 import { planNotifications } from './grouping';
-import { causeCounts, causeText, failedText, recoveredText, summaryText, suppliersOf } from './text';
+import {
+  causeCounts,
+  causeText,
+  failedText,
+  moreOfCauseText,
+  recoveredText,
+  summaryText,
+  suppliersOf,
+} from './text';
 import type { Announcement, CausedFailure, FailedDataset, SummaryCause } from './types';
 
 const RECOVERED_FROM = new Set(['FAILED', 'MISSING']);
@@ -24,7 +35,8 @@ const plain = (failure: CausedFailure): FailedDataset => ({
 
 /**
  * Decides a cycle's new failures. Rules, in order: snoozed datasets silenced; paused: all silenced;
- * quiet hours: held; the org's first sync: one summary; else grouped by cause (grouping.ts).
+ * quiet hours: held; the org's first sync: one summary; a cause notified less than COOL_DOWN_MS ago:
+ * batched (released by `releaseBatched`); else grouped by cause (grouping.ts).
  */
 export function decideCycle(
   ctx: AlertsContext,
@@ -42,29 +54,101 @@ export function decideCycle(
   } else if (quiet(ctx)) {
     remember(store, rest, 'held', now);
   } else if (rest.length > 0) {
-    const caused = withCauses(store, event.orgId, rest);
+    const causes = listCauses(store, event.orgId);
+    const caused = withCauses(store, event.orgId, rest, causes);
     if (event.firstSync) announcements.push(summarize(ctx, 'first-sync', event.orgId, caused));
-    else
-      for (const plan of planNotifications(caused)) {
-        const announcement =
-          plan.kind === 'failed'
-            ? single(ctx, plan.failure)
-            : plan.kind === 'cause'
-              ? ofCause(ctx, event.orgId, plan.failures)
-              : summary(ctx, 'many', event.orgId, plan.failures);
-        remember(
-          store,
-          plan.kind === 'failed' ? [plan.failure] : plan.failures,
-          plan.kind === 'summary' ? 'summarized' : 'notified',
-          now,
-          announcement.title,
-        );
-        announcements.push(announcement);
-      }
+    else {
+      const clock = CauseClock.read(store, event.orgId, now, causes);
+      remember(
+        store,
+        caused.filter((failure) => clock.cooling(failure.causeId)),
+        'batched',
+        now,
+      );
+      const fresh = caused.filter((failure) => !clock.cooling(failure.causeId));
+      announcements.push(...notify(ctx, event.orgId, fresh, causes, false));
+    }
   }
   const recovered = recoveries(ctx, event, snoozed);
   if (recovered) announcements.push(recovered);
   return { announcements, remembered: candidates.length > 0 };
+}
+
+/**
+ * The failures a cool-down batched whose cause has been quiet for COOL_DOWN_MS (the engine looks at
+ * every cycle and tick, before the cycle's own): per org, one notification per cause saying how many
+ * more failed (a cause with one is that failure's own notification; more than SUMMARY_THRESHOLD
+ * notifications, one summary). Paused now: silenced; quiet hours: held for their summary; a dataset
+ * snoozed meanwhile: silenced. A batched failure that recovered meanwhile is still told (it failed).
+ */
+export function releaseBatched(ctx: AlertsContext): { announcements: Announcement[]; remembered: boolean } {
+  const { store, now } = ctx;
+  const batched = batchedFailures(store);
+  if (batched.length === 0) return { announcements: [], remembered: false };
+  let remembered = false;
+  const made: Announcement[] = [];
+  for (const orgId of new Set(batched.map((failure) => failure.orgId))) {
+    const causes = listCauses(store, orgId);
+    const ofOrg = withCauses(
+      store,
+      orgId,
+      batched.filter((failure) => failure.orgId === orgId),
+      causes,
+    );
+    const clock = CauseClock.read(store, orgId, now, causes);
+    const due = ofOrg.filter((failure) => !clock.cooling(failure.causeId));
+    if (due.length === 0) continue;
+    remembered = true;
+    if (paused(ctx)) {
+      remember(store, due, 'paused', now);
+      continue;
+    }
+    if (quiet(ctx)) {
+      remember(store, due, 'held', now);
+      continue;
+    }
+    const snoozed = snoozedIds(ctx, orgId);
+    remember(
+      store,
+      due.filter((failure) => snoozed.has(failure.datasetId)),
+      'snoozed',
+      now,
+    );
+    const rest = due.filter((failure) => !snoozed.has(failure.datasetId));
+    made.push(...notify(ctx, orgId, rest, causes, true));
+  }
+  return { announcements: made, remembered };
+}
+
+/**
+ * Notifies failures grouped by cause (grouping.ts) and remembers them. `more`: they were batched by a
+ * cool-down, so a cause's notification says how many more failed and how many fail now.
+ */
+function notify(
+  ctx: AlertsContext,
+  orgId: string,
+  failures: CausedFailure[],
+  causes: readonly Cause[],
+  more: boolean,
+): Announcement[] {
+  const made: Announcement[] = [];
+  for (const plan of planNotifications(failures)) {
+    const announcement =
+      plan.kind === 'failed'
+        ? single(ctx, plan.failure)
+        : plan.kind === 'cause'
+          ? ofCause(ctx, orgId, plan.failures, causes, more)
+          : summary(ctx, 'many', orgId, plan.failures);
+    remember(
+      ctx.store,
+      plan.kind === 'failed' ? [plan.failure] : plan.failures,
+      plan.kind === 'summary' ? 'summarized' : 'notified',
+      ctx.now,
+      announcement.title,
+    );
+    made.push(announcement);
+  }
+  return made;
 }
 
 /** Once quiet hours are over: the held failures, one summary per org (silenced while paused or snoozed). */
@@ -123,8 +207,17 @@ function single(ctx: AlertsContext, failure: CausedFailure): Announcement {
   };
 }
 
-function ofCause(ctx: AlertsContext, orgId: string, failures: CausedFailure[]): Announcement {
+function ofCause(
+  ctx: AlertsContext,
+  orgId: string,
+  failures: CausedFailure[],
+  causes: readonly Cause[],
+  more: boolean,
+): Announcement {
   const [first] = failures as [CausedFailure, ...CausedFailure[]];
+  const failingNow =
+    causes.find((cause) => cause.causeId === first.causeId)?.datasets.filter((d) => d.status === 'FAILED')
+      .length ?? 0;
   return {
     kind: 'cause',
     orgId,
@@ -132,7 +225,9 @@ function ofCause(ctx: AlertsContext, orgId: string, failures: CausedFailure[]): 
     causeTitle: first.causeTitle,
     suppliers: suppliersOf(failures),
     datasets: failures.map(plain),
-    ...causeText(failures),
+    more,
+    failingNow,
+    ...(more ? moreOfCauseText(failures, failingNow) : causeText(failures)),
     target: { view: 'triage', orgId, causeId: first.causeId },
     at: ctx.now.toISOString(),
   };

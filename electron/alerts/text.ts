@@ -66,6 +66,22 @@ export function causeText(failures: readonly CausedFailure[]): { title: string; 
   };
 }
 
+/**
+ * More failures of a cause notified before, released once its cool-down passed (coolDown.ts): "Ingest
+ * failed: E_AUTH_FAILED", "6 more datasets from Bluefin Exchange Feeds (15 failing now)".
+ */
+export function moreOfCauseText(
+  failures: readonly CausedFailure[],
+  failingNow: number,
+): { title: string; body: string } {
+  const [first] = failures;
+  const now = failingNow === 0 ? 'none failing now' : `${failingNow.toLocaleString('en-US')} failing now`;
+  return {
+    title: first?.causeTitle ?? 'Failed',
+    body: `${plural(failures.length, 'more dataset', 'more datasets')} from ${supplierWords(failures)} (${now})`,
+  };
+}
+
 /** The causes of some failures, most first (then by title). */
 export function causeCounts(failures: readonly CausedFailure[]): CauseCount[] {
   const counts = new Map<string, CauseCount>();

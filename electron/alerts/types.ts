@@ -62,7 +62,10 @@ export type Announcement =
       reason: FailureReason | null;
       causeId: string;
     })
-  /** Two or more new failures of one cycle with the same cause. */
+  /**
+   * Two or more new failures of one cycle with the same cause; or (`more`) those of a cause notified
+   * before, batched during its cool-down and released together.
+   */
   | (Common & {
       kind: 'cause';
       orgId: string;
@@ -70,6 +73,10 @@ export type Announcement =
       causeTitle: string;
       suppliers: { id: string | null; name: string | null; count: number }[];
       datasets: FailedDataset[];
+      /** The cause was notified before: these are more of it, released after its cool-down. */
+      more: boolean;
+      /** The cause's datasets FAILED now (those acknowledged included). */
+      failingNow: number;
     })
   /** Many failures at once (first sync, a burst, the end of quiet hours), with their causes by count. */
   | (Common & {

@@ -18,8 +18,12 @@ export interface FailedDataset {
   deliveryId: string;
 }
 
-/** What became of an announced delivery: kept so it is never announced again, and held ones released. */
-export type Outcome = 'notified' | 'summarized' | 'snoozed' | 'paused' | 'held';
+/**
+ * What became of an announced delivery: kept so it is never announced again, and held ones released.
+ * 'held': waiting for quiet hours to end; 'batched': waiting for its cause's cool-down to pass
+ * (alerts/coolDown.ts). Both become another outcome when released.
+ */
+export type Outcome = 'notified' | 'summarized' | 'snoozed' | 'paused' | 'held' | 'batched';
 
 /** Reminders a failure gets at most (DESIGN.md §11). */
 export const MAX_REMINDERS = 3;
@@ -84,20 +88,60 @@ export function remember(
   );
 }
 
+/** A remembered delivery with when its outcome was decided. */
+export interface AnnouncedFailure extends FailedDataset {
+  announcedAt: string;
+}
+
+const announcedFailure = (row: Record<string, unknown>): AnnouncedFailure => ({
+  orgId: String(row.org_id),
+  datasetId: String(row.dataset_id),
+  datasetName: row.name === null || row.name === undefined ? null : String(row.name),
+  deliveryId: String(row.delivery_id),
+  announcedAt: String(row.announced_at),
+});
+
 /** Failures held during quiet hours, oldest first, with the dataset's current name. */
 export function heldFailures(store: Store): FailedDataset[] {
+  return waiting(store, 'held').map(({ orgId, datasetId, datasetName, deliveryId }) => ({
+    orgId,
+    datasetId,
+    datasetName,
+    deliveryId,
+  }));
+}
+
+/** Failures batched while their cause cools down (alerts/coolDown.ts), oldest first, across orgs. */
+export function batchedFailures(store: Store): AnnouncedFailure[] {
+  return waiting(store, 'batched');
+}
+
+/** `outcome` is written into the SQL (a constant): the partial index of its rows serves only then. */
+function waiting(store: Store, outcome: 'held' | 'batched'): AnnouncedFailure[] {
   return store
     .all(
-      `SELECT a.org_id, a.dataset_id, a.delivery_id, d.name FROM announced_deliveries a
+      `SELECT a.org_id, a.dataset_id, a.delivery_id, a.announced_at, d.name FROM announced_deliveries a
        LEFT JOIN datasets d ON d.org_id = a.org_id AND d.dataset_id = a.dataset_id
-       WHERE a.outcome = 'held' ORDER BY a.announced_at, a.org_id, a.dataset_id`,
+       WHERE a.outcome = '${outcome}' ORDER BY a.announced_at, a.org_id, a.dataset_id`,
     )
-    .map((row) => ({
-      orgId: String(row.org_id),
-      datasetId: String(row.dataset_id),
-      datasetName: row.name === null || row.name === undefined ? null : String(row.name),
-      deliveryId: String(row.delivery_id),
-    }));
+    .map(announcedFailure);
+}
+
+/**
+ * The org's deliveries someone was told of (notified, or in a summary) at or after `since`: what says
+ * when each cause was last notified. A notification's time is its row's `announced_at` (a held or
+ * batched one's is rewritten when it is released).
+ */
+export function toldSince(store: Store, orgId: string, since: Date): AnnouncedFailure[] {
+  return store
+    .all(
+      `SELECT a.org_id, a.dataset_id, a.delivery_id, a.announced_at, d.name FROM announced_deliveries a
+       LEFT JOIN datasets d ON d.org_id = a.org_id AND d.dataset_id = a.dataset_id
+       WHERE a.org_id = ? AND a.announced_at >= ? AND a.outcome IN ('notified', 'summarized')
+       ORDER BY a.announced_at`,
+      [orgId, since.toISOString()],
+    )
+    .map(announcedFailure);
 }
 
 /** An announced failure that may be reminded: when it was announced, and how often it was reminded. */

@@ -254,6 +254,14 @@ const failureOfStoredTasks: Migration = (db) => {
   }
 };
 
+/**
+ * Failures a cause's cool-down batched (alerts/coolDown.ts), looked at every tick: found without
+ * reading the whole memory, as the held ones are.
+ */
+const COOL_DOWN_SCHEMA = `
+CREATE INDEX announced_batched ON announced_deliveries (outcome) WHERE outcome = 'batched';
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   BASE_SCHEMA + sortIndexes(),
   SYNC_SCHEMA,
@@ -261,4 +269,5 @@ export const MIGRATIONS: readonly Migration[] = [
   pageTokenSecret,
   KNOWLEDGE_SCHEMA,
   failureOfStoredTasks,
+  COOL_DOWN_SCHEMA,
 ];

@@ -286,7 +286,8 @@ describe('quiet hours', () => {
     putDataset(store, 1, 'FAILED', 'dlv-1');
     await bench.cycle();
     bench.clock.now = new Date('2026-11-22T07:00:00.000Z');
-    putDataset(store, 2, 'FAILED', 'dlv-2');
+    // Another cause: the summary just told of E_SCHEMA_MISMATCH (its next failure waits: coolDown.test.ts).
+    putDataset(store, 2, 'FAILED', 'dlv-2', { shortCode: 'E_OTHER' });
     const made = await bench.cycle();
     expect(made.map((a) => (a.kind === 'summary' ? a.cause : a.kind))).toEqual(['quiet-hours', 'failed']);
   });

@@ -7,10 +7,12 @@
  * kill leaves them and the next engine starts from the copy).
  *
  * Asserted: no delivery is in two announcements (those a kill swallowed included: their decision was
- * saved), no failure is reminded more than three times, and once notifications are back on (no pause,
- * no quiet hours) every delivery still FAILED is announced — unless a pause or a snooze was in force while
- * it was current at some decision, or a kill swallowed its announcement (at most once means a kill
- * between saving and showing loses that notification rather than repeating it).
+ * saved), no failure is reminded more than three times, no cause is notified again less than a
+ * cool-down (COOL_DOWN_MS) after it was last notified (a first sync's or a night's summary excepted: they
+ * are never delayed), and once notifications are back on (no pause, no quiet hours) and a cool-down has
+ * passed, every delivery still FAILED is announced — batched ones released — unless a pause or a snooze
+ * was in force while it was current at some decision, or a kill swallowed its announcement (at most once
+ * means a kill between saving and showing loses that notification rather than repeating it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -18,6 +20,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
+import { COOL_DOWN_MS } from '../../../electron/alerts/coolDown';
 import type { Announcement } from '../../../electron/alerts/types';
 import { Store } from '../../../electron/store/database';
 import { clearSnooze, listSnoozes, setSnooze } from '../../../electron/store/snoozes';
@@ -65,7 +68,11 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'tick' as const }) },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('wait' as const), minutes: fc.integer({ min: 1, max: 90 }) }),
+    arbitrary: fc.record({
+      kind: fc.constant('wait' as const),
+      // Within a cool-down as often as beyond it.
+      minutes: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 90 })),
+    }),
   },
   {
     weight: 1,
@@ -106,6 +113,25 @@ function deliveriesOf(announcement: Announcement): string[] {
   }
 }
 
+/**
+ * The causes an announcement notifies, and whether the cool-down applies to it (a first sync's and a
+ * night's summaries are never delayed; reminders and contact notices are not notifications of a cause).
+ */
+function causesOf(announcement: Announcement): { causeIds: string[]; coolsDown: boolean } {
+  switch (announcement.kind) {
+    case 'failed':
+    case 'cause':
+      return { causeIds: [announcement.causeId], coolsDown: true };
+    case 'summary':
+      return {
+        causeIds: announcement.causes.map((cause) => cause.causeId),
+        coolsDown: announcement.cause === 'many',
+      };
+    default:
+      return { causeIds: [], coolsDown: false };
+  }
+}
+
 /** One org's life; the engine and its store are replaced at each restart or kill. */
 class World {
   store!: Store;
@@ -119,6 +145,10 @@ class World {
   swallowed = new Set<string>();
   excused = new Set<string>();
   reminders = new Map<string, number>();
+  /** When each cause was last notified (swallowed notifications included: their decision was saved). */
+  lastNotified = new Map<string, number>();
+  /** Notifications of a cause less than a cool-down after its last one. */
+  tooSoon: string[] = [];
   private swallowing = false;
 
   constructor(private dataDir: string) {}
@@ -132,6 +162,14 @@ class World {
       for (const deliveryId of deliveriesOf(announcement))
         if (this.swallowing) this.swallowed.add(deliveryId);
         else this.told.push(deliveryId);
+      const at = Date.parse(announcement.at);
+      const { causeIds, coolsDown } = causesOf(announcement);
+      for (const causeId of causeIds) {
+        const last = this.lastNotified.get(causeId);
+        if (coolsDown && last !== undefined && at - last < COOL_DOWN_MS)
+          this.tooSoon.push(`${causeId} at ${announcement.at}, ${(at - last) / MINUTE} min after the last`);
+        this.lastNotified.set(causeId, at);
+      }
       if (announcement.kind === 'reminder')
         for (const dataset of announcement.datasets)
           this.reminders.set(dataset.deliveryId, (this.reminders.get(dataset.deliveryId) ?? 0) + 1);
@@ -245,12 +283,17 @@ class World {
     }
   }
 
-  /** Notifications back on, and a last cycle and tick: the rest of what is FAILED must be told now. */
+  /**
+   * Notifications back on, a last cycle and tick, and a tick once a cool-down has passed: the rest of
+   * what is FAILED must be told now (what a cool-down batched included).
+   */
   async settle(): Promise<void> {
     this.settings.notifications.pausedUntil = null;
     this.settings.notifications.quietHours = { enabled: false, start: '00:00', end: '23:59' };
     await this.tick();
     await this.cycle();
+    this.now = new Date(this.now.getTime() + COOL_DOWN_MS);
+    await this.tick();
   }
 }
 
@@ -268,6 +311,7 @@ describe('announced at most once, ever, and never lost', () => {
           const told = world.told;
           expect(new Set(told).size, `told twice: ${told.join(' ')}`).toBe(told.length);
           for (const deliveryId of told) expect(world.swallowed.has(deliveryId)).toBe(false);
+          expect(world.tooSoon, 'notified again within the cool-down').toEqual([]);
           for (const [deliveryId, count] of world.reminders)
             expect(count, `reminders of ${deliveryId}`).toBeLessThanOrEqual(3);
           for (const [k, dataset] of world.datasets) {

@@ -44,6 +44,8 @@ describe('announcement hook', () => {
       causeTitle: 'Ingest failed: E_AUTH_FAILED',
       suppliers: [{ id: 'sup-1', name: 'Bluefin Exchange Feeds', count: 9 }],
       datasets: [{ orgId: 'acme', datasetId: 'ds-1', datasetName: 'Dataset 1', deliveryId: 'dlv-1' }],
+      more: false,
+      failingNow: 9,
       title: 'Ingest failed: E_AUTH_FAILED',
       body: '9 datasets from Bluefin Exchange Feeds',
       target: { view: 'triage', orgId: 'acme', causeId: 'ingest:E_AUTH_FAILED' },

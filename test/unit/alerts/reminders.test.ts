@@ -176,7 +176,8 @@ describe('reminders', () => {
     putDataset(store, 4, 'FAILED', 'dlv-4a', { shortCode: 'E_B' });
     expect(await made.cycle()).toHaveLength(2);
     putDataset(store, 3, 'HEALTHY', 'dlv-3b');
-    putDataset(store, 4, 'FAILED', 'dlv-4b', { shortCode: 'E_B' });
+    // Another cause (E_B was notified a moment ago: its next failure would wait for its cool-down).
+    putDataset(store, 4, 'FAILED', 'dlv-4b', { shortCode: 'E_C' });
     expect((await made.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 4']);
     // ds-4's new failure is reminded 30 minutes after its own announcement, not the old one's.
     expect(await at(229)).toEqual([]);

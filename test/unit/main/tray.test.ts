@@ -107,6 +107,8 @@ const announcements: [Announcement, 'low' | 'critical', string][] = [
       causeTitle: 'Ingest failed: E_AUTH_FAILED',
       suppliers: [],
       datasets: [dataset],
+      more: false,
+      failingNow: 1,
       target: { view: 'triage', orgId: ORG, causeId: 'ingest:E_AUTH_FAILED' },
     },
     'critical',
