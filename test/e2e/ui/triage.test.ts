@@ -104,9 +104,12 @@ async function showTriage(page: Page, query = ''): Promise<void> {
   await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
 }
 
-/** What has the keyboard focus: a cause's toggle, a dataset row, or something else. */
-function focused(page: Page): Promise<string> {
-  return page.evaluate(() => document.activeElement?.getAttribute('data-stop') ?? 'elsewhere');
+/**
+ * What has the keyboard focus: a cause's toggle, a dataset row, or something else. (Page code as text:
+ * this file type-checks against Node's globals.)
+ */
+async function focused(page: Page): Promise<string> {
+  return String(await page.evaluate("document.activeElement?.getAttribute('data-stop') ?? 'elsewhere'"));
 }
 
 describe('triage view', () => {
@@ -185,7 +188,7 @@ describe('triage view', () => {
     await poll(() => focused(page)).toBe(`dataset:${worst.causeId}:${ids[0]}`);
     expect(await card.locator('tr.highlighted').getAttribute('data-dataset-id')).toBe(ids[0]);
     // The focused row shows a visible focus ring.
-    expect(await card.locator('tr.highlighted').evaluate((row) => getComputedStyle(row).outlineStyle)).toBe(
+    await expect(page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).resolves.toBe(
       'solid',
     );
     await page.keyboard.press('Enter');
@@ -293,10 +296,9 @@ describe('triage view', () => {
       await poll(() => causeCard(page, worst.causeId).locator('tr [data-ack-badge]').count()).toBe(
         worst.datasets.length - 1,
       );
-      await page.evaluate(() => {
-        (document.activeElement as HTMLElement | null)?.blur();
-        document.querySelector<HTMLElement>('.content')?.scrollTo(0, 0);
-      });
+      await page.evaluate(
+        "document.activeElement?.blur(); document.querySelector('.content')?.scrollTo(0, 0)",
+      );
       await screenshot(page, `triage-${scheme}`);
       copyFileSync(join(SCREENSHOTS, `triage-${scheme}.png`), join(DOCS, `screenshot-triage-${scheme}.png`));
     }
