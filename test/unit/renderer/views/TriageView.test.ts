@@ -7,8 +7,11 @@
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadDemo } from '../../../../electron/demo/load';
+import { writeDataset } from '../../../../electron/store/datasetWriter';
+import { ensureOrg } from '../../../../electron/store/orgs';
 import { EMPTY_COUNTS, type CycleEvent } from '../../../../shared/sync';
 import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
+import { fixtureRecords } from '../../../helpers/fixtures';
 import { type MountedView, countCalls, mountView } from './mountView';
 import '../../../../renderer/src/views/TriageView.vue';
 
@@ -97,6 +100,35 @@ describe('the Triage view', { timeout: 20_000 }, () => {
     );
     expect(link?.getAttribute('href')).toBe('/orgs/quiet/datasets');
     expect(shownIds()).toEqual([]);
+  });
+
+  it('draws the first 200 datasets of a large cause, and the rest on request', async () => {
+    // 250 datasets of one supplier MISSING: one cause.
+    engine.store.transaction(() => {
+      ensureOrg(engine.store, 'big', ENGINE_NOW);
+      for (const base of fixtureRecords(250, 5, 'big')) {
+        const event = { ...base.deliveryEventList[0]!, status: 'MISSING', deliveredAt: null };
+        writeDataset(
+          engine.store,
+          'big',
+          {
+            ...base,
+            supplier: { id: 'SUP-BIG', name: 'Big Supplier' },
+            latestDeliveryStatus: 'MISSING',
+            deliveryId: event.deliveryId,
+            deliveryEventList: [event],
+          },
+          { events: 'replace', deliveriesPerDataset: 30 },
+        );
+      }
+    });
+    view = await openTriage('big', { cause: 'missing:SUP-BIG' });
+    const big = () => card('missing:SUP-BIG')!;
+    await vi.waitFor(() => expect(big().querySelectorAll('tr[data-dataset-id]')).toHaveLength(200));
+    expect(big().getAttribute('data-count')).toBe('250');
+    const more = [...big().querySelectorAll('button')].find((b) => b.textContent?.includes('Show all 250'));
+    more!.click();
+    await vi.waitFor(() => expect(big().querySelectorAll('tr[data-dataset-id]')).toHaveLength(250));
   });
 
   it('acknowledges a whole cause with a note from its Acknowledge button', async () => {
