@@ -185,7 +185,10 @@ function summarize(
   failures: CausedFailure[],
 ): Announcement {
   const announcement = summary(ctx, cause, orgId, failures);
-  remember(ctx.store, failures, 'summarized', ctx.now, announcement.title);
+  // A first sync's summary tells what was failing already: it starts no cause's cool-down, so the first
+  // failure of such a cause afterwards is news, told at once (coolDown.ts).
+  const outcome = cause === 'first-sync' ? 'first-sync' : 'summarized';
+  remember(ctx.store, failures, outcome, ctx.now, announcement.title);
   return announcement;
 }
 

@@ -20,10 +20,12 @@ export interface FailedDataset {
 
 /**
  * What became of an announced delivery: kept so it is never announced again, and held ones released.
- * 'held': waiting for quiet hours to end; 'batched': waiting for its cause's cool-down to pass
- * (alerts/coolDown.ts). Both become another outcome when released.
+ * 'summarized': told in a summary of a burst or of quiet hours; 'first-sync': told in a source's
+ * first-sync summary (what was already failing, so it starts no cause's cool-down); 'held': waiting
+ * for quiet hours to end; 'batched': waiting for its cause's cool-down to pass (alerts/coolDown.ts).
+ * Both of the last become another outcome when released.
  */
-export type Outcome = 'notified' | 'summarized' | 'snoozed' | 'paused' | 'held' | 'batched';
+export type Outcome = 'notified' | 'summarized' | 'first-sync' | 'snoozed' | 'paused' | 'held' | 'batched';
 
 /** Reminders a failure gets at most (DESIGN.md §11). */
 export const MAX_REMINDERS = 3;
@@ -128,9 +130,9 @@ function waiting(store: Store, outcome: 'held' | 'batched'): AnnouncedFailure[] 
 }
 
 /**
- * The org's deliveries someone was told of (notified, or in a summary) at or after `since`: what says
- * when each cause was last notified. A notification's time is its row's `announced_at` (a held or
- * batched one's is rewritten when it is released).
+ * The org's deliveries someone was told of (notified, or in a summary other than a first sync's) at or
+ * after `since`: what says when each cause was last notified. A notification's time is its row's
+ * `announced_at` (a held or batched one's is rewritten when it is released).
  */
 export function toldSince(store: Store, orgId: string, since: Date): AnnouncedFailure[] {
   return store
@@ -152,7 +154,7 @@ export interface RemindableFailure extends FailedDataset {
 }
 
 /**
- * The org's failures someone was told of (notified or summarized) that are still FAILED with that
+ * The org's failures someone was told of (notified, or in a summary) that are still FAILED with that
  * delivery, have no acknowledgement that holds, and were reminded fewer than MAX_REMINDERS times. Read
  * from the FAILED datasets (an index range), each looked up in the memory by its key.
  */
@@ -163,7 +165,7 @@ export function remindableFailures(store: Store, orgId: string): RemindableFailu
          SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
          FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED') f
        JOIN announced_deliveries a ON a.org_id = ?1 AND a.delivery_id = f.failed
-       WHERE a.outcome IN ('notified', 'summarized') AND a.reminders < ?2
+       WHERE a.outcome IN ('notified', 'summarized', 'first-sync') AND a.reminders < ?2
          AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = ?1 AND k.dataset_id = f.dataset_id
            AND k.delivery_id = f.failed AND k.status = 'FAILED' AND k.ended_at IS NULL)
        ORDER BY f.name_key, f.dataset_id`,

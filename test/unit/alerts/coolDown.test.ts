@@ -128,17 +128,32 @@ describe('a cause that keeps failing', () => {
     expect(outcomeOf(store, 'dlv-2')).toBe('notified');
   });
 
-  it('counts a summary that covered the cause as its last notification', async () => {
+  it("counts a burst's summary that covered the cause as its last notification", async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store, { now: T0 });
+    for (const [n, code] of ['E_AUTH_FAILED', 'E_A', 'E_B', 'E_C'].entries()) fail(store, n + 1, code);
+    expect((await bench.cycle()).map((a) => (a.kind === 'summary' ? a.cause : a.kind))).toEqual(['many']);
+    at(bench, 5);
+    fail(store, 5);
+    expect(await bench.cycle()).toEqual([]);
+    at(bench, 10);
+    expect((await bench.alerts.tick()).map((a) => a.title)).toEqual(['FAILED: Dataset 5']);
+  });
+
+  it("starts no cool-down with a first sync's summary: it told what was failing already", async () => {
     const store = await memoryStore();
     const bench = alertsBench(store, { now: T0 });
     for (let n = 1; n <= 3; n++) fail(store, n);
     await bench.cycle({ kind: 'crawl', firstSync: true });
     expect(bench.heard.map((a) => a.kind)).toEqual(['summary']);
-    at(bench, 5);
+    at(bench, 1);
     fail(store, 4);
+    expect((await bench.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 4']);
+    // That one starts it.
+    at(bench, 2);
+    fail(store, 5);
     expect(await bench.cycle()).toEqual([]);
-    at(bench, 10);
-    expect((await bench.alerts.tick()).map((a) => a.title)).toEqual(['FAILED: Dataset 4']);
+    expect(outcomeOf(store, 'dlv-5')).toBe('batched');
   });
 
   it('does not delay another cause, nor a cause failing again after it recovered and a cool-down passed', async () => {

@@ -9,7 +9,7 @@
  * Asserted: no delivery is in two announcements (those a kill swallowed included: their decision was
  * saved), no failure is reminded more than three times, no cause is notified again less than a
  * cool-down (COOL_DOWN_MS) after it was last notified (a first sync's or a night's summary excepted: they
- * are never delayed), and once notifications are back on (no pause, no quiet hours) and a cool-down has
+ * are never delayed; a first sync's starts no cool-down), and once notifications are back on (no pause, no quiet hours) and a cool-down has
  * passed, every delivery still FAILED is announced — batched ones released — unless a pause or a snooze
  * was in force while it was current at some decision, or a kill swallowed its announcement (at most once
  * means a kill between saving and showing loses that notification rather than repeating it).
@@ -114,21 +114,23 @@ function deliveriesOf(announcement: Announcement): string[] {
 }
 
 /**
- * The causes an announcement notifies, and whether the cool-down applies to it (a first sync's and a
- * night's summaries are never delayed; reminders and contact notices are not notifications of a cause).
+ * The causes an announcement notifies, whether the cool-down applies to it (a first sync's and a night's
+ * summaries are never delayed), and whether it starts one (all but a first sync's summary, which tells
+ * what was failing already). Reminders and contact notices are not notifications of a cause.
  */
-function causesOf(announcement: Announcement): { causeIds: string[]; coolsDown: boolean } {
+function causesOf(announcement: Announcement): { causeIds: string[]; coolsDown: boolean; starts: boolean } {
   switch (announcement.kind) {
     case 'failed':
     case 'cause':
-      return { causeIds: [announcement.causeId], coolsDown: true };
+      return { causeIds: [announcement.causeId], coolsDown: true, starts: true };
     case 'summary':
       return {
         causeIds: announcement.causes.map((cause) => cause.causeId),
         coolsDown: announcement.cause === 'many',
+        starts: announcement.cause !== 'first-sync',
       };
     default:
-      return { causeIds: [], coolsDown: false };
+      return { causeIds: [], coolsDown: false, starts: false };
   }
 }
 
@@ -163,12 +165,12 @@ class World {
         if (this.swallowing) this.swallowed.add(deliveryId);
         else this.told.push(deliveryId);
       const at = Date.parse(announcement.at);
-      const { causeIds, coolsDown } = causesOf(announcement);
+      const { causeIds, coolsDown, starts } = causesOf(announcement);
       for (const causeId of causeIds) {
         const last = this.lastNotified.get(causeId);
         if (coolsDown && last !== undefined && at - last < COOL_DOWN_MS)
           this.tooSoon.push(`${causeId} at ${announcement.at}, ${(at - last) / MINUTE} min after the last`);
-        this.lastNotified.set(causeId, at);
+        if (starts) this.lastNotified.set(causeId, at);
       }
       if (announcement.kind === 'reminder')
         for (const dataset of announcement.datasets)
