@@ -14,7 +14,8 @@ import { cli } from '../../helpers/cli';
 import { UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
 
 const suite = uiSuite(300);
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
+// Generous: the server and Chromium share two cores with other test runs.
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
 /** The cause the engine must give a record, worked out from the snapshot alone. */
 function expectedCause(record: DatasetRecord): string | null {
@@ -56,11 +57,13 @@ async function visibleCauses(page: Page): Promise<[string, string | null][]> {
 
 const datasetsUrl = (query = '') => `${suite.server.base}/#/orgs/${UI_ORG}/datasets${query}`;
 
-describe('datasets view: causes and acknowledgements', () => {
+describe('datasets view: causes and acknowledgements', { timeout: 90_000 }, () => {
   let acknowledged: DatasetRecord;
 
   it('shows each FAILED and MISSING row’s cause, as the snapshot says it must be', async () => {
     const { page } = suite.light;
+    // The window first lands on Triage (the demo has failures): let that happen before going elsewhere.
+    await page.waitForURL(/#\/orgs\/[^/]+\/triage/, { timeout: 30_000 });
     await page.goto(datasetsUrl('?status=FAILED,MISSING'));
     await shownTotal(page, troubled().length);
     const shown = await visibleCauses(page);

@@ -14,7 +14,8 @@ import { cli } from '../../helpers/cli';
 import { UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
 
 const suite = uiSuite(300, { dark: true });
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
+// Generous: the server and Chromium share two cores with other test runs.
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
 const datasetUrl = (datasetId: string) =>
   `${suite.server.base}/#/orgs/${UI_ORG}/datasets/${encodeURIComponent(datasetId)}`;
@@ -37,9 +38,12 @@ const timelineEntries = (page: Page) =>
       items.map((item) => [item.getAttribute('data-kind'), item.textContent!.replace(/\s+/g, ' ').trim()]),
     );
 
-describe('dataset view: triage and timeline', () => {
+describe('dataset view: triage and timeline', { timeout: 90_000 }, () => {
   it('shows the cause, the acknowledgement in force and the timeline newest first', async () => {
     const { page } = suite.light;
+    // The window first lands on Triage (the demo has failures): let that happen before going elsewhere.
+    await page.waitForURL(/#\/orgs\/[^/]+\/triage/, { timeout: 30_000 });
+    await suite.dark.page.waitForURL(/#\/orgs\/[^/]+\/triage/, { timeout: 30_000 });
     const dataset = failed();
     await run(['ack', dataset.datasetId, '--note', 'first look', '--by', 'kim']);
     await run(['unack', dataset.datasetId, '--by', 'kim']);
