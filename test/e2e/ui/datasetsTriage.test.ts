@@ -109,7 +109,9 @@ describe('datasets view: causes and acknowledgements', { timeout: 90_000 }, () =
     const { page } = suite.light;
     await page.goto(datasetsUrl());
     await page.locator('tr[data-dataset-id]').first().waitFor();
-    await page.getByRole('checkbox', { name: 'Unacknowledged only' }).click();
+    // By keyboard: the checkbox is a Tab stop that Space turns.
+    await page.getByRole('checkbox', { name: 'Unacknowledged only' }).focus();
+    await page.keyboard.press(' ');
     await poll(() => page.url()).toContain('unack=1');
     const expected = troubled().length - 1;
     await shownTotal(page, expected);
