@@ -31,7 +31,7 @@ let clock: Date;
 
 beforeEach(async () => {
   dataDir = tempDir('dh-ack-');
-  store = await Store.open({ dataDir, openCheckpointDelayMs: 0 });
+  store = await Store.open({ dataDir, checkpoint: { openCheckpointDelayMs: 0 } });
   clock = new Date('2026-11-21T06:00:00.000Z');
 });
 afterEach(async () => {
@@ -82,7 +82,7 @@ async function sync(...records: DatasetRecord[]): Promise<void> {
 
 async function restart(): Promise<void> {
   await store.close();
-  store = await Store.open({ dataDir, openCheckpointDelayMs: 0 });
+  store = await Store.open({ dataDir, checkpoint: { openCheckpointDelayMs: 0 } });
 }
 
 const kinds = (id: string) => datasetTimeline(store, ORG, id, 100).map((entry) => entry.kind);
