@@ -185,6 +185,30 @@ describe('a cause that keeps failing', () => {
     ]);
   });
 
+  it('releases more than three causes at once as one summary, and several orgs apart', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store, { now: T0 });
+    const codes = ['E_A', 'E_B', 'E_C', 'E_D'];
+    for (const [i, code] of codes.entries()) fail(store, i + 1, code);
+    putDataset(store, 9, 'FAILED', 'dlv-9', { orgId: 'other', shortCode: 'E_A' });
+    await bench.cycle();
+    await bench.cycle({ orgId: 'other', sourceId: 'other-remote' });
+    expect(bench.heard.map((a) => a.kind)).toEqual(['summary', 'failed']);
+    at(bench, 5);
+    for (const [i, code] of codes.entries()) fail(store, i + 11, code);
+    putDataset(store, 19, 'FAILED', 'dlv-19', { orgId: 'other', shortCode: 'E_A' });
+    expect(await bench.cycle()).toEqual([]);
+    expect(await bench.cycle({ orgId: 'other', sourceId: 'other-remote' })).toEqual([]);
+    at(bench, 9.5);
+    expect(await bench.alerts.tick()).toEqual([]);
+    at(bench, 10);
+    const released = await bench.alerts.tick();
+    expect(released.map((a) => [a.kind === 'summary' ? a.cause : a.kind, ...deliveries(a)])).toEqual([
+      ['many', 'dlv-11', 'dlv-12', 'dlv-13', 'dlv-14'],
+      ['failed', 'dlv-19'],
+    ]);
+  });
+
   it('batches and releases new failures of an acknowledged cause the same way', async () => {
     const store = await memoryStore();
     const bench = alertsBench(store, { now: T0 });
