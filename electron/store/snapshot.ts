@@ -193,6 +193,11 @@ class SnapshotWriter {
   private readonly deferred: string[] = [];
   /** No event is stored: every dataset's events go in as they are (see `deferIndexes`). */
   private fresh = false;
+  /**
+   * Datasets whose events are all kept (no more than retention): their oldest deadline ('' when none
+   * has one). A timeline of the file that starts no earlier needs no pruning (`finish`).
+   */
+  private readonly oldestKept = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -239,6 +244,14 @@ class SnapshotWriter {
     });
     // Its timeline and acknowledgements are replaced with the file's too (none, if it gives none).
     if (!isNew) forgetDataset(this.store, this.orgId, record.datasetId);
+    const events = record.deliveryEventList;
+    if (events.length > this.deliveriesPerDataset) return;
+    // Normalized times are canonical (`2026-11-21T04:41:00.000Z`): as strings they sort as times.
+    let oldest = '';
+    for (const { deliveryDeadline } of events)
+      if (deliveryDeadline !== null && (oldest === '' || deliveryDeadline < oldest))
+        oldest = deliveryDeadline;
+    this.oldestKept.set(record.datasetId, oldest);
   }
 
   tasks(deliveryId: string, packed: Uint8Array, failure: FailureCause | null): void {
@@ -269,7 +282,12 @@ class SnapshotWriter {
     }
     pruneTasks(this.store, this.orgId);
     // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
-    for (const datasetId of knowledge.timelines) pruneTimeline(this.store, this.orgId, datasetId);
+    for (const [datasetId, earliest] of knowledge.timelines) {
+      const oldest = this.oldestKept.get(datasetId);
+      // Every event kept, none due after the timeline's first entry: nothing to drop, nothing to ask.
+      if (oldest !== undefined && (oldest === '' || earliest >= oldest)) continue;
+      pruneTimeline(this.store, this.orgId, datasetId);
+    }
   }
 
   /**

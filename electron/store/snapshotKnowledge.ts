@@ -229,8 +229,8 @@ export class KnowledgeWriter {
   private readonly acks = new Map<string, string>();
   /** Dataset → the path of its open acknowledgement. */
   private readonly open = new Map<string, string>();
-  /** Datasets whose timeline the file gave, to prune to retention at the end. */
-  readonly timelines: string[] = [];
+  /** Datasets whose timeline the file gave, with its earliest entry's time: pruned to retention at the end. */
+  readonly timelines = new Map<string, string>();
   counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0 };
 
   constructor(
@@ -262,8 +262,13 @@ export class KnowledgeWriter {
   timeline(datasetId: string, entries: TimelineEntry[], path: string): void {
     this.inFile(datasetId, path, 'the timeline');
     entries.forEach((entry, i) => this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`));
-    for (const entry of entries) addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
-    this.timelines.push(datasetId);
+    let earliest: string | null = null;
+    for (const entry of entries) {
+      addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
+      // Canonical times (normalizeDateTime): as strings they sort as times.
+      if (earliest === null || entry.at < earliest) earliest = entry.at;
+    }
+    if (earliest !== null) this.timelines.set(datasetId, earliest);
     this.counts.timelineEntries += entries.length;
   }
 
