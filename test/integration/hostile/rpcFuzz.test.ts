@@ -35,6 +35,8 @@ const WRITES = new Set<RpcCall>([
   'keys.revoke',
   'snoozes.set',
   'snoozes.clear',
+  'acks.set',
+  'acks.clear',
 ]);
 
 let store: Store;
