@@ -1,8 +1,8 @@
 /**
  * The cause of each failure the alerts announce or remind (DESIGN.md §11), as the Triage view groups
  * them: from the org's causes of the moment (query/causes.ts), so a notification opens the very cause
- * the window lists. A failure no longer among them (it recovered while held in quiet hours) is grouped
- * by its stored tasks alone, without a supplier.
+ * the window lists. A failure no longer among them (it recovered while held in quiet hours or batched
+ * by a cool-down) is grouped by its stored tasks, with its dataset's supplier as last synced.
  */
 import { UNKNOWN_CAUSE_ID, causeTitle, failedCauseId, firstFailure } from '../../shared/causes';
 import type { TasksRecord } from '../../shared/schemas';
@@ -11,6 +11,17 @@ import { getDeliveryTasks } from '../query/tasks';
 import type { Store } from '../store/database';
 import type { Cause } from '../../shared/causes';
 import type { CausedFailure, FailedDataset, FailureReason } from './types';
+
+/** The dataset's supplier as last synced (null: none, or the dataset is gone). */
+function storedSupplier(store: Store, dataset: FailedDataset): { id: string | null; name: string | null } {
+  const [row] = store.all(
+    'SELECT supplier_id, supplier_name FROM datasets WHERE org_id = ? AND dataset_id = ?',
+    [dataset.orgId, dataset.datasetId],
+  );
+  const text = (value: unknown): string | null =>
+    value === null || value === undefined ? null : String(value);
+  return { id: text(row?.supplier_id), name: text(row?.supplier_name) };
+}
 
 function storedReason(store: Store, dataset: FailedDataset): FailureReason | null {
   const tasks = getDeliveryTasks(store, dataset.orgId, dataset.deliveryId, false);
@@ -49,6 +60,7 @@ export function withCauses(
     const known = byDelivery.get(failure.deliveryId);
     if (known) return { ...failure, ...known };
     const reason = storedReason(store, failure);
+    const supplier = storedSupplier(store, failure);
     return {
       ...failure,
       causeId: reason ? failedCauseId(reason.stage, reason.shortCode) : UNKNOWN_CAUSE_ID,
@@ -56,8 +68,8 @@ export function withCauses(
         reason ? { kind: 'failed', stage: reason.stage, shortCode: reason.shortCode } : { kind: 'unknown' },
       ),
       reason,
-      supplierId: null,
-      supplierName: null,
+      supplierId: supplier.id,
+      supplierName: supplier.name,
     };
   });
 }

@@ -185,6 +185,29 @@ describe('a cause that keeps failing', () => {
     ]);
   });
 
+  it('still tells a batched failure that recovered while it waited, with its supplier', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store, { now: T0 });
+    fail(store, 1);
+    await bench.cycle();
+    at(bench, 1);
+    fail(store, 2);
+    fail(store, 3);
+    await bench.cycle();
+    at(bench, 5);
+    putDataset(store, 2, 'HEALTHY', 'dlv-2-ok', { supplier: BLUEFIN });
+    await bench.cycle();
+    at(bench, 10);
+    const [released, ...rest] = await bench.alerts.tick();
+    expect(rest).toEqual([]);
+    expect(released).toMatchObject({
+      kind: 'cause',
+      body: '2 more datasets from Bluefin Exchange Feeds (2 failing now)',
+      suppliers: [{ id: BLUEFIN.id, name: BLUEFIN.name, count: 2 }],
+    });
+    expect(deliveries(released!)).toEqual(['dlv-2', 'dlv-3']);
+  });
+
   it('releases more than three causes at once as one summary, and several orgs apart', async () => {
     const store = await memoryStore();
     const bench = alertsBench(store, { now: T0 });
