@@ -8,20 +8,10 @@ import { UNKNOWN_CAUSE_ID, causeTitle, failedCauseId, firstFailure } from '../..
 import type { TasksRecord } from '../../shared/schemas';
 import { listCauses } from '../query/causes';
 import { getDeliveryTasks } from '../query/tasks';
+import { lastSupplier } from '../store/announcements';
 import type { Store } from '../store/database';
 import type { Cause } from '../../shared/causes';
 import type { CausedFailure, FailedDataset, FailureReason } from './types';
-
-/** The dataset's supplier as last synced (null: none, or the dataset is gone). */
-function storedSupplier(store: Store, dataset: FailedDataset): { id: string | null; name: string | null } {
-  const [row] = store.all(
-    'SELECT supplier_id, supplier_name FROM datasets WHERE org_id = ? AND dataset_id = ?',
-    [dataset.orgId, dataset.datasetId],
-  );
-  const text = (value: unknown): string | null =>
-    value === null || value === undefined ? null : String(value);
-  return { id: text(row?.supplier_id), name: text(row?.supplier_name) };
-}
 
 function storedReason(store: Store, dataset: FailedDataset): FailureReason | null {
   const tasks = getDeliveryTasks(store, dataset.orgId, dataset.deliveryId, false);
@@ -60,7 +50,7 @@ export function withCauses(
     const known = byDelivery.get(failure.deliveryId);
     if (known) return { ...failure, ...known };
     const reason = storedReason(store, failure);
-    const supplier = storedSupplier(store, failure);
+    const supplier = lastSupplier(store, failure.orgId, failure.datasetId);
     return {
       ...failure,
       causeId: reason ? failedCauseId(reason.stage, reason.shortCode) : UNKNOWN_CAUSE_ID,

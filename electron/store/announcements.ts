@@ -146,6 +146,24 @@ export function toldSince(store: Store, orgId: string, since: Date): AnnouncedFa
     .map(announcedFailure);
 }
 
+/**
+ * A dataset's supplier as last synced (nulls: none, or the dataset is gone): what names the supplier of
+ * a failure that is no longer among the org's causes (it recovered while held or batched).
+ */
+export function lastSupplier(
+  store: Store,
+  orgId: string,
+  datasetId: string,
+): { id: string | null; name: string | null } {
+  const [row] = store.all(
+    'SELECT supplier_id, supplier_name FROM datasets WHERE org_id = ? AND dataset_id = ?',
+    [orgId, datasetId],
+  );
+  const text = (value: unknown): string | null =>
+    value === null || value === undefined ? null : String(value);
+  return { id: text(row?.supplier_id), name: text(row?.supplier_name) };
+}
+
 /** An announced failure that may be reminded: when it was announced, and how often it was reminded. */
 export interface RemindableFailure extends FailedDataset {
   announcedAt: string;
