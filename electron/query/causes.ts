@@ -17,7 +17,7 @@ import {
   missingCauseId,
 } from '../../shared/causes';
 import { STAGES, type Stage } from '../../shared/status';
-import { openAcknowledgements } from '../store/acknowledgements';
+import { openAcknowledgement, openAcknowledgements } from '../store/acknowledgements';
 import type { Row, Store } from '../store/database';
 import { FAILED_DELIVERY, PROBLEM_DELIVERY } from '../store/failedDelivery';
 
@@ -152,16 +152,17 @@ function troubledOf(row: Row, acks: Map<string, AcknowledgementView>): Troubled 
 }
 
 /** The org's FAILED and MISSING datasets, each with its problem delivery, its time and its failure. */
-function troubledRows(store: Store, orgId: string): Row[] {
+function troubledRows(store: Store, orgId: string, datasetId: string | null = null): Row[] {
   return store.all(
     `SELECT p.*, e.deadline, e.delivered_at, t.org_id AS known, t.fail_stage, t.fail_code, t.fail_message
      FROM (SELECT d.pk, d.dataset_id, d.name, d.name_key, d.data_product_name, d.supplier_id, d.supplier_name,
              d.status, ${PROBLEM_DELIVERY} AS problem
-           FROM datasets d WHERE d.org_id = ?1 AND d.status IN ('FAILED', 'MISSING')) p
+           FROM datasets d WHERE d.org_id = ?1 AND d.status IN ('FAILED', 'MISSING')
+             ${datasetId === null ? '' : 'AND d.dataset_id = ?2'}) p
      LEFT JOIN events e ON e.delivery_id = p.problem AND e.dataset_pk = p.pk
      LEFT JOIN delivery_tasks t ON t.org_id = ?1 AND t.delivery_id = p.problem
      ORDER BY p.name_key, p.dataset_id`,
-    [orgId],
+    datasetId === null ? [orgId] : [orgId, datasetId],
   );
 }
 
@@ -239,13 +240,11 @@ export function causeOfDataset(
   orgId: string,
   datasetId: string,
 ): { causeId: string; title: string; dataset: CauseDataset } | null {
-  const cause = listCauses(store, orgId).find((candidate) =>
-    candidate.datasets.some((dataset) => dataset.datasetId === datasetId),
-  );
-  if (!cause) return null;
-  return {
-    causeId: cause.causeId,
-    title: cause.title,
-    dataset: cause.datasets.find((dataset) => dataset.datasetId === datasetId)!,
-  };
+  // One dataset's row, not the org's causes (the dataset view and `ack` ask this for one dataset).
+  const [row] = troubledRows(store, orgId, datasetId);
+  if (!row) return null;
+  const acknowledgement = openAcknowledgement(store, orgId, datasetId);
+  const acks = new Map(acknowledgement ? [[datasetId, acknowledgement]] : []);
+  const { causeId, title, dataset } = troubledOf(row, acks);
+  return { causeId, title, dataset };
 }

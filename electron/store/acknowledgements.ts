@@ -40,6 +40,12 @@ const COLUMNS =
 
 /** Records (or, for the same failure, updates the note of) an acknowledgement. Call inside a transaction. */
 export function acknowledge(store: Store, ack: Acknowledge): AcknowledgementView {
+  // One holds per dataset: an earlier failure's (its end not yet seen by a sync) gives way.
+  store.run(
+    `UPDATE acknowledgements SET ended_at = ?, end_reason = 'another failure was acknowledged'
+     WHERE org_id = ? AND dataset_id = ? AND ended_at IS NULL AND delivery_id <> ?`,
+    [ack.at, ack.orgId, ack.datasetId, ack.deliveryId],
+  );
   store.run(
     `INSERT INTO acknowledgements (org_id, dataset_id, delivery_id, status, cause_id, note, by_name, at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -120,9 +126,10 @@ export function listAcknowledgements(
 }
 
 /** Why an acknowledgement ended, from the dataset's new status. */
-function endReason(to: string | null, deliveryId: string | null): string {
+function endReason(was: string, to: string | null, deliveryId: string | null): string {
   if (to === null) return 'the dataset was removed';
-  if (to === 'FAILED') return `failed again${deliveryId ? ` (delivery ${deliveryId})` : ''}`;
+  const delivery = deliveryId ? ` (delivery ${deliveryId})` : '';
+  if (to === 'FAILED') return was === 'FAILED' ? `failed again${delivery}` : `failed${delivery}`;
   if (to === 'MISSING') return 'missing';
   return `delivered (${to})`;
 }
@@ -146,7 +153,7 @@ export function endStaleAcknowledgements(
     [orgId, datasetId, open.status, open.deliveryId],
   );
   if (holds !== undefined) return;
-  const reason = endReason(to, deliveryId);
+  const reason = endReason(open.status, to, deliveryId);
   store.run(
     'UPDATE acknowledgements SET ended_at = ?, end_reason = ? WHERE org_id = ? AND dataset_id = ? AND delivery_id = ?',
     [at, reason, orgId, datasetId, open.deliveryId],

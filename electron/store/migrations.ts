@@ -197,7 +197,8 @@ CREATE TABLE acknowledgements (
   end_reason TEXT,
   PRIMARY KEY (org_id, dataset_id, delivery_id)
 );
-CREATE INDEX acknowledgements_open ON acknowledgements (org_id, dataset_id) WHERE ended_at IS NULL;
+-- At most one acknowledgement holds per dataset: the one of its current failure.
+CREATE UNIQUE INDEX acknowledgements_open ON acknowledgements (org_id, dataset_id) WHERE ended_at IS NULL;
 
 -- What the mirror saw and did, per dataset, newest first (at_key: epoch ms; id breaks ties in order).
 CREATE TABLE timeline (

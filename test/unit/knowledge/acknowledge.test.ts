@@ -15,7 +15,11 @@ import {
 import { InvalidArgument } from '../../../electron/query/errors';
 import { listCauses } from '../../../electron/query/causes';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
-import { listAcknowledgements, openAcknowledgement } from '../../../electron/store/acknowledgements';
+import {
+  acknowledge,
+  listAcknowledgements,
+  openAcknowledgement,
+} from '../../../electron/store/acknowledgements';
 import { Store } from '../../../electron/store/database';
 import { writeTasks } from '../../../electron/store/datasetWriter';
 import { datasetTimeline } from '../../../electron/store/timeline';
@@ -69,10 +73,14 @@ function record(id: string, status: string, deliveryId: string, supplier = 'sup-
 
 /** One sync cycle that received these records (their FAILED deliveries' tasks stored, as the sync does). */
 async function sync(...records: DatasetRecord[]): Promise<void> {
+  await syncKeeping(100, ...records);
+}
+
+async function syncKeeping(deliveriesPerDataset: number, ...records: DatasetRecord[]): Promise<void> {
   const changes = new ChangeSet(defaultSpoolOptions());
   for (const each of records) changes.add({ record: each, hash: `${Math.random()}` }, 100);
   const stored = new Map(storedDatasetIds(store, ORG).map((id) => [id, true]));
-  await applySync(store, { orgId: ORG, changes, stored, now: clock, deliveriesPerDataset: 100 });
+  await applySync(store, { orgId: ORG, changes, stored, now: clock, deliveriesPerDataset });
   store.transaction(() => {
     for (const each of records)
       if (each.latestDeliveryStatus === 'FAILED')
@@ -132,6 +140,30 @@ describe('acknowledgement lifecycle', () => {
     expect(listAcknowledgements(store, ORG, true)[0]!.endReason).toBe('missing');
   });
 
+  it('ends when a MISSING delivery arrives FAILED: "failed", not "failed again"', async () => {
+    await sync(record('m', 'MISSING', 'd1'));
+    acknowledgeDataset(store, ORG, 'm', null, who());
+    tick(60);
+    await sync(record('m', 'FAILED', 'd1'));
+    expect(listAcknowledgements(store, ORG, true)[0]!.endReason).toBe('failed (delivery d1)');
+  });
+
+  it('keeps one acknowledgement per dataset: acknowledging another failure ends the earlier one', async () => {
+    await sync(record('a', 'FAILED', 'd1'));
+    acknowledgeDataset(store, ORG, 'a', null, who());
+    tick(1);
+    const base = { orgId: ORG, datasetId: 'a', status: 'FAILED', causeId: null, note: null, by: 'kim' };
+    store.transaction(() => acknowledge(store, { ...base, deliveryId: 'd0', at: clock.toISOString() }));
+    expect(listAcknowledgements(store, ORG, true).map((ack) => [ack.deliveryId, ack.endReason])).toEqual([
+      ['d0', null],
+      ['d1', 'another failure was acknowledged'],
+    ]);
+    // The store refuses two at once, whoever writes.
+    expect(() =>
+      store.run("UPDATE acknowledgements SET ended_at = NULL WHERE org_id = ? AND dataset_id = 'a'", [ORG]),
+    ).toThrow(/UNIQUE/);
+  });
+
   it('holds through a sync that re-sends the same failure', async () => {
     await sync(record('a', 'FAILED', 'd1'));
     acknowledgeDataset(store, ORG, 'a', null, who());
@@ -184,5 +216,21 @@ describe('acknowledgement lifecycle', () => {
       expect.objectContaining({ field: 'by' }) as unknown as Error,
     );
     expect(listAcknowledgements(store, ORG, true)).toEqual([]);
+  });
+});
+
+describe('timeline retention', () => {
+  it('drops entries older than the oldest retained delivery when the history moves on, status unchanged', async () => {
+    clock = new Date('2026-11-21T01:30:00.000Z');
+    await syncKeeping(2, record('a', 'HEALTHY', 'd1'));
+    expect(kinds('a')).toEqual(['status']);
+    tick(60);
+    await syncKeeping(2, record('a', 'HEALTHY', 'd2'));
+    // d1 (due 01:00) and d2 (02:00) kept: the first sighting (01:30) is within that history.
+    expect(kinds('a')).toEqual(['status']);
+    tick(60);
+    await syncKeeping(2, record('a', 'HEALTHY', 'd3'));
+    // Only d2 and d3 are kept now: the entry from 01:30 predates them and goes, though no status changed.
+    expect(kinds('a')).toEqual([]);
   });
 });
