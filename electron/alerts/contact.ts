@@ -60,7 +60,7 @@ export class ContactWatch {
     for (const state of states) {
       if (!this.judged.has(state.sourceId)) continue;
       const fresh = state.sourceId === justSynced || freshness(state, now) === 'fresh';
-      const open = openOutage(store, state.sourceId);
+      const open = openOutage(store, state.orgId, state.sourceId);
       if (!fresh && open === null) {
         const outage = recordLoss(
           store,

@@ -224,7 +224,9 @@ CREATE TABLE sync_outages (
   source_name TEXT NOT NULL,
   last_success_at TEXT,
   lost_at TEXT NOT NULL,
-  regained_at TEXT
+  regained_at TEXT,
+  -- From a snapshot: another machine's outage, never this mirror's contact with a source of its own.
+  imported INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX sync_outages_by_org ON sync_outages (org_id, lost_at DESC);
 

@@ -29,11 +29,15 @@ const outageOf = (row: Row): Outage => ({
   regainedAt: row.regained_at == null ? null : String(row.regained_at),
 });
 
-/** The source's outage that has not ended, if any. */
-export function openOutage(store: Store, sourceId: string): Outage | null {
+/**
+ * The source's outage that has not ended, if any. Imported outages (another machine's, from a snapshot)
+ * are never this mirror's: source ids are names, and would collide.
+ */
+export function openOutage(store: Store, orgId: string, sourceId: string): Outage | null {
   const row = store.get(
-    `SELECT ${COLUMNS} FROM sync_outages WHERE source_id = ? AND regained_at IS NULL ORDER BY id DESC LIMIT 1`,
-    [sourceId],
+    `SELECT ${COLUMNS} FROM sync_outages WHERE org_id = ? AND source_id = ? AND regained_at IS NULL
+       AND imported = 0 ORDER BY id DESC LIMIT 1`,
+    [orgId, sourceId],
   );
   return row ? outageOf(row) : null;
 }
@@ -41,7 +45,9 @@ export function openOutage(store: Store, sourceId: string): Outage | null {
 /** Every outage that has not ended, oldest first. */
 export function openOutages(store: Store): Outage[] {
   return store
-    .all(`SELECT ${COLUMNS} FROM sync_outages WHERE regained_at IS NULL ORDER BY lost_at, id`)
+    .all(
+      `SELECT ${COLUMNS} FROM sync_outages WHERE regained_at IS NULL AND imported = 0 ORDER BY lost_at, id`,
+    )
     .map(outageOf);
 }
 

@@ -333,8 +333,9 @@ export class KnowledgeWriter {
       outage.lostAt,
     ]);
     this.store.run(
-      `INSERT INTO sync_outages (org_id, source_id, source_name, last_success_at, lost_at, regained_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+      // Imported: shown on the timelines, never taken for this mirror's own contact with a source.
+      `INSERT INTO sync_outages (org_id, source_id, source_name, last_success_at, lost_at, regained_at, imported)
+       VALUES (?, ?, ?, ?, ?, ?, 1)`,
       [
         this.orgId,
         outage.sourceId,

@@ -85,7 +85,7 @@ export function datasetTimeline(
   const oldest = entries.at(-1)?.at ?? null;
   const outages = store
     .all(
-      `SELECT lost_at, regained_at, source_name, last_success_at FROM sync_outages
+      `SELECT lost_at, regained_at, source_name, last_success_at, imported FROM sync_outages
        WHERE org_id = ? AND (regained_at IS NULL OR regained_at >= ?) ORDER BY lost_at DESC LIMIT ?`,
       [orgId, oldest ?? '', limit],
     )
@@ -97,7 +97,11 @@ export function datasetTimeline(
       deliveryId: null,
       text:
         `Lost contact with ${String(row.source_name)}` +
-        (row.regained_at == null ? ' (not regained yet)' : `; regained at ${String(row.regained_at)}`),
+        (row.regained_at != null
+          ? `; regained at ${String(row.regained_at)}`
+          : row.imported
+            ? ' (still out when the snapshot was exported)'
+            : ' (not regained yet)'),
       by: null,
     }));
   return [...entries, ...outages].sort((a, b) => Date.parse(b.at) - Date.parse(a.at)).slice(0, limit);

@@ -30,11 +30,11 @@ describe('sync outages', () => {
   it('keeps one open outage per source until it is regained', () => {
     const a = recordLoss(store, loss('a', '2026-11-21T12:00:00.000Z'));
     recordLoss(store, loss('b', '2026-11-21T12:05:00.000Z'));
-    expect(openOutage(store, 'a')).toEqual({ ...a, regainedAt: null });
+    expect(openOutage(store, ORG, 'a')).toEqual({ ...a, regainedAt: null });
     expect(openOutages(store).map((o) => o.sourceId)).toEqual(['a', 'b']);
     recordRegain(store, a.id, '2026-11-21T12:30:00.000Z');
     recordRegain(store, a.id, '2026-11-21T13:00:00.000Z'); // ended already: kept as it was
-    expect(openOutage(store, 'a')).toBeNull();
+    expect(openOutage(store, ORG, 'a')).toBeNull();
     expect(openOutages(store).map((o) => o.sourceId)).toEqual(['b']);
   });
 
@@ -49,7 +49,7 @@ describe('sync outages', () => {
     ]);
     clearHeldOutages(store);
     expect(heldOutages(store)).toEqual([]);
-    expect(openOutage(store, 'a')?.id).toBe(a.id);
+    expect(openOutage(store, ORG, 'a')?.id).toBe(a.id);
   });
 
   it("shows on the org's dataset timelines", () => {
