@@ -21,7 +21,7 @@ interface AckOptions {
 }
 
 const CAUSE_HELP =
-  'a cause: STAGE:SHORTCODE (e.g. ingest:E_AUTH_FAILED; any case), missing:SUPPLIER or unknown';
+  'a cause: STAGE:SHORTCODE (e.g. ingest:E_AUTH_FAILED; the stage in any case), missing:SUPPLIER or unknown';
 const ORG_HELP = 'the org (needed when several have the dataset; with --cause, when the mirror has several)';
 const BY_HELP = `who (1–${MAX_ACK_NAME_LENGTH} characters; default: Settings → Triage name, else the OS user)`;
 
