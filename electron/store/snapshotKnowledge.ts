@@ -6,6 +6,7 @@
  * is docs/decisions.md "Snapshots: the local knowledge".
  */
 import {
+  type AcknowledgementView,
   MAX_ACK_NAME_LENGTH,
   MAX_CAUSE_ID_LENGTH,
   MAX_NOTE_LENGTH,
@@ -20,17 +21,7 @@ import { RecordProblem, jsonPath, normalizeDateTime } from './normalize';
 import { addTimelineEntry } from './timeline';
 
 /** An acknowledgement as a snapshot holds it: the org is the one imported into. */
-export interface SnapshotAcknowledgement {
-  datasetId: string;
-  deliveryId: string;
-  status: string;
-  causeId: string | null;
-  note: string | null;
-  by: string;
-  at: string;
-  endedAt: string | null;
-  endReason: string | null;
-}
+export type SnapshotAcknowledgement = Omit<AcknowledgementView, 'orgId'>;
 
 /** A source's lost contact, as a snapshot holds it. */
 export interface SnapshotSyncOutage {
