@@ -11,6 +11,7 @@ import { type Freshness, type SourceState, freshness } from '../../shared/sync';
 import { relativeTime } from '../../shared/time';
 import {
   type TrayFailed,
+  acknowledgedCount,
   acknowledgedFailures,
   datasetStatus,
   failedDatasets,
@@ -80,11 +81,21 @@ export function computeTrayState(
     counts[status !== null && isDeliveryStatus(status) ? status : 'other'] -= 1;
   }
   const awake = (dataset: TrayFailed) => !snoozedIds.has(`${dataset.orgId}\u0000${dataset.datasetId}`);
-  const acknowledged = acknowledgedFailures(store, orgs).filter(awake);
+  // The menu's rows only (LIMIT), and a count: not every acknowledged failure at every tick.
+  const unacknowledged = failedDatasets(store, orgs, TRAY_FAILED_LIMIT + snoozedIds.size).filter(awake);
+  const room = TRAY_FAILED_LIMIT - Math.min(unacknowledged.length, TRAY_FAILED_LIMIT);
   const failed = [
-    ...failedDatasets(store, orgs, TRAY_FAILED_LIMIT + snoozedIds.size).filter(awake),
-    ...acknowledged,
+    ...unacknowledged,
+    ...acknowledgedFailures(store, orgs, room > 0 ? room + snoozedIds.size : 0).filter(awake),
   ].slice(0, TRAY_FAILED_LIMIT);
+  const acknowledgedTotal = acknowledgedCount(
+    store,
+    orgs,
+    [...snoozedIds].map((key) => {
+      const [orgId, datasetId] = key.split('\u0000');
+      return { orgId: orgId!, datasetId: datasetId! };
+    }),
+  );
   const fresh =
     sources.length === 0
       ? 'stale'
@@ -108,7 +119,7 @@ export function computeTrayState(
   const level: TrayLevel =
     fresh !== 'fresh'
       ? 'stale'
-      : counts.FAILED > acknowledged.length
+      : counts.FAILED > acknowledgedTotal
         ? 'failed'
         : counts.MISSING + counts.DELIVERED_LATE > 0
           ? 'warning'
@@ -122,7 +133,7 @@ export function computeTrayState(
     snoozed,
     failed,
     failedTotal: counts.FAILED,
-    failedAcknowledged: acknowledged.length,
+    failedAcknowledged: acknowledgedTotal,
     freshness: fresh,
     distrust,
     syncedAt,

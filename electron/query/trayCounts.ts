@@ -65,17 +65,23 @@ export function failedDatasets(store: Store, orgIds: readonly string[], limit: n
     }));
 }
 
-/** The orgs' FAILED datasets whose failure is acknowledged, by name (read from the open acknowledgements). */
-export function acknowledgedFailures(store: Store, orgIds: readonly string[]): TrayFailed[] {
-  if (orgIds.length === 0) return [];
+/** SQL (with `marks` of the orgs): the orgs' FAILED datasets `d` whose failure has an open acknowledgement `k`. */
+const ACKNOWLEDGED_FROM = (orgs: string): string =>
+  `FROM acknowledgements k JOIN datasets d ON d.org_id = k.org_id AND d.dataset_id = k.dataset_id
+   WHERE k.org_id IN (${orgs}) AND k.ended_at IS NULL AND k.status = 'FAILED'
+     AND d.status = 'FAILED' AND k.delivery_id = ${FAILED_DELIVERY}`;
+
+/**
+ * The orgs' first `limit` FAILED datasets by name whose failure is acknowledged (read from the open
+ * acknowledgements): what the tray's menu lists of them.
+ */
+export function acknowledgedFailures(store: Store, orgIds: readonly string[], limit: number): TrayFailed[] {
+  if (orgIds.length === 0 || limit <= 0) return [];
   return store
     .all(
-      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id, k.by_name
-       FROM acknowledgements k JOIN datasets d ON d.org_id = k.org_id AND d.dataset_id = k.dataset_id
-       WHERE k.org_id IN (${marks(orgIds)}) AND k.ended_at IS NULL AND k.status = 'FAILED'
-         AND d.status = 'FAILED' AND k.delivery_id = ${FAILED_DELIVERY}
-       ORDER BY d.name_key, d.dataset_id`,
-      [...orgIds],
+      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id, k.by_name ${ACKNOWLEDGED_FROM(marks(orgIds))}
+       ORDER BY d.name_key, d.dataset_id LIMIT ?`,
+      [...orgIds, limit],
     )
     .map((row) => ({
       orgId: String(row.org_id),
@@ -84,4 +90,23 @@ export function acknowledgedFailures(store: Store, orgIds: readonly string[]): T
       deliveryId: String(row.delivery_id),
       acknowledgedBy: String(row.by_name),
     }));
+}
+
+/**
+ * How many of the orgs' FAILED datasets have their failure acknowledged, leaving out `except` (the
+ * snoozed ones: a few, each an org and a dataset id).
+ */
+export function acknowledgedCount(
+  store: Store,
+  orgIds: readonly string[],
+  except: readonly { orgId: string; datasetId: string }[] = [],
+): number {
+  if (orgIds.length === 0) return 0;
+  const left = except.map(() => ' AND NOT (d.org_id = ? AND d.dataset_id = ?)').join('');
+  return Number(
+    store.value<number>(`SELECT count(*) ${ACKNOWLEDGED_FROM(marks(orgIds))}${left}`, [
+      ...orgIds,
+      ...except.flatMap((key) => [key.orgId, key.datasetId]),
+    ]) ?? 0,
+  );
 }

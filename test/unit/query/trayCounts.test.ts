@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { datasetName } from '../../../electron/query/dataset';
 import {
+  acknowledgedCount,
   acknowledgedFailures,
   datasetStatus,
   failedDatasets,
@@ -72,14 +73,47 @@ describe('tray counts', () => {
       );
     ack('ds-2', 'd2');
     expect(failedDatasets(store, [ORG], 10).map((d) => d.datasetId)).toEqual(['ds-3']);
-    expect(acknowledgedFailures(store, [ORG, 'other'])).toEqual([
+    expect(acknowledgedFailures(store, [ORG, 'other'], 10)).toEqual([
       { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2', acknowledgedBy: 'sam' },
     ]);
+    expect(acknowledgedCount(store, [ORG, 'other'])).toBe(1);
     // An acknowledgement of another delivery or status does not hold.
     ack('ds-3', 'd-old');
     putDataset(store, 2, 'FAILED', 'd2b');
     expect(failedDatasets(store, [ORG], 10).map((d) => d.datasetId)).toEqual(['ds-2', 'ds-3']);
-    expect(acknowledgedFailures(store, [ORG])).toEqual([]);
-    expect(acknowledgedFailures(store, [])).toEqual([]);
+    expect(acknowledgedFailures(store, [ORG], 10)).toEqual([]);
+    expect(acknowledgedFailures(store, [], 10)).toEqual([]);
+    expect(acknowledgedCount(store, [ORG])).toBe(0);
+    expect(acknowledgedCount(store, [])).toBe(0);
+  });
+
+  it('reads acknowledged failures up to the menu’s limit and counts them all, leaving out the given datasets', () => {
+    for (let n = 10; n < 15; n++) putDataset(store, n, 'FAILED', `f${n}`);
+    for (let n = 10; n < 15; n++)
+      store.transaction(() =>
+        acknowledge(store, {
+          orgId: ORG,
+          datasetId: `ds-${n}`,
+          deliveryId: `f${n}`,
+          status: 'FAILED',
+          causeId: null,
+          note: null,
+          by: 'sam',
+          at: '2026-11-21T12:00:00.000Z',
+        }),
+      );
+    expect(acknowledgedFailures(store, [ORG], 2).map((d) => d.datasetId)).toEqual(['ds-10', 'ds-11']);
+    expect(acknowledgedFailures(store, [ORG], 0)).toEqual([]);
+    expect(acknowledgedCount(store, [ORG])).toBe(5);
+    expect(
+      acknowledgedCount(
+        store,
+        [ORG],
+        [
+          { orgId: ORG, datasetId: 'ds-11' },
+          { orgId: 'other', datasetId: 'ds-12' },
+        ],
+      ),
+    ).toBe(4);
   });
 });
