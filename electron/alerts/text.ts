@@ -142,10 +142,10 @@ export function summaryText(
   }
 }
 
-export const REMINDER_PREFIX = 'Still failing, not acknowledged';
+export const REMINDER_PREFIX = 'Still failing, nobody on it';
 
 /**
- * A reminder: of one cause ("Still failing, not acknowledged: Ingest failed: E_AUTH_FAILED", "9 datasets
+ * A reminder: of one cause ("Still failing, nobody on it — Ingest failed: E_AUTH_FAILED", "9 datasets
  * from Bluefin · reminder 2 of 3"), or of several at once (their top causes).
  */
 export function reminderText(
@@ -162,10 +162,10 @@ export function reminderText(
       failures.length === 1
         ? nameOf(first)
         : `${plural(failures.length, 'dataset', 'datasets')} from ${supplierWords(failures)}`;
-    return { title: `${REMINDER_PREFIX}: ${only.title}`, body: `${what} · ${nth}` };
+    return { title: `${REMINDER_PREFIX} — ${only.title}`, body: `${what} · ${nth}` };
   }
   return {
-    title: `${REMINDER_PREFIX}: ${plural(failures.length, 'dataset', 'datasets')}`,
+    title: `${REMINDER_PREFIX} — ${plural(failures.length, 'dataset', 'datasets')}`,
     body: `${topCausesWords(causes)} · ${nth}`,
   };
 }

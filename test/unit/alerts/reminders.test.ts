@@ -73,7 +73,7 @@ describe('reminders', () => {
     expect(first).toMatchObject({
       kind: 'reminder',
       orgId: ORG,
-      title: 'Still failing, not acknowledged: Normalize failed: E_AUTH_FAILED',
+      title: 'Still failing, nobody on it — Normalize failed: E_AUTH_FAILED',
       body: '2 datasets from Bluefin Exchange Feeds · reminder 1 of 3',
       causes: [{ causeId: AUTH, count: 2 }],
       target: { view: 'triage', orgId: ORG, causeId: AUTH },
@@ -81,7 +81,7 @@ describe('reminders', () => {
     expect(await at(31)).toEqual([]);
     expect(await at(59)).toEqual([]);
     expect(bodies(await at(60))).toEqual([
-      'reminder: Still failing, not acknowledged: Normalize failed: E_AUTH_FAILED | 2 datasets from Bluefin Exchange Feeds · reminder 2 of 3',
+      'reminder: Still failing, nobody on it — Normalize failed: E_AUTH_FAILED | 2 datasets from Bluefin Exchange Feeds · reminder 2 of 3',
     ]);
     expect((await at(90)).map((a) => a.body)).toEqual([
       '2 datasets from Bluefin Exchange Feeds · reminder 3 of 3',
@@ -95,7 +95,7 @@ describe('reminders', () => {
       new Date(T0.getTime() + 30 * MINUTE).toISOString(),
     ]);
     expect(entries.find((e) => e.kind === 'reminded')?.text).toBe(
-      'Still failing, not acknowledged: Normalize failed: E_AUTH_FAILED',
+      'Still failing, nobody on it — Normalize failed: E_AUTH_FAILED',
     );
   });
 
@@ -104,7 +104,7 @@ describe('reminders', () => {
     await twoAuthFailures(store, made);
     ack(store, 'ds-1', 'dlv-1');
     expect(bodies(await at(30))).toEqual([
-      'reminder: Still failing, not acknowledged: Normalize failed: E_AUTH_FAILED | Dataset 2 · reminder 1 of 3',
+      'reminder: Still failing, nobody on it — Normalize failed: E_AUTH_FAILED | Dataset 2 · reminder 1 of 3',
     ]);
     ack(store, 'ds-2', 'dlv-2');
     expect(await at(60)).toEqual([]);
@@ -153,12 +153,12 @@ describe('reminders', () => {
     const released = await at(120); // 14:00: quiet hours end
     expect(bodies(released)).toEqual([
       'summary: 1 dataset FAILED during quiet hours | acme: Normalize failed: E_OTHER: Dataset 3.',
-      'reminder: Still failing, not acknowledged: Normalize failed: E_AUTH_FAILED | 2 datasets from Bluefin Exchange Feeds · reminder 2 of 3',
+      'reminder: Still failing, nobody on it — Normalize failed: E_AUTH_FAILED | 2 datasets from Bluefin Exchange Feeds · reminder 2 of 3',
     ]);
     expect(await at(149)).toEqual([]);
     expect(bodies(await at(150))).toEqual([
-      'reminder: Still failing, not acknowledged: Normalize failed: E_AUTH_FAILED | 2 datasets from Bluefin Exchange Feeds · reminder 3 of 3',
-      'reminder: Still failing, not acknowledged: Normalize failed: E_OTHER | Dataset 3 · reminder 1 of 3',
+      'reminder: Still failing, nobody on it — Normalize failed: E_AUTH_FAILED | 2 datasets from Bluefin Exchange Feeds · reminder 3 of 3',
+      'reminder: Still failing, nobody on it — Normalize failed: E_OTHER | Dataset 3 · reminder 1 of 3',
     ]);
   });
 
@@ -203,7 +203,7 @@ describe('reminders', () => {
     );
     expect(await made.cycle()).toHaveLength(1); // a summary
     expect(bodies(await at(30))).toEqual([
-      'reminder: Still failing, not acknowledged: 5 datasets | Normalize failed: E_A (2), Normalize failed: E_B (1), Normalize failed: E_C (1) and 1 more cause · reminder 1 of 3',
+      'reminder: Still failing, nobody on it — 5 datasets | Normalize failed: E_A (2), Normalize failed: E_B (1), Normalize failed: E_C (1) and 1 more cause · reminder 1 of 3',
     ]);
     expect((await at(30)).length).toBe(0);
   });
