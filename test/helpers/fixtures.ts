@@ -5,6 +5,7 @@
  */
 import { Rng } from '../../electron/demo/random';
 import type { DatasetRecord, DeadlineConfig, DeliveryEvent, TasksRecord } from '../../shared/schemas';
+import { STAGES, type Stage } from '../../shared/status';
 
 export const NAMES = [
   'EMEA Equity Prices EOD',
@@ -136,4 +137,32 @@ export function fixtureTasks(deliveryId: string, datasetId: string): TasksRecord
       ],
     },
   };
+}
+
+/**
+ * Tasks of `deliveryId` whose only failed task is at `stage` with `code` and `message` (every other
+ * stage succeeded); `stage` null: no task failed. What causes group by (DESIGN.md §11).
+ */
+export function tasksFailingAt(
+  deliveryId: string,
+  datasetId: string,
+  stage: Stage | null,
+  code: string | null,
+  message = 'it broke',
+): TasksRecord {
+  const record = structuredClone(fixtureTasks(deliveryId, datasetId));
+  const template = record.normalize.tasks[0]!;
+  for (const each of STAGES) {
+    const failing = each === stage;
+    record[each].tasks = [
+      {
+        ...template,
+        taskId: `${each}-1`,
+        status: failing ? 'FAILED' : 'SUCCEEDED',
+        shortCode: failing ? code : null,
+        message: failing ? message : null,
+      },
+    ];
+  }
+  return record;
 }

@@ -14,9 +14,9 @@ import { datasetTimeline } from '../../../electron/store/timeline';
 import type { AcknowledgementView } from '../../../shared/causes';
 import type { DatasetRecord, TasksRecord } from '../../../shared/schemas';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
-import { STAGES, type Stage } from '../../../shared/status';
+import type { Stage } from '../../../shared/status';
 import { type CliRun, cli, removeTempDirs, tempDir } from '../../helpers/cli';
-import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
+import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 import { startInstance, stopInstances } from '../../helpers/instance';
 import { type Spawned, killChildren, spawnCli, waitFor } from '../../helpers/process';
 
@@ -54,25 +54,6 @@ const BETA: Seed[] = [
   { id: 'ds-shared', status: 'FAILED', supplier: HARBOR },
   { id: 'ds-beta', status: 'HEALTHY', supplier: HARBOR },
 ];
-
-/** Tasks whose only failed task is at `stage` with `code`. */
-function tasksFailingAt(deliveryId: string, datasetId: string, stage: Stage, code: string): TasksRecord {
-  const record = structuredClone(fixtureTasks(deliveryId, datasetId));
-  const template = record.normalize.tasks[0]!;
-  for (const each of STAGES) {
-    const failing = each === stage;
-    record[each].tasks = [
-      {
-        ...template,
-        taskId: `${each}-1`,
-        status: failing ? 'FAILED' : 'SUCCEEDED',
-        shortCode: failing ? code : null,
-        message: failing ? 'it broke' : null,
-      },
-    ];
-  }
-  return record;
-}
 
 function snapshotOf(seeds: Seed[]): { datasets: DatasetRecord[]; tasks: Record<string, TasksRecord> } {
   const tasks: Record<string, TasksRecord> = {};

@@ -4,14 +4,14 @@
  * shortCode, tasks not stored yet, tasks stored with no failed task, and MISSING by supplier.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatasetRecord, TasksRecord } from '../../../shared/schemas';
+import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
 import { listCauses } from '../../../electron/query/causes';
 import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
 import { ensureOrg } from '../../../electron/store/orgs';
 import { acknowledge } from '../../../electron/store/acknowledgements';
-import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
+import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 
 const ORG = 'acme';
 
@@ -24,32 +24,6 @@ interface Row {
   tasks: Tasks;
   deliveredAt?: string;
   expected: string | null;
-}
-
-/** Tasks whose only failed task is at `stage` with `code` (every earlier stage succeeded). */
-function tasksFailingAt(
-  deliveryId: string,
-  datasetId: string,
-  stage: Stage | null,
-  code: string | null,
-  message = 'it broke',
-): TasksRecord {
-  const base = fixtureTasks(deliveryId, datasetId);
-  const template = base.normalize.tasks[0]!;
-  const record = structuredClone(base);
-  for (const each of STAGES) {
-    const failing = each === stage;
-    record[each].tasks = [
-      {
-        ...template,
-        taskId: `${each}-1`,
-        status: failing ? 'FAILED' : 'SUCCEEDED',
-        shortCode: failing ? code : null,
-        message: failing ? message : null,
-      },
-    ];
-  }
-  return record;
 }
 
 function put(store: Store, row: Row): void {

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRow } from '../../../shared/rpc';
-import type { DatasetRecord, TasksRecord } from '../../../shared/schemas';
-import { STAGES, type Stage } from '../../../shared/status';
+import type { DatasetRecord } from '../../../shared/schemas';
+import type { Stage } from '../../../shared/status';
 import { listCauses } from '../../../electron/query/causes';
 import { InvalidArgument } from '../../../electron/query/errors';
 import { listRows, statusCounts } from '../../../electron/query/rows';
@@ -15,7 +15,7 @@ import { acknowledge } from '../../../electron/store/acknowledgements';
 import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
 import { ensureOrg } from '../../../electron/store/orgs';
-import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
+import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 
 const ORG = 'acme';
 
@@ -28,25 +28,6 @@ interface Spec {
   tasks: Tasks;
   /** Acknowledged by sam: of its current failure, or of an earlier delivery (which no longer holds). */
   ack?: 'current' | 'stale';
-}
-
-function tasksFailingAt(deliveryId: string, datasetId: string, stage: Stage | null, code: string | null) {
-  const base = fixtureTasks(deliveryId, datasetId);
-  const template = base.normalize.tasks[0]!;
-  const record: TasksRecord = structuredClone(base);
-  for (const each of STAGES) {
-    const failing = each === stage;
-    record[each].tasks = [
-      {
-        ...template,
-        taskId: `${each}-1`,
-        status: failing ? 'FAILED' : 'SUCCEEDED',
-        shortCode: failing ? code : null,
-        message: failing ? 'it broke' : null,
-      },
-    ];
-  }
-  return record;
 }
 
 function put(store: Store, spec: Spec): void {
