@@ -30,7 +30,7 @@ import type { CycleEvent, SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { AlertsContext } from './context';
 import { ContactWatch } from './contact';
-import { decideCycle, releaseBatched, releaseHeld } from './failures';
+import { announceFailures, decideCycle, releaseBatched, releaseHeld } from './failures';
 import { decideReminders } from './reminders';
 import { type TrayState, computeTrayState } from './trayState';
 import type { Announcement } from './types';
@@ -151,17 +151,22 @@ export class AlertsEngine {
     const decided = await store.whenIdle(() => {
       const ctx = this.context();
       const states = this.options.sync.states();
-      const made = releaseHeld(ctx);
+      const held = releaseHeld(ctx);
       // Released before the cycle's own: a cause out of its cool-down says "N more" now, and the
       // cycle's new failures of it wait for the next window.
       const released = releaseBatched(ctx);
-      let remembered = made.length > 0 || released.remembered;
-      made.push(...released.announcements);
+      let remembered = held.remembered || released.remembered;
+      const drafts = [...held.drafts, ...released.drafts];
+      let recovered: Announcement | null = null;
       if (event?.outcome === 'ok') {
         const cycle = decideCycle(ctx, event);
-        made.push(...cycle.announcements);
+        drafts.push(...cycle.drafts);
+        recovered = cycle.recovered;
         remembered ||= cycle.remembered;
       }
+      // The summary rule over the whole evaluation: releases and new failures together.
+      const made = announceFailures(ctx, drafts);
+      if (recovered) made.push(recovered);
       const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
       const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
       made.push(...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states, justSynced));

@@ -2,16 +2,32 @@
  * New failures (DESIGN.md §5): what a finished cycle announces, what quiet hours held, and what a cause's
  * cool-down batched (coolDown.ts). Each decision is remembered (store/announcements.ts, with a timeline
  * entry for what is announced) before the engine emits it. Runs inside `store.whenIdle`.
+ *
+ * The steps plan drafts; `announceFailures` makes them once all of an evaluation's are known, so the
+ * summary rule holds for the whole evaluation: more than SUMMARY_THRESHOLD failure notifications of an
+ * org (releases and new failures together) are one summary of its top causes instead. Each step
+ * remembers its failures as it plans them (a release tells the cool-down clock its cause was notified
+ * now, so the cycle's new failures of that cause wait), and `announceFailures` again with the title.
+ * A failure batched or held that is acknowledged by its release (store/acknowledgements.ts) is
+ * remembered as 'acknowledged', never notified: someone is on it already.
  */
 import type { Cause } from '../../shared/causes';
 import type { CycleEvent } from '../../shared/sync';
-import { batchedFailures, heldFailures, remember, unannouncedFailures } from '../store/announcements';
+import {
+  type FailedDataset as StoredFailure,
+  batchedFailures,
+  heldFailures,
+  remember,
+  unannouncedFailures,
+} from '../store/announcements';
+import { openAcknowledgements } from '../store/acknowledgements';
+import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
 import { listCauses } from '../query/causes';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { withCauses } from './causes';
 import { CauseClock } from './coolDown';
-import { planNotifications } from './grouping';
+import { SUMMARY_THRESHOLD, planNotifications } from './grouping';
 import {
   causeCounts,
   causeText,
@@ -25,6 +41,70 @@ import type { Announcement, CausedFailure, FailedDataset, SummaryCause } from '.
 
 const RECOVERED_FROM = new Set(['FAILED', 'MISSING']);
 const RECOVERED_TO = new Set(['HEALTHY', 'DELIVERED_LATE']);
+
+/**
+ * A failure notification planned in an evaluation (its failures already remembered with `outcome`),
+ * made by `announceFailures` unless the evaluation's are too many for one org.
+ */
+export interface Draft {
+  orgId: string;
+  failures: CausedFailure[];
+  outcome: 'notified' | 'summarized' | 'first-sync';
+  make: () => Announcement;
+}
+
+/**
+ * Makes an evaluation's drafts, in order: each as planned, or for an org with more than
+ * SUMMARY_THRESHOLD of them one summary of their top causes (a first sync's failures in it keep their
+ * outcome: they start no cool-down). Remembers each with its notification's title.
+ */
+export function announceFailures(ctx: AlertsContext, drafts: readonly Draft[]): Announcement[] {
+  const made: Announcement[] = [];
+  const orgIds = [...new Set(drafts.map((draft) => draft.orgId))];
+  for (const orgId of orgIds) {
+    const ofOrg = drafts.filter((draft) => draft.orgId === orgId);
+    if (ofOrg.length <= SUMMARY_THRESHOLD) {
+      for (const draft of ofOrg) {
+        const announcement = draft.make();
+        remember(ctx.store, draft.failures, draft.outcome, ctx.now, announcement.title);
+        made.push(announcement);
+      }
+      continue;
+    }
+    const announcement = summary(
+      ctx,
+      'many',
+      orgId,
+      ofOrg.flatMap((draft) => draft.failures),
+    );
+    for (const outcome of ['first-sync', 'summarized'] as const)
+      remember(
+        ctx.store,
+        ofOrg
+          .filter((draft) => (draft.outcome === 'first-sync') === (outcome === 'first-sync'))
+          .flatMap((draft) => draft.failures),
+        outcome,
+        ctx.now,
+        announcement.title,
+      );
+    made.push(announcement);
+  }
+  return made;
+}
+
+/** The failures whose delivery has an acknowledgement that holds now (same delivery, still FAILED). */
+function acknowledgedOf<T extends StoredFailure>(
+  store: Store,
+  orgId: string,
+  failures: readonly T[],
+): { acknowledged: T[]; rest: T[] } {
+  const open = openAcknowledgements(store, orgId);
+  const holds = (failure: T): boolean => {
+    const ack = open.get(failure.datasetId);
+    return ack !== undefined && ack.deliveryId === failure.deliveryId && ack.status === 'FAILED';
+  };
+  return { acknowledged: failures.filter(holds), rest: failures.filter((failure) => !holds(failure)) };
+}
 
 const plain = (failure: CausedFailure): FailedDataset => ({
   orgId: failure.orgId,
@@ -41,14 +121,14 @@ const plain = (failure: CausedFailure): FailedDataset => ({
 export function decideCycle(
   ctx: AlertsContext,
   event: CycleEvent,
-): { announcements: Announcement[]; remembered: boolean } {
+): { drafts: Draft[]; recovered: Announcement | null; remembered: boolean } {
   const { store, now } = ctx;
   const snoozed = snoozedIds(ctx, event.orgId);
   const candidates = unannouncedFailures(store, event.orgId);
   const silenced = candidates.filter((dataset) => snoozed.has(dataset.datasetId));
   const rest = candidates.filter((dataset) => !snoozed.has(dataset.datasetId));
   remember(store, silenced, 'snoozed', now);
-  const announcements: Announcement[] = [];
+  const drafts: Draft[] = [];
   if (paused(ctx)) {
     remember(store, rest, 'paused', now);
   } else if (quiet(ctx)) {
@@ -56,7 +136,7 @@ export function decideCycle(
   } else if (rest.length > 0) {
     const causes = listCauses(store, event.orgId);
     const caused = withCauses(store, event.orgId, rest, causes);
-    if (event.firstSync) announcements.push(summarize(ctx, 'first-sync', event.orgId, caused));
+    if (event.firstSync) drafts.push(summarize(ctx, 'first-sync', event.orgId, caused));
     else {
       const clock = CauseClock.read(store, event.orgId, now, causes);
       remember(
@@ -66,12 +146,10 @@ export function decideCycle(
         now,
       );
       const fresh = caused.filter((failure) => !clock.cooling(failure.causeId));
-      announcements.push(...notify(ctx, event.orgId, fresh, causes, false));
+      drafts.push(...notify(ctx, event.orgId, fresh, causes, false));
     }
   }
-  const recovered = recoveries(ctx, event, snoozed);
-  if (recovered) announcements.push(recovered);
-  return { announcements, remembered: candidates.length > 0 };
+  return { drafts, recovered: recoveries(ctx, event, snoozed), remembered: candidates.length > 0 };
 }
 
 /**
@@ -79,14 +157,15 @@ export function decideCycle(
  * every cycle and tick, before the cycle's own): per org, one notification per cause saying how many
  * more failed (a cause with one is that failure's own notification; more than SUMMARY_THRESHOLD
  * notifications, one summary). Paused now: silenced; quiet hours: held for their summary; a dataset
- * snoozed meanwhile: silenced. A batched failure that recovered meanwhile is still told (it failed).
+ * snoozed meanwhile: silenced. A batched failure that recovered meanwhile is still told (it failed); one
+ * acknowledged meanwhile is not (remembered as 'acknowledged').
  */
-export function releaseBatched(ctx: AlertsContext): { announcements: Announcement[]; remembered: boolean } {
+export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembered: boolean } {
   const { store, now } = ctx;
   const batched = batchedFailures(store);
-  if (batched.length === 0) return { announcements: [], remembered: false };
+  if (batched.length === 0) return { drafts: [], remembered: false };
   let remembered = false;
-  const made: Announcement[] = [];
+  const made: Draft[] = [];
   for (const orgId of new Set(batched.map((failure) => failure.orgId))) {
     const causes = listCauses(store, orgId);
     const ofOrg = withCauses(
@@ -96,9 +175,11 @@ export function releaseBatched(ctx: AlertsContext): { announcements: Announcemen
       causes,
     );
     const clock = CauseClock.read(store, orgId, now, causes);
-    const due = ofOrg.filter((failure) => !clock.cooling(failure.causeId));
-    if (due.length === 0) continue;
+    const ripe = ofOrg.filter((failure) => !clock.cooling(failure.causeId));
+    if (ripe.length === 0) continue;
     remembered = true;
+    const { acknowledged, rest: due } = acknowledgedOf(store, orgId, ripe);
+    remember(store, acknowledged, 'acknowledged', now);
     if (paused(ctx)) {
       remember(store, due, 'paused', now);
       continue;
@@ -117,12 +198,12 @@ export function releaseBatched(ctx: AlertsContext): { announcements: Announcemen
     const rest = due.filter((failure) => !snoozed.has(failure.datasetId));
     made.push(...notify(ctx, orgId, rest, causes, true));
   }
-  return { announcements: made, remembered };
+  return { drafts: made, remembered };
 }
 
 /**
- * Notifies failures grouped by cause (grouping.ts) and remembers them. `more`: they were batched by a
- * cool-down, so a cause's notification says how many more failed and how many fail now.
+ * Plans the notifications of failures grouped by cause (grouping.ts) and remembers them. `more`: they
+ * were batched by a cool-down, so a cause's notification says how many more failed and how many fail now.
  */
 function notify(
   ctx: AlertsContext,
@@ -130,41 +211,51 @@ function notify(
   failures: CausedFailure[],
   causes: readonly Cause[],
   more: boolean,
-): Announcement[] {
-  const made: Announcement[] = [];
-  for (const plan of planNotifications(failures)) {
-    const announcement =
+): Draft[] {
+  return planNotifications(failures).map((plan) => {
+    const draft: Draft =
       plan.kind === 'failed'
-        ? single(ctx, plan.failure)
+        ? { orgId, failures: [plan.failure], outcome: 'notified', make: () => single(ctx, plan.failure) }
         : plan.kind === 'cause'
-          ? ofCause(ctx, orgId, plan.failures, causes, more)
-          : summary(ctx, 'many', orgId, plan.failures);
-    remember(
-      ctx.store,
-      plan.kind === 'failed' ? [plan.failure] : plan.failures,
-      plan.kind === 'summary' ? 'summarized' : 'notified',
-      ctx.now,
-      announcement.title,
-    );
-    made.push(announcement);
-  }
-  return made;
+          ? {
+              orgId,
+              failures: plan.failures,
+              outcome: 'notified',
+              make: () => ofCause(ctx, orgId, plan.failures, causes, more),
+            }
+          : {
+              orgId,
+              failures: plan.failures,
+              outcome: 'summarized',
+              make: () => summary(ctx, 'many', orgId, plan.failures),
+            };
+    remember(ctx.store, draft.failures, draft.outcome, ctx.now);
+    return draft;
+  });
 }
 
-/** Once quiet hours are over: the held failures, one summary per org (silenced while paused or snoozed). */
-export function releaseHeld(ctx: AlertsContext): Announcement[] {
+/**
+ * Once quiet hours are over: the held failures, one summary per org (silenced while paused or snoozed;
+ * one acknowledged meanwhile is remembered as 'acknowledged', not told).
+ */
+export function releaseHeld(ctx: AlertsContext): { drafts: Draft[]; remembered: boolean } {
   const { store, now } = ctx;
-  if (quiet(ctx)) return [];
+  if (quiet(ctx)) return { drafts: [], remembered: false };
   const held = heldFailures(store);
-  if (held.length === 0) return [];
-  if (paused(ctx)) {
-    remember(store, held, 'paused', now);
-    return [];
-  }
-  const made: Announcement[] = [];
+  if (held.length === 0) return { drafts: [], remembered: false };
+  const made: Draft[] = [];
   for (const orgId of new Set(held.map((dataset) => dataset.orgId))) {
+    const { acknowledged, rest: ofOrg } = acknowledgedOf(
+      store,
+      orgId,
+      held.filter((dataset) => dataset.orgId === orgId),
+    );
+    remember(store, acknowledged, 'acknowledged', now);
+    if (paused(ctx)) {
+      remember(store, ofOrg, 'paused', now);
+      continue;
+    }
     const snoozed = snoozedIds(ctx, orgId);
-    const ofOrg = held.filter((dataset) => dataset.orgId === orgId);
     remember(
       store,
       ofOrg.filter((dataset) => snoozed.has(dataset.datasetId)),
@@ -175,21 +266,15 @@ export function releaseHeld(ctx: AlertsContext): Announcement[] {
     if (rest.length === 0) continue;
     made.push(summarize(ctx, 'quiet-hours', orgId, withCauses(store, orgId, rest)));
   }
-  return made;
+  return { drafts: made, remembered: true };
 }
 
-function summarize(
-  ctx: AlertsContext,
-  cause: SummaryCause,
-  orgId: string,
-  failures: CausedFailure[],
-): Announcement {
-  const announcement = summary(ctx, cause, orgId, failures);
+function summarize(ctx: AlertsContext, cause: SummaryCause, orgId: string, failures: CausedFailure[]): Draft {
   // A first sync's summary tells what was failing already: it starts no cause's cool-down, so the first
   // failure of such a cause afterwards is news, told at once (coolDown.ts).
   const outcome = cause === 'first-sync' ? 'first-sync' : 'summarized';
-  remember(ctx.store, failures, outcome, ctx.now, announcement.title);
-  return announcement;
+  remember(ctx.store, failures, outcome, ctx.now);
+  return { orgId, failures, outcome, make: () => summary(ctx, cause, orgId, failures) };
 }
 
 function single(ctx: AlertsContext, failure: CausedFailure): Announcement {

@@ -23,9 +23,11 @@ export interface FailedDataset {
  * 'summarized': told in a summary of a burst or of quiet hours; 'first-sync': told in a source's
  * first-sync summary (what was already failing, so it starts no cause's cool-down); 'held': waiting
  * for quiet hours to end; 'batched': waiting for its cause's cool-down to pass (alerts/coolDown.ts).
- * Both of the last become another outcome when released.
+ * Both of the last become another outcome when released; 'acknowledged': acknowledged by the time it
+ * was released, so not told (someone is on it), and never told later either.
  */
-export type Outcome = 'notified' | 'summarized' | 'first-sync' | 'snoozed' | 'paused' | 'held' | 'batched';
+export type Outcome =
+  'notified' | 'summarized' | 'first-sync' | 'snoozed' | 'paused' | 'held' | 'batched' | 'acknowledged';
 
 /** Reminders a failure gets at most (DESIGN.md §11). */
 export const MAX_REMINDERS = 3;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { COOL_DOWN_MS } from '../../../electron/alerts/coolDown';
 import { TICK_MS } from '../../../electron/alerts/engine';
 import type { Announcement } from '../../../electron/alerts/types';
-import { acknowledgeCause } from '../../../electron/knowledge/acknowledge';
+import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { ORG, alertsBench, putDataset, sourceState, type AlertsBench } from '../../helpers/alerts';
@@ -251,6 +251,83 @@ describe('a cause that keeps failing', () => {
 });
 
 describe('at release', () => {
+  it('failures acknowledged while they waited are not notified, then or ever; the rest are counted alone', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store, { now: T0 });
+    bench.settings.triage.reminderMinutes = 0;
+    fail(store, 1);
+    await bench.cycle();
+    at(bench, 1);
+    fail(store, 2);
+    fail(store, 3);
+    expect(await bench.cycle()).toEqual([]);
+    acknowledgeCause(store, ORG, AUTH, 'Bluefin rotating keys', { by: 'sam', now: bench.clock.now });
+    at(bench, 10);
+    expect(await bench.alerts.tick()).toEqual([]);
+    expect(outcomeOf(store, 'dlv-2')).toBe('acknowledged');
+    expect(outcomeOf(store, 'dlv-3')).toBe('acknowledged');
+    at(bench, 30);
+    expect(await bench.cycle()).toEqual([]);
+    expect(bench.heard.flatMap(deliveries)).toEqual(['dlv-1']);
+
+    // One of two acknowledged: the release tells of the other alone.
+    at(bench, 31);
+    fail(store, 4, 'E_OTHER');
+    await bench.cycle();
+    at(bench, 32);
+    fail(store, 5, 'E_OTHER');
+    fail(store, 6, 'E_OTHER');
+    expect(await bench.cycle()).toEqual([]);
+    acknowledgeDataset(store, ORG, 'ds-5', null, { by: 'sam', now: bench.clock.now });
+    at(bench, 41);
+    const [released, ...rest] = await bench.alerts.tick();
+    expect(rest).toEqual([]);
+    expect(released).toMatchObject({ kind: 'failed', title: 'FAILED: Dataset 6' });
+    expect(outcomeOf(store, 'dlv-5')).toBe('acknowledged');
+  });
+
+  it('failures held in quiet hours and acknowledged meanwhile are left out of their summary', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store, { now: T0 });
+    bench.settings.notifications.quietHours = { enabled: true, start: '12:00', end: '13:00' };
+    fail(store, 1);
+    fail(store, 2);
+    await bench.cycle();
+    acknowledgeDataset(store, ORG, 'ds-1', null, { by: 'sam', now: bench.clock.now });
+    at(bench, 60);
+    const [summary, ...rest] = await bench.alerts.tick();
+    expect(rest).toEqual([]);
+    expect(summary).toMatchObject({ kind: 'summary', cause: 'quiet-hours' });
+    expect(deliveries(summary!)).toEqual(['dlv-2']);
+    expect(outcomeOf(store, 'dlv-1')).toBe('acknowledged');
+    // All acknowledged: no summary at all.
+    bench.settings.notifications.quietHours = { enabled: true, start: '13:00', end: '14:00' };
+    fail(store, 3);
+    await bench.cycle();
+    acknowledgeDataset(store, ORG, 'ds-3', null, { by: 'sam', now: bench.clock.now });
+    at(bench, 120);
+    expect(await bench.alerts.tick()).toEqual([]);
+    expect(outcomeOf(store, 'dlv-3')).toBe('acknowledged');
+  });
+
+  it('releases and new failures of one evaluation count together: more than three make one summary', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store, { now: T0 });
+    for (const [i, code] of ['E_A', 'E_B', 'E_C'].entries()) fail(store, i + 1, code);
+    expect((await bench.cycle()).map((a) => a.kind)).toEqual(['failed', 'failed', 'failed']);
+    at(bench, 5);
+    for (const [i, code] of ['E_A', 'E_B', 'E_C'].entries()) fail(store, i + 11, code);
+    expect(await bench.cycle()).toEqual([]);
+    at(bench, 10);
+    for (const [i, code] of ['E_D', 'E_E', 'E_F'].entries()) fail(store, i + 21, code);
+    const made = await bench.cycle();
+    expect(made.map((a) => (a.kind === 'summary' ? a.cause : a.kind))).toEqual(['many']);
+    expect(deliveries(made[0]!).sort()).toEqual(
+      ['dlv-11', 'dlv-12', 'dlv-13', 'dlv-21', 'dlv-22', 'dlv-23'].sort(),
+    );
+    for (const id of ['dlv-11', 'dlv-21']) expect(outcomeOf(store, id)).toBe('summarized');
+  });
+
   it('a pause silences what waits (and what fails meanwhile); failures after it are told', async () => {
     const store = await memoryStore();
     const bench = alertsBench(store, { now: T0 });
