@@ -1,7 +1,9 @@
 /**
- * Reminders (DESIGN.md §11): a failure someone was told of (notified, or in a summary) that is still
- * FAILED with that delivery and that nobody acknowledged is reminded every `reminderMinutes` (0: never)
- * after it was announced or last reminded, at most MAX_REMINDERS times. None for a snoozed dataset, none
+ * Reminders (DESIGN.md §11): a failure someone was told of (notified, or in a summary), or that arrived
+ * during a pause and was silenced by it, that is still FAILED with that delivery and that nobody
+ * acknowledged is reminded every `reminderMinutes` (0: never) after it was announced (or remembered as
+ * paused) or last reminded, at most MAX_REMINDERS times: a pause's failure whose first reminder fell due
+ * during the pause is reminded at the first evaluation after it, like any other (docs/decisions.md). None for a snoozed dataset, none
  * while paused or in quiet hours: what fell due meanwhile is reminded once they end, and the count goes
  * on. The failures due at one tick are grouped by cause: one reminder per cause, or one for all when
  * there are more than SUMMARY_THRESHOLD causes. Runs inside `store.whenIdle`.

@@ -174,8 +174,9 @@ export interface RemindableFailure extends FailedDataset {
 }
 
 /**
- * The org's failures someone was told of (notified, or in a summary) that are still FAILED with that
- * delivery, have no acknowledgement that holds, and were reminded fewer than MAX_REMINDERS times. Read
+ * The org's failures someone was told of (notified, or in a summary) or that a pause silenced (reminded
+ * once it ends: nobody was told), that are still FAILED with that delivery, have no acknowledgement that
+ * holds, and were reminded fewer than MAX_REMINDERS times. Read
  * from the FAILED datasets (an index range), each looked up in the memory by its key.
  */
 export function remindableFailures(store: Store, orgId: string): RemindableFailure[] {
@@ -185,7 +186,7 @@ export function remindableFailures(store: Store, orgId: string): RemindableFailu
          SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
          FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED') f
        JOIN announced_deliveries a ON a.org_id = ?1 AND a.delivery_id = f.failed
-       WHERE a.outcome IN ('notified', 'summarized', 'first-sync') AND a.reminders < ?2
+       WHERE a.outcome IN ('notified', 'summarized', 'first-sync', 'paused') AND a.reminders < ?2
          AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = ?1 AND k.dataset_id = f.dataset_id
            AND k.delivery_id = f.failed AND k.status = 'FAILED' AND k.ended_at IS NULL)
        ORDER BY f.name_key, f.dataset_id`,

@@ -162,15 +162,31 @@ describe('reminders', () => {
     ]);
   });
 
-  it('never for failures silenced by a snooze or a pause, nor once they recover or fail again', async () => {
+  it('for failures that arrived during a pause, once it ends, counted from when they were remembered', async () => {
+    const { store, bench: made, at } = await bench();
+    made.settings.notifications.pausedUntil = new Date(T0.getTime() + 480 * MINUTE).toISOString();
+    putDataset(store, 2, 'FAILED', 'dlv-2a', { shortCode: 'E_AUTH_FAILED' });
+    expect(await made.cycle()).toEqual([]);
+    expect(await at(30)).toEqual([]);
+    made.clock.now = new Date(T0.getTime() + 470 * MINUTE);
+    putDataset(store, 3, 'FAILED', 'dlv-3a', { shortCode: 'E_LATE' });
+    expect(await made.cycle()).toEqual([]);
+    expect(await at(479)).toEqual([]);
+    // The pause ends: ds-2 fell due long ago; ds-3 30 minutes after it was remembered.
+    expect(bodies(await at(480))).toEqual([
+      'reminder: Still failing, nobody on it — Normalize failed: E_AUTH_FAILED | Dataset 2 · reminder 1 of 3',
+    ]);
+    expect(await at(499)).toEqual([]);
+    expect((await at(500)).map((a) => a.body)).toEqual(['Dataset 3 · reminder 1 of 3']);
+    expect((await at(510)).map((a) => a.body)).toEqual(['Dataset 2 · reminder 2 of 3']);
+  });
+
+  it('never for failures silenced by a snooze, nor once they recover or fail again', async () => {
     const { store, bench: made, at } = await bench();
     putDataset(store, 1, 'HEALTHY', 'dlv-1a');
     setSnooze(store, ORG, 'ds-1', '1h', made.clock.now);
     putDataset(store, 1, 'FAILED', 'dlv-1b');
-    made.settings.notifications.pausedUntil = 'forever';
-    putDataset(store, 2, 'FAILED', 'dlv-2a');
     expect(await made.cycle()).toEqual([]);
-    made.settings.notifications.pausedUntil = null;
     expect(await at(200)).toEqual([]);
     putDataset(store, 3, 'FAILED', 'dlv-3a', { shortCode: 'E_A' });
     putDataset(store, 4, 'FAILED', 'dlv-4a', { shortCode: 'E_B' });
