@@ -1,7 +1,10 @@
 /**
- * Source contact (DESIGN.md §5): when a source's data turns stale (no successful sync for
- * STALE_AFTER_POLLS poll intervals) or its sync fails, one "Lost contact" notice; when it syncs
- * successfully again, one "Contact regained" notice saying how long it was out. Each outage is a row of
+ * Source contact (DESIGN.md §5): when a source's data turns stale — no successful sync for
+ * STALE_AFTER_POLLS poll intervals, whether its last cycle failed or not, and a stopped source (its key
+ * rejected) too once that time has passed — one "Lost contact" notice (saying the last error, if any);
+ * when it syncs successfully again, one "Contact regained" notice saying how long it was out. A single
+ * failed cycle is no loss: the next may well succeed (docs/decisions.md). A source that never synced is
+ * out of contact once that time has passed since its first cycle the engine saw. Each outage is a row of
  * sync_outages, written before its notice is emitted: never announced twice, also across restarts
  * (an outage still open at start is not announced again).
  *
@@ -11,7 +14,7 @@
  * and announced when they end if the source is still out of contact (dropped if it came back
  * meanwhile); a regain during quiet hours is not announced.
  */
-import { type SourceState, freshness } from '../../shared/sync';
+import { STALE_AFTER_POLLS, type SourceState } from '../../shared/sync';
 import {
   type Outage,
   clearHeldOutages,
@@ -24,12 +27,22 @@ import { type AlertsContext, paused, quiet } from './context';
 import { contactLostText, contactRegainedText } from './text';
 import type { Announcement } from './types';
 
-export class ContactWatch {
-  private readonly judged = new Set<string>();
+/**
+ * Whether the source's data is stale at `now`: no successful sync for STALE_AFTER_POLLS poll intervals
+ * (never synced: counted from `since`, its first cycle the engine saw).
+ */
+export function outOfContact(state: SourceState, now: Date, since: number): boolean {
+  const last = state.lastSuccessAt === null ? since : Date.parse(state.lastSuccessAt);
+  return now.getTime() - last > STALE_AFTER_POLLS * state.pollIntervalMs;
+}
 
-  /** A cycle of the source finished: from now on its freshness is judged. */
-  sawCycle(sourceId: string): void {
-    this.judged.add(sourceId);
+export class ContactWatch {
+  /** The sources judged, with when the first of their cycles the engine saw finished. */
+  private readonly judged = new Map<string, number>();
+
+  /** A cycle of the source finished (at `now`): from now on its contact is judged. */
+  sawCycle(sourceId: string, now: Date): void {
+    if (!this.judged.has(sourceId)) this.judged.set(sourceId, now.getTime());
   }
 
   /**
@@ -58,8 +71,9 @@ export class ContactWatch {
       }
     }
     for (const state of states) {
-      if (!this.judged.has(state.sourceId)) continue;
-      const fresh = state.sourceId === justSynced || freshness(state, now) === 'fresh';
+      const since = this.judged.get(state.sourceId);
+      if (since === undefined) continue;
+      const fresh = state.sourceId === justSynced || !outOfContact(state, now, since);
       const open = openOutage(store, state.orgId, state.sourceId);
       if (!fresh && open === null) {
         const outage = recordLoss(

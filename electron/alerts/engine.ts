@@ -19,8 +19,9 @@
  *    notifications → one summary of the top causes instead; then recovery notices (opt-in);
  * 4. reminders: failures told of, still FAILED, not acknowledged nor snoozed, every `reminderMinutes`
  *    at most three times, grouped by cause; none while paused or in quiet hours;
- * 5. source contact: one notice when a source's data turns stale or its sync fails, one when it syncs
- *    again (paused: recorded only; quiet hours: a loss is held until they end).
+ * 5. source contact: one notice when a source's data turns stale (no successful sync for three poll
+ *    intervals, failing or not), one when it syncs again (paused: recorded only; quiet hours: a loss is
+ *    held until they end).
  * Every decision is remembered (with a timeline entry for what it announces) and saved before it is
  * emitted: a delivery is announced at most once, ever — a kill between the two loses that notification
  * rather than repeat it.
@@ -132,7 +133,7 @@ export class AlertsEngine {
 
   /** Decides and makes the announcements of a finished cycle; resolves with them. */
   handleCycle(event: CycleEvent): Promise<Announcement[]> {
-    this.contact.sawCycle(event.sourceId);
+    this.contact.sawCycle(event.sourceId, this.options.now());
     return this.inTurn(() => this.evaluate(event));
   }
 

@@ -1,6 +1,7 @@
 /**
  * Source contact (DESIGN.md §5) on the injected clock with the sources' states in the test's hands: one
- * notice when a source's data turns stale or its sync fails, one when it syncs again, never repeated
+ * notice when a source's data turns stale (no success for three poll intervals, its cycles failing or
+ * not; a single failed cycle is none), one when it syncs again, never repeated
  * within an outage (also across a restart), recorded in sync_outages for the timeline; pause and quiet
  * hours apply.
  */
@@ -99,23 +100,42 @@ describe('source contact', () => {
     expect(await made.cycle({ kind: 'crawl', startedAt: iso(1), endedAt: iso(6) })).toEqual([]);
   });
 
-  it('a failed sync loses contact at once, saying why; the dataset timeline shows the outage', async () => {
+  it('a single failed sync is no loss; failing syncs lose contact once the data is stale, saying why; the dataset timeline shows the outage', async () => {
     const made = await memoryBench();
     const store = made.store;
     putDataset(store, 1, 'HEALTHY', 'dlv-1');
     const at = driver(made);
     await at.ok(0);
-    expect(words(await at.failed(1, iso(0), 'HTTP 503 from the remote'))).toEqual([
-      'contact-lost: Lost contact with Acme | Last synced 1 minute ago — HTTP 503 from the remote. Its data is not current.',
+    // One 503, then a success: no lost/regained pair.
+    expect(await at.failed(1, iso(0), 'HTTP 503 from the remote')).toEqual([]);
+    expect(await at.ok(2)).toEqual([]);
+    expect(await at.failed(3, iso(2), 'HTTP 503 from the remote')).toEqual([]);
+    expect(await at.failed(4, iso(2), 'HTTP 503 from the remote')).toEqual([]);
+    expect(await at.failed(5, iso(2), 'HTTP 503 from the remote')).toEqual([]);
+    expect(words(await at.failed(5.5, iso(2), 'HTTP 503 from the remote'))).toEqual([
+      'contact-lost: Lost contact with Acme | Last synced 3 minutes ago — HTTP 503 from the remote. Its data is not current.',
     ]);
-    expect(await at.failed(2, iso(0))).toEqual([]);
+    expect(await at.failed(6, iso(2))).toEqual([]);
     expect(words(await at.ok(20))).toEqual([
-      'contact-regained: Contact regained with Acme | Synced again after 20 minutes out of contact; its data is current.',
+      'contact-regained: Contact regained with Acme | Synced again after 18 minutes out of contact; its data is current.',
     ]);
     const outages = datasetTimeline(store, ORG, 'ds-1', 50).filter((entry) => entry.kind === 'outage');
     expect(outages).toEqual([
-      expect.objectContaining({ at: iso(1), text: `Lost contact with Acme; regained at ${iso(20)}` }),
+      expect.objectContaining({ at: iso(5.5), text: `Lost contact with Acme; regained at ${iso(20)}` }),
     ]);
+  });
+
+  it('a stopped source (its key rejected) loses contact once its data is stale, not before', async () => {
+    const made = await memoryBench();
+    const at = driver(made);
+    await at.ok(0);
+    const stopped = { stopped: true, phase: 'error' as const, lastSuccessAt: iso(0), lastError: 'HTTP 401' };
+    expect(await at.tick(1, stopped)).toEqual([]);
+    expect(await at.tick(3, stopped)).toEqual([]);
+    expect(words(await at.tick(3.5, stopped))).toEqual([
+      'contact-lost: Lost contact with Acme | Last synced 3 minutes ago — HTTP 401. Its data is not current.',
+    ]);
+    expect(await at.tick(30, stopped)).toEqual([]);
   });
 
   it('says "never" for a source that never synced, and judges a source only once a cycle finished since start', async () => {
@@ -124,7 +144,10 @@ describe('source contact', () => {
     // At start the data is as old as when the app was closed: not judged until the first cycle.
     expect(await at.tick(0, { lastSuccessAt: null })).toEqual([]);
     expect(await at.tick(10, { phase: 'error', lastSuccessAt: null, lastError: 'bad' })).toEqual([]);
-    expect(words(await at.failed(11, null, 'HTTP 401: the API key was rejected'))).toEqual([
+    // Never synced: out of contact three poll intervals after its first cycle seen.
+    expect(await at.failed(11, null, 'HTTP 401: the API key was rejected')).toEqual([]);
+    expect(await at.failed(14, null, 'HTTP 401: the API key was rejected')).toEqual([]);
+    expect(words(await at.failed(15, null, 'HTTP 401: the API key was rejected'))).toEqual([
       'contact-lost: Lost contact with Acme | Last synced never — HTTP 401: the API key was rejected. Its data is not current.',
     ]);
   });
@@ -153,8 +176,8 @@ describe('source contact', () => {
     const at = driver(made);
     await at.ok(0);
     made.settings.notifications.pausedUntil = 'forever';
-    expect(await at.failed(1, iso(0))).toEqual([]);
-    expect(openOutages(made.store)).toEqual([expect.objectContaining({ lostAt: iso(1), regainedAt: null })]);
+    expect(await at.failed(4, iso(0))).toEqual([]);
+    expect(openOutages(made.store)).toEqual([expect.objectContaining({ lostAt: iso(4), regainedAt: null })]);
     expect(await at.ok(10)).toEqual([]);
     expect(openOutages(made.store)).toEqual([]);
     made.settings.notifications.pausedUntil = null;
