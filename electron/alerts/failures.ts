@@ -5,7 +5,8 @@
  *
  * The steps plan drafts; `announceFailures` makes them once all of an evaluation's are known, so the
  * summary rule holds for the whole evaluation: more than SUMMARY_THRESHOLD failure notifications of an
- * org (releases and new failures together) are one summary of its top causes instead. Each step
+ * org (releases and new failures together) make its notifications of causes and failures one summary of
+ * their top causes (a first sync's or a night's summary stays apart). Each step
  * remembers its failures as it plans them (a release tells the cool-down clock its cause was notified
  * now, so the cycle's new failures of that cause wait), and `announceFailures` again with the title.
  * A failure batched or held that is acknowledged by its release (store/acknowledgements.ts) is
@@ -50,13 +51,16 @@ export interface Draft {
   orgId: string;
   failures: CausedFailure[];
   outcome: 'notified' | 'summarized' | 'first-sync';
+  /** A first sync's or a night's summary: made as it is, whatever else the evaluation makes. */
+  own: boolean;
   make: () => Announcement;
 }
 
 /**
  * Makes an evaluation's drafts, in order: each as planned, or for an org with more than
- * SUMMARY_THRESHOLD of them one summary of their top causes (a first sync's failures in it keep their
- * outcome: they start no cool-down). Remembers each with its notification's title.
+ * SUMMARY_THRESHOLD of them its notifications of causes and failures as one summary of their top causes
+ * (a first sync's or a night's summary stays itself: it tells what failed before, or overnight, and is
+ * never held back by a cool-down; so an org gets at most three). Remembers each with its title.
  */
 export function announceFailures(ctx: AlertsContext, drafts: readonly Draft[]): Announcement[] {
   const made: Announcement[] = [];
@@ -71,22 +75,15 @@ export function announceFailures(ctx: AlertsContext, drafts: readonly Draft[]): 
       }
       continue;
     }
-    const announcement = summary(
-      ctx,
-      'many',
-      orgId,
-      ofOrg.flatMap((draft) => draft.failures),
-    );
-    for (const outcome of ['first-sync', 'summarized'] as const)
-      remember(
-        ctx.store,
-        ofOrg
-          .filter((draft) => (draft.outcome === 'first-sync') === (outcome === 'first-sync'))
-          .flatMap((draft) => draft.failures),
-        outcome,
-        ctx.now,
-        announcement.title,
-      );
+    for (const draft of ofOrg.filter((one) => one.own)) {
+      const announcement = draft.make();
+      remember(ctx.store, draft.failures, draft.outcome, ctx.now, announcement.title);
+      made.push(announcement);
+    }
+    const merged = ofOrg.filter((draft) => !draft.own).flatMap((draft) => draft.failures);
+    if (merged.length === 0) continue;
+    const announcement = summary(ctx, 'many', orgId, merged);
+    remember(ctx.store, merged, 'summarized', ctx.now, announcement.title);
     made.push(announcement);
   }
   return made;
@@ -114,7 +111,8 @@ const plain = (failure: CausedFailure): FailedDataset => ({
 });
 
 /**
- * Decides a cycle's new failures. Rules, in order: snoozed datasets silenced; paused: all silenced;
+ * Decides a cycle's new failures. Rules, in order: snoozed datasets silenced; acknowledged ones
+ * remembered as 'acknowledged'; paused: all silenced;
  * quiet hours: held; the org's first sync: one summary; a cause notified less than COOL_DOWN_MS ago:
  * batched (released by `releaseBatched`); else grouped by cause (grouping.ts).
  */
@@ -126,8 +124,11 @@ export function decideCycle(
   const snoozed = snoozedIds(ctx, event.orgId);
   const candidates = unannouncedFailures(store, event.orgId);
   const silenced = candidates.filter((dataset) => snoozed.has(dataset.datasetId));
-  const rest = candidates.filter((dataset) => !snoozed.has(dataset.datasetId));
+  const awake = candidates.filter((dataset) => !snoozed.has(dataset.datasetId));
   remember(store, silenced, 'snoozed', now);
+  // Acknowledged before its first word (say, between a crash and the next cycle): someone is on it.
+  const { acknowledged, rest } = acknowledgedOf(store, event.orgId, awake);
+  remember(store, acknowledged, 'acknowledged', now);
   const drafts: Draft[] = [];
   if (paused(ctx)) {
     remember(store, rest, 'paused', now);
@@ -215,18 +216,26 @@ function notify(
   return planNotifications(failures).map((plan) => {
     const draft: Draft =
       plan.kind === 'failed'
-        ? { orgId, failures: [plan.failure], outcome: 'notified', make: () => single(ctx, plan.failure) }
+        ? {
+            orgId,
+            failures: [plan.failure],
+            outcome: 'notified',
+            own: false,
+            make: () => single(ctx, plan.failure),
+          }
         : plan.kind === 'cause'
           ? {
               orgId,
               failures: plan.failures,
               outcome: 'notified',
+              own: false,
               make: () => ofCause(ctx, orgId, plan.failures, causes, more),
             }
           : {
               orgId,
               failures: plan.failures,
               outcome: 'summarized',
+              own: false,
               make: () => summary(ctx, 'many', orgId, plan.failures),
             };
     remember(ctx.store, draft.failures, draft.outcome, ctx.now);
@@ -274,7 +283,7 @@ function summarize(ctx: AlertsContext, cause: SummaryCause, orgId: string, failu
   // failure of such a cause afterwards is news, told at once (coolDown.ts).
   const outcome = cause === 'first-sync' ? 'first-sync' : 'summarized';
   remember(ctx.store, failures, outcome, ctx.now);
-  return { orgId, failures, outcome, make: () => summary(ctx, cause, orgId, failures) };
+  return { orgId, failures, outcome, own: true, make: () => summary(ctx, cause, orgId, failures) };
 }
 
 function single(ctx: AlertsContext, failure: CausedFailure): Announcement {

@@ -1,17 +1,17 @@
 /**
  * Every delivery announced at most once, ever, and none lost (DESIGN.md §5), as a property over random
  * sequences of what happens to an org: new failures with random causes (or none stored yet),
- * recoveries, re-failures with new deliveries, snoozes, pause, quiet hours, time passing, failed syncs,
+ * recoveries, re-failures with new deliveries, acknowledgements, snoozes, pause, quiet hours, time passing, failed syncs,
  * engine restarts over the same data directory (a real store on disk), and kills — right after a sync's
  * commit, or between the decision being saved and its notification shown (the files are copied as the
  * kill leaves them and the next engine starts from the copy).
  *
- * Asserted: no delivery is in two announcements (those a kill swallowed included: their decision was
+ * Asserted: no delivery is in two announcements, none is notified or reminded once acknowledged (those a kill swallowed included: their decision was
  * saved), no failure is reminded more than three times, no cause is notified again less than a
  * cool-down (COOL_DOWN_MS) after it was last notified (a first sync's or a night's summary excepted: they
  * are never delayed; a first sync's starts no cool-down), and once notifications are back on (no pause, no quiet hours) and a cool-down has
  * passed, every delivery still FAILED is announced — batched ones released — unless a pause or a snooze
- * was in force while it was current at some decision, or a kill swallowed its announcement (at most once
+ * was in force while it was current at some decision, it was acknowledged, or a kill swallowed its announcement (at most once
  * means a kill between saving and showing loses that notification rather than repeating it).
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
 import { COOL_DOWN_MS } from '../../../electron/alerts/coolDown';
 import type { Announcement } from '../../../electron/alerts/types';
+import { acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { Store } from '../../../electron/store/database';
 import { clearSnooze, listSnoozes, setSnooze } from '../../../electron/store/snoozes';
 import { ORG, alertsBench, putDataset, type AlertsBench } from '../../helpers/alerts';
@@ -37,6 +38,7 @@ type Action =
   | { kind: 'tick' }
   | { kind: 'wait'; minutes: number }
   | { kind: 'snooze'; n: number; how: '1h' | 'healthy' | 'off' }
+  | { kind: 'ack'; n: number }
   | { kind: 'pause'; how: 'forever' | '1h' | 'off' }
   | { kind: 'quiet'; on: boolean }
   | { kind: 'restart' }
@@ -90,6 +92,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('quiet' as const), on: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('ack' as const), n }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'killAfterCommit' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'killBeforeShowing' as const }) },
@@ -147,6 +150,10 @@ class World {
   swallowed = new Set<string>();
   excused = new Set<string>();
   reminders = new Map<string, number>();
+  /** Deliveries acknowledged (an acknowledgement holds while its delivery is the dataset's FAILED one). */
+  acknowledged = new Set<string>();
+  /** Announcements of a delivery after it was acknowledged. */
+  toldAfterAck: string[] = [];
   /** When each cause was last notified (swallowed notifications included: their decision was saved). */
   lastNotified = new Map<string, number>();
   /** Notifications of a cause less than a cool-down after its last one. */
@@ -164,6 +171,12 @@ class World {
       for (const deliveryId of deliveriesOf(announcement))
         if (this.swallowing) this.swallowed.add(deliveryId);
         else this.told.push(deliveryId);
+      const covered =
+        announcement.kind === 'reminder'
+          ? announcement.datasets.map((dataset) => dataset.deliveryId)
+          : deliveriesOf(announcement);
+      for (const deliveryId of covered)
+        if (this.acknowledged.has(deliveryId)) this.toldAfterAck.push(`${announcement.kind} ${deliveryId}`);
       const at = Date.parse(announcement.at);
       const { causeIds, coolsDown, starts } = causesOf(announcement);
       for (const causeId of causeIds) {
@@ -261,6 +274,16 @@ class World {
               ? 'forever'
               : new Date(this.now.getTime() + 60 * MINUTE).toISOString();
         return;
+      case 'ack': {
+        const dataset = this.datasets.get(step.n);
+        if (dataset?.status !== 'FAILED') return;
+        acknowledgeDataset(this.store, ORG, `ds-${step.n}`, null, { by: 'sam', now: this.now });
+        this.acknowledged.add(dataset.deliveryId);
+        this.excused.add(dataset.deliveryId);
+        // Saved before it is confirmed (as the window's and the CLI's acknowledgements are).
+        await this.store.flush();
+        return;
+      }
       case 'quiet':
         // All day but a minute: quiet until turned off.
         this.settings.notifications.quietHours = { enabled: step.on, start: '00:00', end: '23:59' };
@@ -314,6 +337,7 @@ describe('announced at most once, ever, and never lost', () => {
           expect(new Set(told).size, `told twice: ${told.join(' ')}`).toBe(told.length);
           for (const deliveryId of told) expect(world.swallowed.has(deliveryId)).toBe(false);
           expect(world.tooSoon, 'notified again within the cool-down').toEqual([]);
+          expect(world.toldAfterAck, 'told of once acknowledged').toEqual([]);
           for (const [deliveryId, count] of world.reminders)
             expect(count, `reminders of ${deliveryId}`).toBeLessThanOrEqual(3);
           for (const [k, dataset] of world.datasets) {
