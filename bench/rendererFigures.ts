@@ -148,6 +148,8 @@ export async function rendererFigures(
     const view = `${origin}/${hash}`;
     // Signs in (the link's token); the window lands on Triage when anything is FAILED or MISSING.
     await page.goto(server.url);
+    // Until it has landed: its redirect would otherwise replace the view asked for next.
+    await page.waitForURL(/#\/orgs\/[^/]+\/(triage|datasets)/, { timeout: 30_000 });
     await page.goto(view);
     await timeTable(page, null, org.size, 'FAILED');
 
