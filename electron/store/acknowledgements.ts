@@ -11,16 +11,8 @@ import type { Row, Store } from './database';
 import { PROBLEM_DELIVERY } from './failedDelivery';
 import { addTimelineEntry } from './timeline';
 
-export interface Acknowledge {
-  orgId: string;
-  datasetId: string;
-  deliveryId: string;
-  status: string;
-  causeId: string | null;
-  note: string | null;
-  by: string;
-  at: string;
-}
+/** A new acknowledgement: one that holds (it has not ended). */
+export type Acknowledge = Omit<AcknowledgementView, 'endedAt' | 'endReason'>;
 
 const viewOf = (row: Row): AcknowledgementView => ({
   orgId: String(row.org_id),
