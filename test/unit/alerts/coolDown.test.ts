@@ -52,6 +52,22 @@ function deliveries(announcement: Announcement): string[] {
   return [];
 }
 
+/**
+ * A cause in its cool-down: dataset 1 failed and was notified at T0; datasets 2 and 3 failed a minute
+ * later and wait (batched). The clock stands at T0 + 1 min.
+ */
+async function coolingCause(): Promise<{ store: Store; bench: AlertsBench }> {
+  const store = await memoryStore();
+  const bench = alertsBench(store, { now: T0 });
+  fail(store, 1);
+  await bench.cycle();
+  at(bench, 1);
+  fail(store, 2);
+  fail(store, 3);
+  await bench.cycle();
+  return { store, bench };
+}
+
 const outcomeOf = (store: Store, deliveryId: string): unknown =>
   store.value('SELECT outcome FROM announced_deliveries WHERE org_id = ? AND delivery_id = ?', [
     ORG,
@@ -186,14 +202,7 @@ describe('a cause that keeps failing', () => {
   });
 
   it('still tells a batched failure that recovered while it waited, with its supplier', async () => {
-    const store = await memoryStore();
-    const bench = alertsBench(store, { now: T0 });
-    fail(store, 1);
-    await bench.cycle();
-    at(bench, 1);
-    fail(store, 2);
-    fail(store, 3);
-    await bench.cycle();
+    const { store, bench } = await coolingCause();
     at(bench, 5);
     putDataset(store, 2, 'HEALTHY', 'dlv-2-ok', { supplier: BLUEFIN });
     await bench.cycle();
@@ -352,14 +361,7 @@ describe('at release', () => {
   });
 
   it('in quiet hours they are held and join the summary when the hours end', async () => {
-    const store = await memoryStore();
-    const bench = alertsBench(store, { now: T0 });
-    fail(store, 1);
-    await bench.cycle();
-    at(bench, 1);
-    fail(store, 2);
-    fail(store, 3);
-    await bench.cycle();
+    const { store, bench } = await coolingCause();
     bench.settings.notifications.quietHours = { enabled: true, start: '12:05', end: '13:00' };
     at(bench, 10);
     expect(await bench.alerts.tick()).toEqual([]);
@@ -379,14 +381,7 @@ describe('at release', () => {
   });
 
   it('a dataset snoozed meanwhile stays silent; the rest of its cause is told', async () => {
-    const store = await memoryStore();
-    const bench = alertsBench(store, { now: T0 });
-    fail(store, 1);
-    await bench.cycle();
-    at(bench, 1);
-    fail(store, 2);
-    fail(store, 3);
-    await bench.cycle();
+    const { store, bench } = await coolingCause();
     setSnooze(store, ORG, 'ds-2', '1h', bench.clock.now);
     at(bench, 10);
     expect((await bench.alerts.tick()).map((a) => a.title)).toEqual(['FAILED: Dataset 3']);
