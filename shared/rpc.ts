@@ -14,6 +14,12 @@ import type { DatasetRecord, TasksRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
 import type { DeliveryStatus } from './status';
+import {
+  type DeliveryHabits,
+  MAX_UPCOMING_HOURS,
+  type OverdueSummary,
+  type UpcomingDeadlines,
+} from './upcoming';
 
 const Id = Type.String({ minLength: 1, maxLength: 512 });
 const Empty = Type.Union([Type.Null(), Type.Object({}, { additionalProperties: false })]);
@@ -235,7 +241,33 @@ export const RPC_CALLS = {
   /** The dataset's cause and acknowledgement now (null when it is not FAILED or MISSING). */
   'dataset.triage': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
   'dataset.timeline': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
+  /** The org's deadlines of the next `hours`, soonest first, each with its dataset's habits. */
+  'upcoming.list': call(
+    Type.Object(
+      { orgId: Id, hours: Type.Integer({ minimum: 1, maximum: MAX_UPCOMING_HOURS }) },
+      { additionalProperties: false },
+    ),
+  ),
+  /** The org's overdue (unverified) datasets: deadlines passed since its last successful sync, while stale. */
+  'overdue.get': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /** One dataset's place on the deadline clock: previous and next deadlines, habits, or why none. */
+  'dataset.deadlines': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
 } as const;
+
+/** A dataset's deadlines as the engine's clock keeps them. */
+export interface DatasetDeadlines {
+  /** Why its schedule cannot be read; null when it can. */
+  problem: string | null;
+  /** The zone the schedule is read in ("UTC" for none). */
+  timeZone: string;
+  /** RFC 3339 UTC; null: none. */
+  previous: string | null;
+  /** The next deadlines, soonest first (at most five). */
+  next: string[];
+  habits: DeliveryHabits;
+  /** Deadlines passed since the last successful sync while the data is stale (0: none). */
+  overdue: number;
+}
 
 /** A troubled dataset's place in triage: its cause, and who owns it. */
 export interface DatasetTriage {
@@ -275,6 +307,9 @@ export interface RpcResponses {
   'acks.list': AcknowledgementView[];
   'dataset.triage': DatasetTriage | null;
   'dataset.timeline': TimelineEntry[];
+  'upcoming.list': UpcomingDeadlines;
+  'overdue.get': OverdueSummary;
+  'dataset.deadlines': DatasetDeadlines | null;
 }
 
 /** Events the engine pushes to every open window. */

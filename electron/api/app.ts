@@ -19,6 +19,7 @@ import { Authenticator } from './auth';
 import type { Socket } from 'node:net';
 import { ApiError, methodNotAllowed, parserRefusal, quote, rawErrorResponse, sendError } from './errors';
 import { checkHostAndOrigin } from './guards';
+import type { OnCallKnowledge } from '../knowledge/service';
 import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
@@ -46,6 +47,8 @@ export interface ApiOptions {
   rateLimit?: RateLimitOptions;
   readThrough?: TasksReadThrough;
   logger?: FastifyBaseLogger | false;
+  /** The on-call layer's answers (§11); default: one of its own over the store, with no source states. */
+  knowledge?: OnCallKnowledge;
   /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
   extend?: (app: FastifyInstance, port: () => number) => Promise<void>;
 }

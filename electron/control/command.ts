@@ -6,6 +6,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 import type { Settings } from '../../shared/settings';
+import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
 import type { SyncEngine } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
@@ -37,6 +38,8 @@ export interface RunningInstance {
   reloadSync(): Promise<void>;
   /** A fresh one-time web UI link, when the instance serves the web UI (`serve --ui`). */
   newWebUiLink?: () => string;
+  /** The instance's on-call layer (§11): its history in memory and its sources' states. */
+  knowledge: OnCallKnowledge;
   /** The stored acknowledgements or snoozes changed: the alerts redraw the tray (as the window's calls do). */
   alertsChanged(): void;
 }

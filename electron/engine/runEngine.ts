@@ -26,6 +26,7 @@ import { AlertsEngine } from '../alerts/engine';
 import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
+import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
 import { registerControl } from '../control/server';
 import { newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
@@ -63,6 +64,8 @@ export interface RunningEngine {
   demo: BuiltInDemo | undefined;
   rpc: { handlers: RpcHandlers; dispatch: Dispatch; events: EventHub };
   alerts: AlertsEngine;
+  /** The on-call layer (§11): deadlines, upcoming, overdue, statistics, handoff. */
+  knowledge: OnCallKnowledge;
   /** With `ui`: the web UI's address with its one-time token. */
   uiUrl: string | undefined;
   stop(): Promise<void>;
@@ -99,6 +102,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     // A large crawl's changes wait on disk beside the database, not in a /tmp that may live in memory.
     spool: { dir: options.dataDir },
   });
+  // One on-call layer for the window, the CLI and the local API: one history in memory, one clock.
+  const knowledge = new OnCallKnowledge({ store, now: options.now, sources: () => sync.states() });
   const overridden = [
     ...(options.port !== undefined ? ['api.port'] : []),
     ...(options.intervals?.pollMs !== undefined ? ['intervals.pollSeconds'] : []),
@@ -114,6 +119,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     overridden,
     reloadSync: () => reloadSync(),
     settings: options.settings,
+    knowledge,
     alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
   });
   const reportAlertsError = (error: unknown) =>
@@ -143,6 +149,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       logger: options.logger,
       rateLimit: options.rateLimit,
       readThrough: sync.readThrough,
+      knowledge,
       extend: async (app, port) => {
         await registerControl(app, {
           secret: controlSecret,
@@ -156,6 +163,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
               sync,
               secrets: options.secrets,
               reloadSync,
+              knowledge,
               newWebUiLink: sessions ? () => `${api.url}/?token=${sessions.issue()}` : undefined,
               alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
             },
@@ -182,6 +190,10 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   // Listening before the first cycle: its failures are the first sync's summary.
   if (options.announce) alerts.onAnnouncement(options.announce);
   alerts.start();
+  // Each finished cycle reads what changed into the on-call layer's history, so a look finds it ready.
+  const stopWarming = sync.onCycle(
+    (event) => void knowledge.orgHistory(event.orgId).catch(reportAlertsError),
+  );
   sync.start();
   return {
     api,
@@ -189,11 +201,13 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     demo,
     rpc: { handlers, dispatch, events },
     alerts,
+    knowledge,
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     async stop() {
       // First: a CLI run from now on works on the directory itself once it is released.
       removeControlFile(options.dataDir);
       await sync.stop();
+      stopWarming();
       // After the sync: the last cycle's announcements are decided (and remembered) before the end.
       await alerts.stop();
       await api.close();

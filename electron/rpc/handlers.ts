@@ -32,6 +32,7 @@ import {
   unacknowledgeDataset,
 } from '../knowledge/acknowledge';
 import { acknowledgerName, osUserName } from '../knowledge/identity';
+import { OnCallKnowledge } from '../knowledge/service';
 import { type SourceDeps, sourceHandlers } from './sources';
 
 /** Events a dataset view shows: every one the store retains. */
@@ -48,6 +49,8 @@ export interface RpcDeps extends SourceDeps {
   /** Applies stored settings and sources to the running sync (restarts its runners). */
   reloadSync(): Promise<void>;
   settings: SettingsFile;
+  /** The on-call layer's answers (§11); default: one of its own over the store and the sync's states. */
+  knowledge?: OnCallKnowledge;
   /** Snoozes or notification settings changed: the alerts redraw the tray. */
   alertsChanged?(): void;
 }
@@ -55,6 +58,12 @@ export interface RpcDeps extends SourceDeps {
 export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
   const { store, now } = deps;
   const idle = <T>(fn: () => T): Promise<T> => store.whenIdle(fn);
+  const knowledge = deps.knowledge ?? new OnCallKnowledge({ store, now, sources: () => deps.sync.states() });
+  const knownOrg = async <T>(orgId: string, answer: () => Promise<T>): Promise<T> => {
+    if (!(await idle(() => getOrg(store, orgId))))
+      throw new RpcError('not-found', `no org '${orgId}' in this mirror`);
+    return answer();
+  };
   const settingsView = () => ({
     settings: deps.settings.read(),
     defaults: DEFAULT_SETTINGS,
@@ -185,6 +194,10 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       }),
     'dataset.timeline': ({ orgId, datasetId }) =>
       idle(() => datasetTimeline(store, orgId, datasetId, TIMELINE_LIMIT)),
+    // The on-call layer reads its history in memory, re-reading only what a commit changed.
+    'upcoming.list': ({ orgId, hours }) => knownOrg(orgId, () => knowledge.upcoming(orgId, hours)),
+    'overdue.get': ({ orgId }) => knownOrg(orgId, () => knowledge.overdue(orgId)),
+    'dataset.deadlines': ({ orgId, datasetId }) => knowledge.datasetDeadlines(orgId, datasetId),
     'data.export': ({ orgId }) =>
       idle(() => {
         const stamp = now().toISOString().replace(/[:.]/g, '-');

@@ -4,7 +4,7 @@
  * (import) only: a sync stores what its remote says (DESIGN.md §2), and a file is what a person can fix.
  */
 import { Cron } from 'croner';
-import { SCHEDULE_FIELDS } from '../../shared/schedule';
+import { EXPRESSION_SHAPES, SCHEDULE_FIELDS } from '../../shared/schedule';
 
 /** Identifiers, statuses, datetimes, schedule fields, zones, types: everything not listed below. */
 export const MAX_ID_LENGTH = 256;
@@ -83,8 +83,8 @@ function cronerProblem(pattern: string): string | null {
 
 /**
  * Problems of a deadline config's schedule, each with the field it is in: every schedule field given
- * alone must be within its range, and `cronExpression` must be 5 fields (`minute hour dayOfTheMonth
- * month dayOfWeek`) or 6 (with the year), as shared/schedule.ts reads it.
+ * alone must be within its range, and `cronExpression` must be 5, 6 or 7 fields, as shared/schedule.ts
+ * reads it.
  */
 export function scheduleProblem(config: Record<string, string>): [field: string, problem: string] | null {
   for (const [i, field] of SCHEDULE_FIELDS.entries()) {
@@ -99,14 +99,15 @@ export function scheduleProblem(config: Record<string, string>): [field: string,
   const expression = config.cronExpression!.trim();
   if (expression === '') return null;
   const fields = expression.split(/\s+/);
-  if (fields.length !== 5 && fields.length !== 6) {
+  if (fields.length < 5 || fields.length > 7) {
     return [
       'cronExpression',
-      `${shortQuote(expression)} has ${fields.length} fields; expected 5 (minute hour dayOfTheMonth month dayOfWeek) or 6 (and year)`,
+      `${shortQuote(expression)} has ${fields.length} fields; expected ${EXPRESSION_SHAPES}`,
     ];
   }
   if (fields.length === 5) fields.push('*');
-  const problem = cronerProblem(`0 ${fields.join(' ')}`);
+  if (fields.length === 6) fields.unshift('0');
+  const problem = cronerProblem(fields.join(' '));
   return problem === null
     ? null
     : ['cronExpression', `${shortQuote(expression)} is not a valid schedule: ${problem}`];

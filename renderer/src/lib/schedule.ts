@@ -2,20 +2,20 @@
  * A dataset's processing schedule for people: in words, and its next deadlines in the dataset's zone
  * and the user's. Pure functions of the config and `now`, so the same inputs always say the same.
  *
- * Schedules are `minute hour dayOfTheMonth month dayOfWeek year` (the year optional), read in the
+ * Schedules are `minute hour dayOfTheMonth month dayOfWeek year` (the year optional; 7 fields add seconds first), read in the
  * dataset's IANA zone ("" = UTC). Both libraries read six fields as seconds-first, so the expression
  * is handed to them in croner's 7-part form with the seconds at 0 — the same reading as the engine's.
  */
 import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
-import { scheduleFields } from '../../../shared/schedule';
+import { EXPRESSION_SHAPES, scheduleExpression, scheduleFields } from '../../../shared/schedule';
 import type { DeadlineConfig } from '../../../shared/schemas';
 import { duration } from './time';
 
 export type ParsedSchedule =
   | {
       ok: true;
-      /** The schedule as the dataset gives it (`minute hour day month weekday year`). */
+      /** The schedule as the dataset gives it (`minute hour day month weekday year`, seconds first when not 0). */
       expression: string;
       /** Croner's 7-part pattern (seconds first), which cronstrue reads the same way. */
       pattern: string;
@@ -63,11 +63,11 @@ export function parseSchedule(config: DeadlineConfig): ParsedSchedule {
     const count = given.split(' ').length;
     return {
       ok: false,
-      reason: `The schedule "${given}" has ${count} fields; expected minute, hour, day of month, month, day of week and optionally year.`,
+      reason: `The schedule "${given}" has ${count} fields; expected ${EXPRESSION_SHAPES}.`,
     };
   }
-  const expression = fields.join(' ');
-  const pattern = `0 ${expression}`;
+  const expression = scheduleExpression(fields);
+  const pattern = fields.join(' ');
   try {
     new Cron(pattern, { mode: '7-part' });
   } catch (error) {

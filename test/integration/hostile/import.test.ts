@@ -262,12 +262,17 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
   [
     'a cron expression of 4 fields',
     { datasets: [withConfig({ cronExpression: '0 4 * *' })] },
-    /cronExpression: '0 4 \* \*' has 4 fields; expected 5 \(minute hour dayOfTheMonth month dayOfWeek\) or 6 \(and year\)/,
+    /cronExpression: '0 4 \* \*' has 4 fields; expected 5 \(minute hour dayOfTheMonth month dayOfWeek\), 6 \(and year\) or 7 \(second first/,
   ],
   [
-    'a cron expression of 7 fields',
-    { datasets: [withConfig({ cronExpression: '0 0 4 * * * *' })] },
-    /cronExpression: '0 0 4 \* \* \* \*' has 7 fields/,
+    'a cron expression of 8 fields',
+    { datasets: [withConfig({ cronExpression: '0 0 4 * * * * *' })] },
+    /cronExpression: '0 0 4 \* \* \* \* \*' has 8 fields/,
+  ],
+  [
+    'a 7-field cron expression out of range (seconds first)',
+    { datasets: [withConfig({ cronExpression: '60 0 4 * * * 2027' })] },
+    /cronExpression: '60 0 4 \* \* \* 2027' is not a valid schedule/,
   ],
   [
     "an event's cron expression",

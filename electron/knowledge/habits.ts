@@ -1,0 +1,59 @@
+/**
+ * A dataset's delivery habits (DESIGN.md §11, Upcoming): from its newest HABIT_DELIVERIES settled
+ * deliveries, how often it was on time, when it typically delivers relative to its deadline, and
+ * whether its next deadline is *at risk* by the rule in shared/upcoming.ts (AT_RISK_RULE) — a rule a
+ * person can check against the dataset's history by hand.
+ */
+import {
+  AT_RISK_ON_TIME_RATE,
+  type DeliveryHabits,
+  HABIT_DELIVERIES,
+  HABIT_MIN_SETTLED,
+} from '../../shared/upcoming';
+import { type DatasetHistory, STATUS_CODE, STATUS_NAME, isSettled } from './history';
+
+/** The median of values (sorted in place); null when there are none. */
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  values.sort((a, b) => a - b);
+  const middle = values.length >> 1;
+  return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+}
+
+export function habitsOf(
+  history: Pick<DatasetHistory, 'deadlines' | 'delivered' | 'statuses'>,
+): DeliveryHabits {
+  let settled = 0;
+  let onTime = 0;
+  let latest: number | null = null;
+  const offsets: number[] = [];
+  for (let i = 0; i < history.statuses.length && settled < HABIT_DELIVERIES; i += 1) {
+    const code = history.statuses[i]!;
+    if (!isSettled(code)) continue;
+    settled += 1;
+    latest ??= code;
+    if (code === STATUS_CODE.HEALTHY) onTime += 1;
+    const delivered = history.delivered[i]!;
+    const deadline = history.deadlines[i]!;
+    const wasDelivered = code === STATUS_CODE.HEALTHY || code === STATUS_CODE.DELIVERED_LATE;
+    if (wasDelivered && !Number.isNaN(delivered) && !Number.isNaN(deadline))
+      offsets.push(delivered - deadline);
+  }
+  const onTimeRate = settled >= HABIT_MIN_SETTLED ? onTime / settled : null;
+  const latestStatus = latest === null ? null : STATUS_NAME[latest]!;
+  let riskReason: string | null = null;
+  if (latestStatus === 'MISSING' || latestStatus === 'FAILED') {
+    riskReason = `its latest delivery was ${latestStatus}`;
+  } else if (onTimeRate !== null && onTimeRate < AT_RISK_ON_TIME_RATE) {
+    riskReason = `${onTime} of its last ${settled} deliveries were on time (${Math.round(onTimeRate * 100)}%)`;
+  }
+  return {
+    settled,
+    onTime,
+    onTimeRate,
+    typicalDeliveryMs: median(offsets),
+    latestStatus,
+    atRisk: riskReason !== null,
+    riskReason,
+  };
+}

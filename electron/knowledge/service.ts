@@ -1,0 +1,92 @@
+/**
+ * The on-call layer's answers for one store (DESIGN.md §11), as the window, the CLI and the local API
+ * ask them: one history in memory and one deadline clock shared by all, so each look is a walk over
+ * memory. Time and the sources' states are injected (tests move the clock and stop the remote).
+ */
+import type { SourceState } from '../../shared/sync';
+import type { OverdueSummary, UpcomingDeadlines } from '../../shared/upcoming';
+import type { DatasetDeadlines } from '../../shared/rpc';
+import { nextOccurrenceAfter } from '../../shared/deadlines';
+import type { Store } from '../store/database';
+import { habitsOf } from './habits';
+import { DeadlineClock } from './deadlineClock';
+import { HistoryIndex, type HistoryIndexOptions, type OrgHistory } from './history';
+import { orgFreshness, overdueDatasets, upcomingDeadlines } from './upcoming';
+
+/** How far ahead the clock looks for a dataset's next deadlines before asking croner one by one. */
+const NEXT_SPAN_MS = 8 * 86_400_000;
+
+export interface KnowledgeOptions extends HistoryIndexOptions {
+  store: Store;
+  now: () => Date;
+  /** The sync's source states (which orgs are stale, and since when). */
+  sources: () => readonly SourceState[];
+}
+
+export class OnCallKnowledge {
+  readonly history: HistoryIndex;
+  readonly clock = new DeadlineClock();
+
+  constructor(private readonly options: KnowledgeOptions) {
+    this.history = new HistoryIndex(options.store, options);
+  }
+
+  /** The org's history as of now (re-read where the store changed). */
+  orgHistory(orgId: string): Promise<OrgHistory> {
+    return this.history.current(orgId);
+  }
+
+  /** The org's deadlines of the next `hours` (1–168), soonest first. */
+  async upcoming(orgId: string, hours: number): Promise<UpcomingDeadlines> {
+    const history = await this.history.current(orgId);
+    return upcomingDeadlines(history, this.clock, this.options.now().getTime(), hours);
+  }
+
+  /** The org's overdue (unverified) datasets: none unless its data is stale. */
+  async overdue(orgId: string): Promise<OverdueSummary> {
+    const now = this.options.now();
+    const history = await this.history.current(orgId);
+    return overdueDatasets(
+      history,
+      this.clock,
+      now.getTime(),
+      orgFreshness(orgId, this.options.sources(), now),
+    );
+  }
+
+  /** One dataset's deadlines, habits and overdue count; null when the org has no such dataset. */
+  async datasetDeadlines(orgId: string, datasetId: string): Promise<DatasetDeadlines | null> {
+    const now = this.options.now();
+    const history = await this.history.current(orgId);
+    const dataset = history.byId.get(datasetId);
+    if (dataset === undefined) return null;
+    const at = now.getTime();
+    const schedule = this.clock.at(dataset.config, at);
+    const next = schedule.problem === null ? this.clock.ahead(dataset.config, at, NEXT_SPAN_MS, 5) : [];
+    // Fewer than five within a year (a yearly schedule): the ones beyond are asked of croner directly.
+    while (schedule.problem === null && next.length < 5) {
+      const after = nextOccurrenceAfter(dataset.config, next[next.length - 1] ?? at);
+      if (after === null) break;
+      next.push(after);
+    }
+    const overdue = overdueDatasets(
+      { ...history, datasets: [dataset] },
+      this.clock,
+      at,
+      orgFreshness(orgId, this.options.sources(), now),
+    );
+    return {
+      problem: schedule.problem,
+      timeZone: schedule.timeZone,
+      previous: schedule.previous === null ? null : new Date(schedule.previous).toISOString(),
+      next: next.map((ms) => new Date(ms).toISOString()),
+      habits: habitsOf(dataset),
+      overdue: overdue.deadlines,
+    };
+  }
+
+  /** When a deadline of any schedule seen next passes (overdue counts may grow then); null: none. */
+  nextDeadline(): number | null {
+    return this.clock.soonest();
+  }
+}

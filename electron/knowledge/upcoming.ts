@@ -1,0 +1,132 @@
+/**
+ * Upcoming deadlines and overdue (unverified) datasets (DESIGN.md §11), from the org's history in
+ * memory and the deadline clock: no SQL and no cron evaluation per dataset, so the answer for a 10k org
+ * is a walk over its datasets.
+ */
+import { freshness, type SourceState } from '../../shared/sync';
+import {
+  MAX_UPCOMING_DEADLINES,
+  type OverdueDataset,
+  type OverdueSummary,
+  type UpcomingDeadline,
+  type UpcomingDeadlines,
+} from '../../shared/upcoming';
+import { type DeadlineClock, scheduleKey } from './deadlineClock';
+import { habitsOf } from './habits';
+import type { OrgHistory } from './history';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The org's deadlines in (now, now + hours], soonest first (then by dataset id), with habits. */
+export function upcomingDeadlines(
+  history: OrgHistory,
+  clock: DeadlineClock,
+  now: number,
+  hours: number,
+): UpcomingDeadlines {
+  const span = hours * 3_600_000;
+  const found: { at: number; index: number }[] = [];
+  let invalidSchedules = 0;
+  history.datasets.forEach((dataset, index) => {
+    if (clock.at(dataset.config, now).problem !== null) {
+      invalidSchedules += 1;
+      return;
+    }
+    for (const at of clock.ahead(dataset.config, now, span, MAX_UPCOMING_DEADLINES))
+      found.push({ at, index });
+  });
+  const datasets = history.datasets;
+  found.sort((a, b) => a.at - b.at || (datasets[a.index]!.datasetId < datasets[b.index]!.datasetId ? -1 : 1));
+  const habits = new Map<number, ReturnType<typeof habitsOf>>();
+  const deadlines: UpcomingDeadline[] = found.slice(0, MAX_UPCOMING_DEADLINES).map(({ at, index }) => {
+    const dataset = datasets[index]!;
+    let known = habits.get(index);
+    if (known === undefined) habits.set(index, (known = habitsOf(dataset)));
+    return {
+      datasetId: dataset.datasetId,
+      datasetName: dataset.name,
+      supplierId: dataset.supplierId,
+      supplierName: dataset.supplierName,
+      dataProductName: dataset.dataProductName,
+      deadline: iso(at),
+      timeZone: clock.at(dataset.config, now).timeZone,
+      status: dataset.status,
+      habits: known,
+    };
+  });
+  return {
+    orgId: history.orgId,
+    hours,
+    from: iso(now),
+    to: iso(now + span),
+    deadlines,
+    total: found.length,
+    truncated: found.length > deadlines.length,
+    invalidSchedules,
+  };
+}
+
+/** What the org's sources say of its freshness: stale when it has sources and none is fresh. */
+export function orgFreshness(
+  orgId: string,
+  states: readonly SourceState[],
+  now: Date,
+): { stale: boolean; lastSuccessAt: string | null } {
+  const own = states.filter((state) => state.orgId === orgId);
+  const lastSuccessAt = own.reduce<string | null>(
+    (latest, state) =>
+      state.lastSuccessAt !== null && (latest === null || state.lastSuccessAt > latest)
+        ? state.lastSuccessAt
+        : latest,
+    null,
+  );
+  const stale = own.length > 0 && own.every((state) => freshness(state, now) !== 'fresh');
+  return { stale, lastSuccessAt };
+}
+
+/** Deadlines counted per dataset at most (a schedule every minute for a day offline would be 1,440). */
+export const MAX_COUNTED_PER_DATASET = 1_000;
+
+/**
+ * While the org's data is stale, each dataset with deadlines after both the last successful sync and
+ * its newest settled delivery: what the remote would say of them is not known here yet. Never synced:
+ * nothing to count from. Cleared by the next successful sync (the org is fresh again).
+ */
+export function overdueDatasets(
+  history: OrgHistory,
+  clock: DeadlineClock,
+  now: number,
+  contact: { stale: boolean; lastSuccessAt: string | null },
+): OverdueSummary {
+  const summary: OverdueSummary = {
+    orgId: history.orgId,
+    stale: contact.stale,
+    lastSuccessAt: contact.lastSuccessAt,
+    datasets: [],
+    deadlines: 0,
+  };
+  if (!contact.stale || contact.lastSuccessAt === null) return summary;
+  const lastSuccess = Date.parse(contact.lastSuccessAt);
+  const counted = new Map<string, number[]>();
+  for (const dataset of history.datasets) {
+    const schedule = clock.at(dataset.config, now);
+    const since = Number.isNaN(dataset.latestSettledDeadline)
+      ? lastSuccess
+      : Math.max(lastSuccess, dataset.latestSettledDeadline);
+    if (schedule.problem !== null || schedule.previous === null || schedule.previous <= since) continue;
+    // Datasets share schedules and mostly the same `since`: each pair is evaluated once.
+    const key = `${since}|${scheduleKey(dataset.config)}`;
+    let passed = counted.get(key);
+    if (passed === undefined)
+      counted.set(key, (passed = clock.between(dataset.config, since, now, MAX_COUNTED_PER_DATASET)));
+    if (passed.length === 0) continue;
+    const entry: OverdueDataset = {
+      datasetId: dataset.datasetId,
+      deadlines: passed.length,
+      since: iso(passed[0]!),
+    };
+    summary.datasets.push(entry);
+    summary.deadlines += entry.deadlines;
+  }
+  return summary;
+}
