@@ -3,7 +3,7 @@
  * memory and the deadline clock: no SQL and no cron evaluation per dataset, so the answer for a 10k org
  * is a walk over its datasets.
  */
-import { freshness, type SourceState } from '../../shared/sync';
+import { STALE_AFTER_POLLS, type SourceState } from '../../shared/sync';
 import {
   MAX_UPCOMING_DEADLINES,
   type OverdueDataset,
@@ -66,7 +66,12 @@ export function upcomingDeadlines(
   };
 }
 
-/** What the org's sources say of its freshness: stale when it has sources and none is fresh. */
+/**
+ * Whether the org's data is stale: it has sources and none synced successfully within STALE_AFTER_POLLS
+ * of its poll intervals (never synced counts as stale). The rule of "lost contact" (alerts/contact.ts):
+ * a single failed cycle, or a source stopped a minute ago, is no loss yet — the next cycle may succeed —
+ * so no deadline is called overdue before the contact notice that covers it could be made.
+ */
 export function orgFreshness(
   orgId: string,
   states: readonly SourceState[],
@@ -80,7 +85,13 @@ export function orgFreshness(
         : latest,
     null,
   );
-  const stale = own.length > 0 && own.every((state) => freshness(state, now) !== 'fresh');
+  const stale =
+    own.length > 0 &&
+    own.every(
+      (state) =>
+        state.lastSuccessAt === null ||
+        now.getTime() - Date.parse(state.lastSuccessAt) > STALE_AFTER_POLLS * state.pollIntervalMs,
+    );
   return { stale, lastSuccessAt };
 }
 
