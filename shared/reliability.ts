@@ -6,6 +6,8 @@
 
 export const STATS_GROUPS = ['dataset', 'supplier', 'dataProduct'] as const;
 export type StatsGroupBy = (typeof STATS_GROUPS)[number];
+/** What the Reliability view and `/local/v1/stats` show first (the engine precomputes it after each sync). */
+export const DEFAULT_STATS_GROUP_BY: StatsGroupBy = 'supplier';
 export const STATS_DAYS = [7, 30, 90] as const;
 export type StatsDays = (typeof STATS_DAYS)[number];
 export const DEFAULT_STATS_DAYS: StatsDays = 30;

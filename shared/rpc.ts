@@ -14,6 +14,7 @@ import type { DatasetRecord, TasksRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
 import type { DeliveryStatus } from './status';
+import type { ReliabilityStats, StatsDays, StatsGroupBy } from './reliability';
 import {
   type DeliveryHabits,
   MAX_UPCOMING_HOURS,
@@ -164,6 +165,21 @@ const SourceInput = Type.Object(
   { additionalProperties: false },
 );
 
+/** Tuples of literals, checked against shared/reliability.ts's lists. */
+const StatsGroupBySchema = Type.Union([
+  Type.Literal('dataset'),
+  Type.Literal('supplier'),
+  Type.Literal('dataProduct'),
+]);
+const StatsDaysSchema = Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90)]);
+const _statsMatch: [Static<typeof StatsGroupBySchema>, Static<typeof StatsDaysSchema>] extends [
+  StatsGroupBy,
+  StatsDays,
+]
+  ? true
+  : false = true;
+void _statsMatch;
+
 function call<Request extends TSchema>(request: Request): { request: Request } {
   return { request };
 }
@@ -252,6 +268,19 @@ export const RPC_CALLS = {
   'overdue.get': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
   /** One dataset's place on the deadline clock: previous and next deadlines, habits, or why none. */
   'dataset.deadlines': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
+  /** Reliability statistics over the last 7/30/90 days, worst group first; `key`: only that group. */
+  'stats.get': call(
+    Type.Object(
+      {
+        orgId: Id,
+        groupBy: StatsGroupBySchema,
+        days: StatsDaysSchema,
+        /** A dataset id, supplier id or product name ("" = the datasets naming none); null or absent: all. */
+        key: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+      },
+      { additionalProperties: false },
+    ),
+  ),
 } as const;
 
 /** A dataset's deadlines as the engine's clock keeps them. */
@@ -310,6 +339,7 @@ export interface RpcResponses {
   'upcoming.list': UpcomingDeadlines;
   'overdue.get': OverdueSummary;
   'dataset.deadlines': DatasetDeadlines | null;
+  'stats.get': ReliabilityStats;
 }
 
 /** Events the engine pushes to every open window. */

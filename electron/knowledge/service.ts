@@ -5,13 +5,23 @@
  */
 import type { SourceState } from '../../shared/sync';
 import type { OverdueSummary, UpcomingDeadlines } from '../../shared/upcoming';
+import {
+  DEFAULT_STATS_DAYS,
+  DEFAULT_STATS_GROUP_BY,
+  type ReliabilityStats,
+  type StatsDays,
+  type StatsGroupBy,
+} from '../../shared/reliability';
 import type { DatasetDeadlines } from '../../shared/rpc';
+import { HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
 import { nextOccurrenceAfter } from '../../shared/deadlines';
 import type { Store } from '../store/database';
 import { habitsOf } from './habits';
 import { DeadlineClock } from './deadlineClock';
+import { assembleHandoff, readStoredFacts } from './handoff';
 import { HistoryIndex, type HistoryIndexOptions, type OrgHistory } from './history';
 import { orgFreshness, overdueDatasets, upcomingDeadlines } from './upcoming';
+import { StatsCache, statsWindowEnd } from './statsCache';
 
 /** How far ahead the clock looks for a dataset's next deadlines before asking croner one by one. */
 const NEXT_SPAN_MS = 8 * 86_400_000;
@@ -21,11 +31,14 @@ export interface KnowledgeOptions extends HistoryIndexOptions {
   now: () => Date;
   /** The sync's source states (which orgs are stale, and since when). */
   sources: () => readonly SourceState[];
+  /** No sync runs beside this store (the CLI on a data directory): whether data is stale is not known. */
+  offline?: boolean;
 }
 
 export class OnCallKnowledge {
   readonly history: HistoryIndex;
   readonly clock = new DeadlineClock();
+  readonly statsCache = new StatsCache();
 
   constructor(private readonly options: KnowledgeOptions) {
     this.history = new HistoryIndex(options.store, options);
@@ -83,6 +96,45 @@ export class OnCallKnowledge {
       habits: habitsOf(dataset),
       overdue: overdue.deadlines,
     };
+  }
+
+  /**
+   * The org's reliability statistics over the `days` before the current hour, grouped (only `key`'s
+   * group when given); held until the history or the hour changes.
+   */
+  async stats(
+    orgId: string,
+    groupBy: StatsGroupBy,
+    days: StatsDays,
+    key: string | null = null,
+  ): Promise<ReliabilityStats> {
+    const history = await this.history.current(orgId);
+    return this.statsCache.get(history, groupBy, days, statsWindowEnd(this.options.now().getTime()), key);
+  }
+
+  /** After a sync cycle: reads what changed and precomputes the Reliability view's default statistics. */
+  async warm(orgId: string): Promise<void> {
+    await this.stats(orgId, DEFAULT_STATS_GROUP_BY, DEFAULT_STATS_DAYS);
+  }
+
+  /** The org's shift handoff for the window [since, now] (DESIGN.md §11). */
+  async handoff(orgId: string, since: Date): Promise<HandoffReport> {
+    const now = this.options.now();
+    const history = await this.history.current(orgId);
+    const upcoming = upcomingDeadlines(history, this.clock, now.getTime(), HANDOFF_AT_RISK_HOURS);
+    const overdue = this.options.offline ? null : await this.overdue(orgId);
+    const stored = await this.options.store.whenIdle(() =>
+      readStoredFacts(this.options.store, orgId, since.getTime(), now.getTime()),
+    );
+    return assembleHandoff({
+      ...stored,
+      orgId,
+      since: since.getTime(),
+      now: now.getTime(),
+      datasets: history.byId,
+      overdue,
+      upcoming: upcoming.deadlines,
+    });
   }
 
   /** When a deadline of any schedule seen next passes (overdue counts may grow then); null: none. */

@@ -198,6 +198,8 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'upcoming.list': ({ orgId, hours }) => knownOrg(orgId, () => knowledge.upcoming(orgId, hours)),
     'overdue.get': ({ orgId }) => knownOrg(orgId, () => knowledge.overdue(orgId)),
     'dataset.deadlines': ({ orgId, datasetId }) => knowledge.datasetDeadlines(orgId, datasetId),
+    'stats.get': ({ orgId, groupBy, days, key }) =>
+      knownOrg(orgId, () => knowledge.stats(orgId, groupBy, days, key ?? null)),
     'data.export': ({ orgId }) =>
       idle(() => {
         const stamp = now().toISOString().replace(/[:.]/g, '-');
