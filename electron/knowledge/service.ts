@@ -58,13 +58,18 @@ export class OnCallKnowledge {
   /** The org's overdue (unverified) datasets: none unless its data is stale. */
   async overdue(orgId: string): Promise<OverdueSummary> {
     const now = this.options.now();
+    const contact = orgFreshness(orgId, this.options.sources(), now);
+    // Fresh (the usual case): no history is read, so the datasets list and the tray's tick stay cheap.
+    if (!contact.stale || contact.lastSuccessAt === null)
+      return {
+        orgId,
+        stale: contact.stale,
+        lastSuccessAt: contact.lastSuccessAt,
+        datasets: [],
+        deadlines: 0,
+      };
     const history = await this.history.current(orgId);
-    return overdueDatasets(
-      history,
-      this.clock,
-      now.getTime(),
-      orgFreshness(orgId, this.options.sources(), now),
-    );
+    return overdueDatasets(history, this.clock, now.getTime(), contact);
   }
 
   /** One dataset's deadlines, habits and overdue count; null when the org has no such dataset. */
