@@ -190,10 +190,9 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   // Listening before the first cycle: its failures are the first sync's summary.
   if (options.announce) alerts.onAnnouncement(options.announce);
   alerts.start();
-  // Each finished cycle reads what changed into the on-call layer's history, so a look finds it ready.
-  const stopWarming = sync.onCycle(
-    (event) => void knowledge.orgHistory(event.orgId).catch(reportAlertsError),
-  );
+  // Each finished cycle reads what changed into the on-call layer's history and precomputes the
+  // Reliability view's default statistics, so a look finds them ready.
+  const stopWarming = sync.onCycle((event) => void knowledge.warm(event.orgId).catch(reportAlertsError));
   sync.start();
   return {
     api,
