@@ -46,8 +46,8 @@ export type DatasetQuery = Static<typeof DatasetQuery>;
 /** How many delivery statuses each table row carries for its strip, newest first. */
 export const ROW_STRIP_LENGTH = 14;
 
-/** One row of the datasets table: what the table shows, not the whole record. */
-export interface DatasetRow {
+/** One row of the datasets table as the store has it (electron/query/rows.ts). */
+export interface MirroredRow {
   datasetId: string;
   datasetName: string | null;
   dataProductName: string | null;
@@ -64,6 +64,17 @@ export interface DatasetRow {
   causeTitle: string | null;
   /** The acknowledgement that holds for its failure now, if any. */
   acknowledgement: AcknowledgementView | null;
+}
+
+/**
+ * One row of the datasets table: what the table shows, not the whole record — the store's row and the
+ * deadline clock's mark (DESIGN.md §11), which is never a remote status.
+ */
+export interface DatasetRow extends MirroredRow {
+  /** Its deadlines passed since the last successful sync while the org's data is stale (overdue, unverified); 0: none. */
+  overdueDeadlines: number;
+  /** The oldest of them, RFC 3339 UTC; null when none. */
+  overdueSince: string | null;
 }
 
 export interface RowsPage {

@@ -6,7 +6,7 @@
  * (a cause, unacknowledged only) narrow rows and counts alike.
  */
 import type { AcknowledgementView } from '../../shared/causes';
-import type { DatasetRow, RowsPage, StatusCounts } from '../../shared/rpc';
+import type { MirroredRow, StatusCounts } from '../../shared/rpc';
 import { ROW_STRIP_LENGTH } from '../../shared/rpc';
 import { DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';
 import type { Store } from '../store/database';
@@ -56,9 +56,9 @@ interface Trouble {
   ackAt: string | null;
 }
 
-type RawRow = Omit<DatasetRow, 'causeId' | 'causeTitle' | 'acknowledgement'> & { trouble: Trouble | null };
+type RawRow = Omit<MirroredRow, 'causeId' | 'causeTitle' | 'acknowledgement'> & { trouble: Trouble | null };
 
-function rowOf(orgId: string, raw: RawRow): DatasetRow {
+function rowOf(orgId: string, raw: RawRow): MirroredRow {
   const { trouble, ...row } = raw;
   if (trouble === null || row.status === null)
     return { ...row, causeId: null, causeTitle: null, acknowledgement: null };
@@ -105,7 +105,8 @@ const ROW = jsonObjectSql([
 ]);
 
 /** One page of the selection as table rows. */
-export function listRows(store: Store, request: PageRequest): RowsPage {
+/** A page of the store's rows (the RPC adds the deadline clock's overdue mark to each). */
+export function listRows(store: Store, request: PageRequest): { rows: MirroredRow[]; nextPageToken: string } {
   const page = queryPage(store, request, { select: ROW, params: [ROW_STRIP_LENGTH] });
   const raw = JSON.parse(`[${page.items.join(',')}]`) as RawRow[];
   return { rows: raw.map((row) => rowOf(request.orgId, row)), nextPageToken: page.nextPageToken };

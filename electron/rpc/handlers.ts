@@ -82,7 +82,19 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     // Parsed once, here; a bad filter or sort is the query layer's InvalidArgument (dispatch translates it).
     'datasets.rows': async (request) => {
       const page = { ...parseSelection(request), pageSize: request.pageSize, pageToken: request.pageToken };
-      return idle(() => listRows(store, page));
+      const [rows, overdue] = await Promise.all([
+        idle(() => listRows(store, page)),
+        knowledge.overdue(request.orgId),
+      ]);
+      // The deadline clock's mark beside the store's row (never its status): query/ knows no deadlines.
+      const marks = new Map(overdue.datasets.map((entry) => [entry.datasetId, entry]));
+      return {
+        nextPageToken: rows.nextPageToken,
+        rows: rows.rows.map((row) => {
+          const mark = marks.get(row.datasetId);
+          return { ...row, overdueDeadlines: mark?.deadlines ?? 0, overdueSince: mark?.since ?? null };
+        }),
+      };
     },
     'datasets.counts': async (request) => {
       const selection = parseSelection(request);

@@ -4,7 +4,7 @@
  * filters as a table, the chips' counts under them, and keyset paging with page tokens bound to them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatasetRow } from '../../../shared/rpc';
+import type { MirroredRow } from '../../../shared/rpc';
 import type { DatasetRecord } from '../../../shared/schemas';
 import type { Stage } from '../../../shared/status';
 import { listCauses } from '../../../electron/query/causes';
@@ -118,8 +118,8 @@ function selection(query: Query) {
 }
 
 /** Every row of the query, walking pages of `pageSize` with their tokens. */
-function allRows(query: Query, pageSize = 1000): DatasetRow[] {
-  const rows: DatasetRow[] = [];
+function allRows(query: Query, pageSize = 1000): MirroredRow[] {
+  const rows: MirroredRow[] = [];
   let pageToken: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
     const page = listRows(store, { ...selection(query), pageSize, pageToken });
