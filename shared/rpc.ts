@@ -10,6 +10,7 @@ import type { AcknowledgementView, Cause } from './causes';
 import { MAX_CAUSE_ID_LENGTH, MAX_NOTE_LENGTH } from './causes';
 import type { DatabaseStatus } from './database';
 import type { TimelineEntry } from './timeline';
+import type { HandoffReport } from './handoff';
 import type { DatasetRecord, TasksRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
@@ -279,6 +280,13 @@ export const RPC_CALLS = {
   'overdue.get': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
   /** One dataset's place on the deadline clock: previous and next deadlines, habits, or why none. */
   'dataset.deadlines': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
+  /** The org's shift handoff since a time (RFC 3339; a duration like 8h is read too) up to now. */
+  'handoff.get': call(
+    Type.Object(
+      { orgId: Id, since: Type.String({ minLength: 1, maxLength: 100 }) },
+      { additionalProperties: false },
+    ),
+  ),
   /** Reliability statistics over the last 7/30/90 days, worst group first; `key`: only that group. */
   'stats.get': call(
     Type.Object(
@@ -350,6 +358,7 @@ export interface RpcResponses {
   'upcoming.list': UpcomingDeadlines;
   'overdue.get': OverdueSummary;
   'dataset.deadlines': DatasetDeadlines | null;
+  'handoff.get': HandoffReport;
   'stats.get': ReliabilityStats;
 }
 

@@ -33,6 +33,7 @@ import {
 } from '../knowledge/acknowledge';
 import { acknowledgerName, osUserName } from '../knowledge/identity';
 import { OnCallKnowledge } from '../knowledge/service';
+import { parseHandoffSince } from '../../shared/handoff';
 import { type SourceDeps, sourceHandlers } from './sources';
 
 /** Events a dataset view shows: every one the store retains. */
@@ -210,6 +211,16 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'upcoming.list': ({ orgId, hours }) => knownOrg(orgId, () => knowledge.upcoming(orgId, hours)),
     'overdue.get': ({ orgId }) => knownOrg(orgId, () => knowledge.overdue(orgId)),
     'dataset.deadlines': ({ orgId, datasetId }) => knowledge.datasetDeadlines(orgId, datasetId),
+    'handoff.get': ({ orgId, since }) =>
+      knownOrg(orgId, () => {
+        let start: Date;
+        try {
+          start = parseHandoffSince(since, now());
+        } catch (error) {
+          throw new RpcError('invalid-argument', `since: ${(error as Error).message}`);
+        }
+        return knowledge.handoff(orgId, start);
+      }),
     'stats.get': ({ orgId, groupBy, days, key }) =>
       knownOrg(orgId, () => knowledge.stats(orgId, groupBy, days, key ?? null)),
     'data.export': ({ orgId }) =>

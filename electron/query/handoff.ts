@@ -1,0 +1,84 @@
+/**
+ * The shift handoff's reads (DESIGN.md §11): the timeline's status entries and acknowledgement notes of
+ * a window, each dataset's status when it began, and the sync outages that overlap it. The on-call
+ * layer (electron/knowledge/handoff.ts) decides the report from them.
+ */
+import type { HandoffNote, HandoffOutage } from '../../shared/handoff';
+import type { Store } from '../store/database';
+
+/** A status entry of the timeline. */
+export interface StatusEntry {
+  datasetId: string;
+  /** Epoch ms. */
+  at: number;
+  from: string | null;
+  to: string | null;
+}
+
+export interface HandoffWindow {
+  /** Each dataset's status when the window began (its newest status entry before it). */
+  statusAtStart: Map<string, string | null>;
+  /** Status entries within the window, oldest first. */
+  entries: StatusEntry[];
+  /** Acknowledgement notes within the window, oldest first. */
+  notes: (HandoffNote & { datasetId: string })[];
+  /** Outages of the org that overlap the window, by loss time. */
+  outages: HandoffOutage[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The org's timeline and outages of the window [since, now] (epoch ms). */
+export function readHandoffWindow(store: Store, orgId: string, since: number, now: number): HandoffWindow {
+  const statusAtStart = new Map<string, string | null>();
+  // Each dataset's newest status entry before the window: what it was when the window began.
+  for (const row of store.all(
+    `SELECT t.dataset_id, t.to_status FROM timeline t
+     WHERE t.org_id = ?1 AND t.kind = 'status' AND t.id = (
+       SELECT u.id FROM timeline u WHERE u.org_id = ?1 AND u.dataset_id = t.dataset_id AND u.kind = 'status'
+         AND u.at_key < ?2 ORDER BY u.at_key DESC, u.id DESC LIMIT 1)`,
+    [orgId, since],
+  ))
+    statusAtStart.set(String(row.dataset_id), row.to_status == null ? null : String(row.to_status));
+  const entries = store
+    .all(
+      `SELECT dataset_id, at_key, from_status, to_status FROM timeline
+       WHERE org_id = ? AND kind = 'status' AND at_key >= ? AND at_key <= ? ORDER BY at_key, id`,
+      [orgId, since, now],
+    )
+    .map((row) => ({
+      datasetId: String(row.dataset_id),
+      at: Number(row.at_key),
+      from: row.from_status == null ? null : String(row.from_status),
+      to: row.to_status == null ? null : String(row.to_status),
+    }));
+  const notes = store
+    .all(
+      `SELECT dataset_id, at, by_name, text FROM timeline
+       WHERE org_id = ? AND kind = 'acknowledged' AND text IS NOT NULL AND text <> ''
+         AND at_key >= ? AND at_key <= ? ORDER BY at_key, id`,
+      [orgId, since, now],
+    )
+    .map((row) => ({
+      datasetId: String(row.dataset_id),
+      at: new Date(String(row.at)).toISOString(),
+      by: row.by_name == null ? null : String(row.by_name),
+      text: String(row.text),
+    }));
+  const outages = store
+    .all(
+      `SELECT source_id, source_name, lost_at, regained_at, last_success_at, imported FROM sync_outages
+       WHERE org_id = ? AND lost_at <= ? AND (regained_at IS NULL OR regained_at >= ?)
+       ORDER BY lost_at, source_id`,
+      [orgId, iso(now), iso(since)],
+    )
+    .map((row): HandoffOutage => ({
+      sourceId: String(row.source_id),
+      sourceName: String(row.source_name),
+      lostAt: String(row.lost_at),
+      regainedAt: row.regained_at == null ? null : String(row.regained_at),
+      lastSuccessAt: row.last_success_at == null ? null : String(row.last_success_at),
+      imported: Number(row.imported) === 1,
+    }));
+  return { statusAtStart, entries, notes, outages };
+}

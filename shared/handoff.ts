@@ -1,0 +1,352 @@
+/**
+ * The shift handoff (DESIGN.md §11): what happened to an org since a time and what the next person
+ * must watch. The engine assembles the report (electron/knowledge/handoff.ts); this file holds its
+ * shape and its Markdown, shared so the window's "Copy as Markdown", the CLI and `/local/v1/handoff`
+ * give the same bytes for the same report.
+ */
+import { parseISO } from 'date-fns';
+import type { AcknowledgementView } from './causes';
+import type { SnoozeView } from './rpc';
+import type { UpcomingDeadline } from './upcoming';
+
+/** The window a handoff looks back over when no `since` is given. */
+export const DEFAULT_HANDOFF_HOURS = 8;
+/** How far ahead the handoff lists at-risk deadlines. */
+export const HANDOFF_AT_RISK_HOURS = 8;
+
+/** Who a line is about. */
+export interface HandoffDataset {
+  datasetId: string;
+  datasetName: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+  dataProductName: string | null;
+}
+
+/** A note written on one of the dataset's acknowledgements within the window. */
+export interface HandoffNote {
+  /** RFC 3339 UTC. */
+  at: string;
+  by: string | null;
+  text: string;
+}
+
+/** A FAILED or MISSING dataset now, with its cause and who owns it. */
+export interface HandoffTrouble extends HandoffDataset {
+  status: string;
+  deliveryId: string | null;
+  /** When this failure began (its status entry, else the delivery's time), RFC 3339 UTC; null: unknown. */
+  since: string | null;
+  /** Whether it began within the window. */
+  isNew: boolean;
+  causeId: string;
+  causeTitle: string;
+  message: string | null;
+  /** The acknowledgement that holds now; null: nobody on it. */
+  acknowledgement: AcknowledgementView | null;
+  /** Acknowledgement notes of the window, oldest first. */
+  notes: HandoffNote[];
+}
+
+/** A dataset that was FAILED or MISSING at some point in the window and is neither now. */
+export interface HandoffRecovery extends HandoffDataset {
+  /** The last troubled status it had in the window. */
+  was: string;
+  /** Its status now. */
+  status: string;
+  /** When it left that status, RFC 3339 UTC; null: before the window's first entry. */
+  recoveredAt: string | null;
+}
+
+/** An overdue (unverified) dataset, with its names. */
+export interface HandoffOverdueDataset extends HandoffDataset {
+  deadlines: number;
+  /** The oldest passed deadline, RFC 3339 UTC. */
+  since: string;
+}
+
+/** Overdue (unverified) as the sync's state tells it; `known: false` when no running instance can tell. */
+export interface HandoffOverdue {
+  known: boolean;
+  stale: boolean;
+  lastSuccessAt: string | null;
+  deadlines: number;
+  datasets: HandoffOverdueDataset[];
+}
+
+/** A sync outage of the org that overlaps the window. */
+export interface HandoffOutage {
+  sourceId: string;
+  sourceName: string;
+  lostAt: string;
+  /** null: not regained yet. */
+  regainedAt: string | null;
+  lastSuccessAt: string | null;
+  /** From an imported snapshot (another machine's contact with its source). */
+  imported: boolean;
+}
+
+/** How many of each; the Markdown's summary line says the same. */
+export interface HandoffSummary {
+  newlyFailed: number;
+  recovered: number;
+  stillFailing: number;
+  missing: number;
+  overdue: number;
+  snoozed: number;
+  atRisk: number;
+  outages: number;
+}
+
+/** The report; its JSON is what the CLI and the API print (stable keys, RFC 3339 UTC times). */
+export interface HandoffReport {
+  orgId: string;
+  orgName: string;
+  /** The window [since, generatedAt]. */
+  since: string;
+  generatedAt: string;
+  /** At-risk deadlines are those in (generatedAt, atRiskUntil]. */
+  atRiskUntil: string;
+  summary: HandoffSummary;
+  /** FAILED now, the failure began in the window; by since, then dataset id. */
+  newlyFailed: HandoffTrouble[];
+  /** By recoveredAt, then dataset id. */
+  recovered: HandoffRecovery[];
+  /** FAILED now, new or not; by since, then dataset id. */
+  stillFailing: HandoffTrouble[];
+  /** MISSING now; by since, then dataset id. */
+  missing: HandoffTrouble[];
+  overdue: HandoffOverdue;
+  /** Snoozes in force now, by dataset id. */
+  snoozed: SnoozeView[];
+  /** At-risk deadlines of the next HANDOFF_AT_RISK_HOURS, soonest first. */
+  atRisk: UpcomingDeadline[];
+  /** By lostAt, then source id. */
+  outages: HandoffOutage[];
+}
+
+/** The forms `since` takes, as the errors name them. */
+export const SINCE_FORMS =
+  'a duration back from now (90m, 8h, 2d) or an RFC 3339 time with its offset (2026-11-26T06:00:00Z)';
+
+const DURATION = /^(\d{1,6})([mhd])$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * Reads `since` (a duration back from `now`, or an RFC 3339 time) into the window's start. Throws an
+ * Error saying what was wrong and what is allowed (the caller names its parameter): unreadable, a
+ * duration of 0, or a time after `now`.
+ */
+export function parseHandoffSince(text: string, now: Date): Date {
+  const shown = text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  const duration = DURATION.exec(text.trim());
+  if (duration) {
+    const amount = Number(duration[1]);
+    if (amount === 0) throw new Error(`'${shown}' is an empty window: give ${SINCE_FORMS}`);
+    return new Date(now.getTime() - amount * UNIT_MS[duration[2] as keyof typeof UNIT_MS]);
+  }
+  const at = RFC3339.test(text.trim()) ? parseISO(text.trim()) : null;
+  if (at === null || Number.isNaN(at.getTime())) throw new Error(`'${shown}' is not ${SINCE_FORMS}`);
+  if (at.getTime() > now.getTime())
+    throw new Error(`'${shown}' is in the future (now is ${now.toISOString()}): give ${SINCE_FORMS}`);
+  return at;
+}
+
+/** "2 newly failed, 1 recovered, …": the counts in one line. */
+export function handoffSummaryLine(summary: HandoffSummary): string {
+  const parts: [number, string][] = [
+    [summary.newlyFailed, 'newly failed'],
+    [summary.recovered, 'recovered'],
+    [summary.stillFailing, 'still failing'],
+    [summary.missing, 'missing'],
+    [summary.overdue, 'overdue (unverified)'],
+    [summary.snoozed, 'snoozed'],
+    [summary.atRisk, summary.atRisk === 1 ? 'at-risk deadline' : 'at-risk deadlines'],
+    [summary.outages, summary.outages === 1 ? 'sync outage' : 'sync outages'],
+  ];
+  return parts.map(([count, words]) => `${count.toLocaleString('en-US')} ${words}`).join(', ');
+}
+
+// --- Markdown ---------------------------------------------------------------------------------------
+
+/** Controls, line and paragraph separators and bidi overrides: they would break a line or reorder it. */
+// eslint-disable-next-line no-control-regex
+const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+/**
+ * The characters CommonMark (and chat tools' dialects: `~` strike, `|` tables) may read as markup within
+ * a line; `\` escapes each. Line-start markers (`#`, `-`, `1.`) cannot occur: text never begins a line.
+ */
+const SIGNIFICANT = /[\\`*_[\]<>|~&]/g;
+
+/** One line of plain text: breaks become spaces, runs of space one. */
+function oneLine(text: string): string {
+  return text.replace(BREAKING, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+/** Text shown as text: on one line, every Markdown-significant character escaped. */
+export function markdownText(text: string): string {
+  return oneLine(text).replace(SIGNIFICANT, '\\$&');
+}
+
+/** Text as a code span, whatever backticks it holds (CommonMark: a longer fence, padded when needed). */
+export function markdownCode(text: string): string {
+  const line = oneLine(text);
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') || line === '' ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+/** "2026-11-26 09:00 UTC". */
+export function utcText(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return markdownText(iso);
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** "09:00 Europe/Berlin" (the zone's wall clock), or "" for UTC. */
+function zoneText(iso: string, timeZone: string): string {
+  if (timeZone === 'UTC') return '';
+  try {
+    const parts = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(new Date(iso));
+    const part = (type: string) => parts.find((found) => found.type === type)?.value ?? '';
+    return ` (${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${markdownText(timeZone)})`;
+  } catch {
+    return '';
+  }
+}
+
+function datasetText(dataset: HandoffDataset): string {
+  const name = dataset.datasetName === null ? '' : `**${markdownText(dataset.datasetName)}** `;
+  const supplier = dataset.supplierName ?? dataset.supplierId;
+  return `${name}${markdownCode(dataset.datasetId)}${supplier === null ? '' : ` (${markdownText(supplier)})`}`;
+}
+
+function section(title: string, count: number, lines: string[], empty = '- None.'): string[] {
+  return [
+    `## ${title} (${count.toLocaleString('en-US')})`,
+    '',
+    ...(lines.length === 0 ? [empty] : lines),
+    '',
+  ];
+}
+
+function acknowledgementText(ack: AcknowledgementView | null): string {
+  if (ack === null) return 'not acknowledged';
+  const note = ack.note === null || oneLine(ack.note) === '' ? '' : `: “${markdownText(ack.note)}”`;
+  return `acknowledged by ${markdownText(ack.by)} at ${utcText(ack.at)}${note}`;
+}
+
+function troubleLines(trouble: HandoffTrouble, detailed: boolean): string[] {
+  const since = trouble.since === null ? '' : ` since ${utcText(trouble.since)}`;
+  const head = `- ${datasetText(trouble)}: ${markdownText(trouble.causeTitle)}${since}`;
+  if (!detailed) return [`${head}; ${acknowledgementText(trouble.acknowledgement)}`];
+  const lines = [head];
+  if (trouble.message !== null && oneLine(trouble.message) !== '')
+    lines.push(`  - Message: ${markdownText(trouble.message)}`);
+  lines.push(`  - ${capitalized(acknowledgementText(trouble.acknowledgement))}`);
+  for (const note of trouble.notes)
+    lines.push(
+      `  - Note${note.by === null ? '' : ` by ${markdownText(note.by)}`} at ${utcText(note.at)}: “${markdownText(note.text)}”`,
+    );
+  return lines;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function snoozeText(snooze: SnoozeView): string {
+  const name = snooze.datasetName === null ? '' : `**${markdownText(snooze.datasetName)}** `;
+  const until =
+    snooze.until !== null
+      ? `until ${utcText(snooze.until)}`
+      : snooze.kind === 'next-delivery'
+        ? 'until its next delivery'
+        : 'until it is healthy again';
+  return `- ${name}${markdownCode(snooze.datasetId)}: ${until} (set ${utcText(snooze.createdAt)})`;
+}
+
+function outageText(outage: HandoffOutage): string {
+  const end =
+    outage.regainedAt !== null
+      ? `regained ${utcText(outage.regainedAt)}`
+      : outage.imported
+        ? 'still out when the snapshot was exported'
+        : 'not regained yet';
+  const last =
+    outage.lastSuccessAt === null ? 'never synced before' : `last success ${utcText(outage.lastSuccessAt)}`;
+  return `- ${markdownText(outage.sourceName)} ${markdownCode(outage.sourceId)}: lost ${utcText(outage.lostAt)}, ${end} (${last})`;
+}
+
+/**
+ * The report as Markdown for chat tools: headings and bullet lists only (no HTML, no tables), times in
+ * UTC (a deadline also in its dataset's zone), dataset ids in backticks, every name and note escaped and
+ * kept on its line. The same report gives the same bytes.
+ */
+export function handoffMarkdown(report: HandoffReport): string {
+  const lines: string[] = [
+    `# Handoff: ${markdownText(report.orgName)} ${markdownCode(report.orgId)}`,
+    '',
+    `From ${utcText(report.since)} to ${utcText(report.generatedAt)}. All times are UTC.`,
+    '',
+    `**Summary:** ${handoffSummaryLine(report.summary)}.`,
+    '',
+    ...section(
+      'Newly failed',
+      report.newlyFailed.length,
+      report.newlyFailed.flatMap((trouble) => troubleLines(trouble, true)),
+    ),
+    ...section(
+      'Recovered',
+      report.recovered.length,
+      report.recovered.map(
+        (recovery) =>
+          `- ${datasetText(recovery)}: was ${markdownText(recovery.was)}, now ${markdownText(recovery.status)}` +
+          (recovery.recoveredAt === null ? '' : ` since ${utcText(recovery.recoveredAt)}`),
+      ),
+    ),
+    ...section(
+      'Still failing',
+      report.stillFailing.length,
+      report.stillFailing.flatMap((trouble) => troubleLines(trouble, false)),
+    ),
+    ...section(
+      'Missing',
+      report.missing.length,
+      report.missing.flatMap((trouble) => troubleLines(trouble, false)),
+    ),
+    ...section(
+      'Overdue (unverified)',
+      report.overdue.datasets.length,
+      report.overdue.datasets.map(
+        (overdue) =>
+          `- ${datasetText(overdue)}: ${overdue.deadlines.toLocaleString('en-US')} deadline${overdue.deadlines === 1 ? '' : 's'} passed since ${utcText(overdue.since)}`,
+      ),
+      !report.overdue.known
+        ? '- Not known here: overdue (unverified) needs the running instance, which knows whether the data is stale.'
+        : report.overdue.stale
+          ? '- None.'
+          : '- None: the data is fresh.',
+    ),
+    ...section('Snoozed', report.snoozed.length, report.snoozed.map(snoozeText)),
+    ...section(
+      `At risk in the next ${HANDOFF_AT_RISK_HOURS} h`,
+      report.atRisk.length,
+      report.atRisk.map(
+        (deadline) =>
+          `- ${utcText(deadline.deadline)}${zoneText(deadline.deadline, deadline.timeZone)}: ${datasetText(deadline)}` +
+          (deadline.habits.riskReason === null ? '' : `: ${markdownText(deadline.habits.riskReason)}`),
+      ),
+    ),
+    ...section('Sync outages', report.outages.length, report.outages.map(outageText)),
+  ];
+  return `${lines.join('\n').trimEnd()}\n`;
+}
