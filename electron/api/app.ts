@@ -19,7 +19,7 @@ import { Authenticator } from './auth';
 import type { Socket } from 'node:net';
 import { ApiError, methodNotAllowed, parserRefusal, quote, rawErrorResponse, sendError } from './errors';
 import { checkHostAndOrigin } from './guards';
-import type { OnCallKnowledge } from '../knowledge/service';
+import { OnCallKnowledge } from '../knowledge/service';
 import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
@@ -61,6 +61,9 @@ const API_PATTERNS = [...Object.values(V2_PATHS), ...Object.values(LOCAL_PATHS)]
 
 export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
+  // Tests and tools that build the API alone get an on-call layer of its own (no source states known).
+  const knowledge =
+    options.knowledge ?? new OnCallKnowledge({ store: options.store, now, sources: () => [] });
   const port = typeof options.port === 'number' ? () => options.port as number : options.port;
   const limits = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const app = Fastify({
@@ -157,7 +160,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
         ),
     });
     registerRoutes(v2, { store: options.store, readThrough: options.readThrough });
-    registerLocalRoutes(v2, options.store);
+    registerLocalRoutes(v2, options.store, knowledge);
   });
 
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -11,6 +11,8 @@ import { listCauses } from '../query/causes';
 import { resolveDatasetId } from '../query/dataset';
 import { listAcknowledgements } from '../store/acknowledgements';
 import type { Store } from '../store/database';
+import type { OnCallKnowledge } from '../knowledge/service';
+import { UPCOMING_PATH, registerUpcomingRoute } from './localUpcoming';
 import { datasetTimeline } from '../store/timeline';
 import { ApiError, quote } from './errors';
 import {
@@ -19,6 +21,7 @@ import {
   DEFAULT_TIMELINE_ENTRIES,
   LOCAL_PARAMETER_RULES,
   LOCAL_RESPONSES,
+  type LocalAnswer,
   TimelineParams,
   TimelineQuery,
   flag,
@@ -32,6 +35,7 @@ export const LOCAL_PATHS = {
   causes: '/local/v1/causes',
   acknowledgements: '/local/v1/acknowledgements',
   timeline: '/local/v1/datasets/:datasetId/timeline',
+  upcoming: UPCOMING_PATH,
 } as const;
 
 /** The cause id in its canonical spelling; bad syntax is a 400 naming `cause` and the allowed forms. */
@@ -58,16 +62,14 @@ function timelineLimit(value: string | undefined): number {
 
 const withoutDatasets = ({ datasets: _datasets, ...cause }: Cause): Omit<Cause, 'datasets'> => cause;
 
-export function registerLocalRoutes(app: FastifyInstance, store: Store): void {
+export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledge: OnCallKnowledge): void {
   /** The body as JSON, its ETag from its own bytes (see docs/decisions.md, "Local knowledge API"). */
-  const answer = <T>(
-    request: Parameters<typeof sendJson>[1],
-    reply: Parameters<typeof sendJson>[2],
-    body: T,
-  ) => {
+  const answer: LocalAnswer = (request, reply, body) => {
     const json = JSON.stringify(body);
     return sendJson(store, request, reply, json, contentTag(json));
   };
+  // The on-call layer's endpoints (§11), each in its own file.
+  registerUpcomingRoute(app, store, knowledge, answer);
 
   app.get<{ Querystring: CausesQuery }>(
     LOCAL_PATHS.causes,

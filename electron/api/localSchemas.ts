@@ -4,6 +4,7 @@
  * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
  * at compile time, so the document cannot drift from what the engine returns.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import {
   type AcknowledgementView,
@@ -12,6 +13,7 @@ import {
   UNKNOWN_CAUSE_ID,
 } from '../../shared/causes';
 import { ErrorBody } from '../../shared/schemas';
+import { DEFAULT_UPCOMING_HOURS, MAX_UPCOMING_HOURS } from '../../shared/upcoming';
 import { STAGES } from '../../shared/status';
 import { TIMELINE_KINDS, TIMELINE_LIMIT, type TimelineEntry } from '../../shared/timeline';
 
@@ -190,7 +192,18 @@ export const TimelineBody = Type.Object({
 });
 export type TimelineBody = Static<typeof TimelineBody>;
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
+/** The error answers every /local/v1 endpoint may give, for the OpenAPI document. */
+export const LOCAL_ERRORS = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  429: ErrorBody,
+};
+const errors = LOCAL_ERRORS;
+
+/** Sends a /local/v1 body as JSON with its ETag from its own bytes (localRoutes.ts makes one per store). */
+export type LocalAnswer = <T>(request: FastifyRequest, reply: FastifyReply, body: T) => FastifyReply;
 
 export const LOCAL_RESPONSES = {
   causes: { 200: CausesBody, ...errors },
@@ -198,12 +211,15 @@ export const LOCAL_RESPONSES = {
   timeline: { 200: TimelineBody, ...errors },
 };
 
+export const HOURS_RULE = `hours must be given once: a whole number of hours from 1 to ${MAX_UPCOMING_HOURS} (default ${DEFAULT_UPCOMING_HOURS})`;
+
 /** What each parameter accepts, for 400 messages. */
 export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   cause: `cause must be given once, as ${CAUSE_FORMS}`,
   includeDatasets: 'includeDatasets must be given once: true, false, 1 or 0 (default true)',
   includeEnded: 'includeEnded must be given once: true, false, 1 or 0 (default false)',
   datasetId: `datasetId must be given once: a datasetId of 1 to ${MAX_ID_LENGTH} characters`,
+  hours: HOURS_RULE,
   limit: `limit must be given once: an integer from 1 to ${TIMELINE_LIMIT} (default ${DEFAULT_TIMELINE_ENTRIES})`,
 };
 

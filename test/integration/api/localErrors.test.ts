@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
+import { LOCAL_PATHS } from '../../../electron/api/localRoutes';
 import { createApiKey, revokeApiKey } from '../../../electron/store/apiKeys';
 import { MAX_CAUSE_ID_LENGTH } from '../../../shared/causes';
 import { ErrorBody } from '../../../shared/schemas';
@@ -36,7 +37,8 @@ afterAll(() => fixture.close());
 const CAUSES = '/local/v1/causes';
 const ACKS = '/local/v1/acknowledgements';
 const TIMELINE = '/local/v1/datasets/a1/timeline';
-const PATHS = [CAUSES, ACKS, TIMELINE];
+const UPCOMING = '/local/v1/upcoming';
+const PATHS = [CAUSES, ACKS, TIMELINE, UPCOMING];
 
 function expectError(
   response: HttpAnswer,
@@ -294,7 +296,7 @@ describe('no input produces a 500', () => {
 });
 
 describe('OpenAPI', () => {
-  it('lists the three local endpoints with their parameters and response schemas', async () => {
+  it('lists every local endpoint with their parameters and response schemas', async () => {
     const response = await fixture.get('/v2/openapi.json', { authorization: '' });
     expect(response.status).toBe(200);
     type Operation = {
@@ -308,11 +310,13 @@ describe('OpenAPI', () => {
     };
     const doc = response.json() as { paths: Record<string, Record<string, Operation>> };
     const local = Object.keys(doc.paths).filter((path) => path.startsWith('/local/'));
-    expect(local.sort()).toEqual([
-      '/local/v1/acknowledgements',
-      '/local/v1/causes',
-      '/local/v1/datasets/{datasetId}/timeline',
-    ]);
+    // Every local route, each as OpenAPI spells its path parameters.
+    expect(local.sort()).toEqual(
+      Object.values(LOCAL_PATHS)
+        .map((path) => path.replace(/:([A-Za-z]+)/g, '{$1}'))
+        .sort(),
+    );
+    expect(local).toEqual(expect.arrayContaining(['/local/v1/causes', '/local/v1/upcoming']));
     const params = (path: string) =>
       doc.paths[path]!.get!.parameters.map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`).sort();
     expect(params('/local/v1/causes')).toEqual(['query:cause', 'query:includeDatasets']);
