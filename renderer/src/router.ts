@@ -15,6 +15,8 @@ export const routes: RouteRecordRaw[] = [
     name: 'reliability',
     component: () => import('./views/ReliabilityView.vue'),
   },
+  /** `?hours=1|6|24` (default 6), `supplier=`, `product=`, `risk=1`, `q=`: the window and its filters. */
+  { path: '/orgs/:orgId/upcoming', name: 'upcoming', component: () => import('./views/UpcomingView.vue') },
   {
     path: '/orgs/:orgId/datasets/:datasetId',
     name: 'dataset',

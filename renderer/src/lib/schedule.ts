@@ -1,6 +1,7 @@
 /**
- * A dataset's processing schedule for people: in words, and its next deadlines in the dataset's zone
- * and the user's. Pure functions of the config and `now`, so the same inputs always say the same.
+ * A dataset's processing schedule for people: in words, and the deadlines the engine's clock gives
+ * (electron/knowledge/deadlineClock.ts) in the dataset's zone and the user's. Pure functions, so the
+ * same inputs always say the same; the deadlines themselves are never worked out here.
  *
  * Schedules are `minute hour dayOfTheMonth month dayOfWeek year` (the year optional; 7 fields add seconds first), read in the
  * dataset's IANA zone ("" = UTC). Both libraries read six fields as seconds-first, so the expression
@@ -39,13 +40,21 @@ function zoneOf(config: DeadlineConfig): string {
   return config.timezone.trim() === '' ? 'UTC' : config.timezone.trim();
 }
 
+/** Zones already asked about: a table formats thousands of rows in a few zones. */
+const zonesKnown = new Map<string, boolean>();
+
 export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = zonesKnown.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (zonesKnown.size < 1_000) zonesKnown.set(zone, known);
   }
+  return known;
 }
 
 /** The dataset's own zone, for exact times on hover; none, or one this system does not know, is UTC. */
@@ -93,19 +102,33 @@ export function scheduleInWords(
   return { ok: true, text, expression: schedule.expression, timeZone: schedule.timeZone };
 }
 
-/** "Sat, Nov 21, 2026, 06:30 EST" in the given zone (the user's by default) and locale. */
+/** Formatters by zone, locale and precision: constructing one costs far more than formatting. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * "Sat, Nov 21, 2026, 06:30 EST" in the given zone (the user's by default) and locale; with the seconds
+ * when the instant has some (a seven-field schedule's "06:30:15").
+ */
 export function formatInZone(at: Date, timeZone?: string, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone,
-    timeZoneName: 'short',
-  }).format(at);
+  const seconds = at.getUTCSeconds() !== 0;
+  const key = `${timeZone ?? ''}|${locale ?? ''}|${seconds}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+      hourCycle: 'h23',
+      timeZone,
+      timeZoneName: 'short',
+    });
+    formatters.set(key, format);
+  }
+  return format.format(at);
 }
 
 /** An RFC 3339 time as `formatInZone` says it; "—" when unknown or unreadable. */
@@ -115,38 +138,21 @@ export function formatTime(iso: string | null, timeZone?: string): string {
   return Number.isNaN(at.getTime()) ? iso : formatInZone(at, timeZone);
 }
 
-/** The next `count` deadlines strictly after `now`, each in the dataset's zone and in `userZone`. */
-export function nextDeadlines(
-  config: DeadlineConfig,
-  now: Date,
+/**
+ * A deadline the engine's clock gave (RFC 3339 UTC) in the dataset's zone and in `userZone`; a zone this
+ * system does not know is shown as UTC rather than failing the row.
+ */
+export function deadlineInZones(
+  at: string,
+  datasetZone: string,
   userZone: string,
-  count = 5,
   locale?: string,
-): Outcome<{ deadlines: Deadline[] }> {
-  const schedule = parseSchedule(config);
-  if (!schedule.ok) return schedule;
-  if (!isTimeZone(schedule.timeZone)) {
-    return {
-      ok: false,
-      reason: `Unknown time zone "${schedule.timeZone}": the next deadlines cannot be worked out.`,
-    };
-  }
-  const shownZone = isTimeZone(userZone) ? userZone : 'UTC';
-  let runs: Date[];
-  try {
-    runs = new Cron(schedule.pattern, { mode: '7-part', timezone: schedule.timeZone }).nextRuns(count, now);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: `The next deadlines cannot be worked out (${why}).` };
-  }
-  if (runs.length === 0) return { ok: false, reason: 'No deadline after now: the schedule has ended.' };
+): Deadline {
+  const instant = new Date(at);
   return {
-    ok: true,
-    deadlines: runs.map((at) => ({
-      at: at.toISOString(),
-      inDatasetZone: formatInZone(at, schedule.timeZone, locale),
-      inUserZone: formatInZone(at, shownZone, locale),
-    })),
+    at,
+    inDatasetZone: formatInZone(instant, isTimeZone(datasetZone) ? datasetZone : 'UTC', locale),
+    inUserZone: formatInZone(instant, isTimeZone(userZone) ? userZone : 'UTC', locale),
   };
 }
 

@@ -1,9 +1,9 @@
-/** Schedules in words and their next deadlines, at fixed instants in fixed zones (no real clock). */
+/** Schedules in words and deadlines in zones, at fixed instants in fixed zones (no real clock). */
 import { describe, expect, it } from 'vitest';
 import {
   NO_SCHEDULE,
+  deadlineInZones,
   lateness,
-  nextDeadlines,
   parseSchedule,
   scheduleInWords,
   shownZone,
@@ -72,65 +72,40 @@ describe('scheduleInWords', () => {
   });
 });
 
-describe('nextDeadlines', () => {
-  const now = new Date('2026-11-21T04:41:00.000Z');
-
-  it('gives the next five deadlines in the dataset zone and the user zone', () => {
-    const next = nextDeadlines(NEW_YORK_DAILY, now, 'Asia/Tokyo', 5, 'en-US');
-    expect(next.ok).toBe(true);
-    if (!next.ok) return;
+describe('deadlineInZones', () => {
+  // The deadlines themselves come from the engine's clock (test/unit/knowledge/deadlineClock.test.ts).
+  it('says a deadline in the dataset zone and the user zone', () => {
     // 06:30 in New York (EST, UTC−5) is 11:30 UTC and 20:30 the same day in Tokyo.
-    expect(next.deadlines.map((d) => d.at)).toEqual([
-      '2026-11-21T11:30:00.000Z',
-      '2026-11-22T11:30:00.000Z',
-      '2026-11-23T11:30:00.000Z',
-      '2026-11-24T11:30:00.000Z',
-      '2026-11-25T11:30:00.000Z',
-    ]);
-    expect(next.deadlines[0]).toEqual({
+    expect(deadlineInZones('2026-11-21T11:30:00.000Z', 'America/New_York', 'Asia/Tokyo', 'en-US')).toEqual({
       at: '2026-11-21T11:30:00.000Z',
       inDatasetZone: 'Sat, Nov 21, 2026, 06:30 EST',
       inUserZone: 'Sat, Nov 21, 2026, 20:30 GMT+9',
     });
   });
 
-  it('keeps the local time across a daylight-saving change', () => {
+  it('names the zone in force on each side of a daylight-saving change', () => {
     // New York leaves daylight saving on 1 Nov 2026: 06:30 EDT is 10:30 UTC, then 06:30 EST 11:30 UTC.
-    const next = nextDeadlines(NEW_YORK_DAILY, new Date('2026-10-30T12:00:00.000Z'), 'UTC', 3, 'en-US');
-    expect(next.ok && next.deadlines.map((d) => [d.at, d.inDatasetZone])).toEqual([
-      ['2026-10-31T10:30:00.000Z', 'Sat, Oct 31, 2026, 06:30 EDT'],
-      ['2026-11-01T11:30:00.000Z', 'Sun, Nov 1, 2026, 06:30 EST'],
-      ['2026-11-02T11:30:00.000Z', 'Mon, Nov 2, 2026, 06:30 EST'],
-    ]);
+    const shown = ['2026-10-31T10:30:00.000Z', '2026-11-01T11:30:00.000Z'].map(
+      (at) => deadlineInZones(at, 'America/New_York', 'UTC', 'en-US').inDatasetZone,
+    );
+    expect(shown).toEqual(['Sat, Oct 31, 2026, 06:30 EDT', 'Sun, Nov 1, 2026, 06:30 EST']);
   });
 
-  it('reads a schedule without a zone in UTC, and excludes a deadline exactly at now', () => {
-    const hourly = config({ cronExpression: '0 * * * *' });
-    const next = nextDeadlines(hourly, new Date('2026-11-21T05:00:00.000Z'), 'America/New_York', 2, 'en-US');
-    expect(next.ok && next.deadlines).toEqual([
-      {
-        at: '2026-11-21T06:00:00.000Z',
-        inDatasetZone: 'Sat, Nov 21, 2026, 06:00 UTC',
-        inUserZone: 'Sat, Nov 21, 2026, 01:00 EST',
-      },
-      {
-        at: '2026-11-21T07:00:00.000Z',
-        inDatasetZone: 'Sat, Nov 21, 2026, 07:00 UTC',
-        inUserZone: 'Sat, Nov 21, 2026, 02:00 EST',
-      },
-    ]);
+  it('shows the seconds of a seven-field schedule, and only then', () => {
+    expect(deadlineInZones('2026-11-21T06:00:15.000Z', 'UTC', 'UTC', 'en-US').inDatasetZone).toBe(
+      'Sat, Nov 21, 2026, 06:00:15 UTC',
+    );
+    expect(deadlineInZones('2026-11-21T06:00:00.000Z', 'UTC', 'UTC', 'en-US').inDatasetZone).toBe(
+      'Sat, Nov 21, 2026, 06:00 UTC',
+    );
   });
 
-  it('explains an unknown zone, an ended schedule and a missing schedule', () => {
-    const badZone = nextDeadlines({ ...NEW_YORK_DAILY, timezone: 'Mars/Olympus' }, now, 'UTC');
-    expect(badZone).toEqual({
-      ok: false,
-      reason: 'Unknown time zone "Mars/Olympus": the next deadlines cannot be worked out.',
+  it('shows a zone this system does not know as UTC rather than failing', () => {
+    expect(deadlineInZones('2026-11-21T06:00:00.000Z', 'Mars/Olympus', 'Nowhere/Else', 'en-US')).toEqual({
+      at: '2026-11-21T06:00:00.000Z',
+      inDatasetZone: 'Sat, Nov 21, 2026, 06:00 UTC',
+      inUserZone: 'Sat, Nov 21, 2026, 06:00 UTC',
     });
-    const ended = nextDeadlines(config({ cronExpression: '0 0 1 1 * 2020' }), now, 'UTC');
-    expect(ended).toEqual({ ok: false, reason: 'No deadline after now: the schedule has ended.' });
-    expect(nextDeadlines(config({}), now, 'UTC')).toEqual({ ok: false, reason: NO_SCHEDULE });
-    expect(nextDeadlines(config({ cronExpression: '0 25 * * *' }), now, 'UTC').ok).toBe(false);
   });
 });
 
