@@ -14,6 +14,8 @@ export interface LoadDemoOptions {
   datasets: number;
   seed: number;
   now: Date;
+  /** Delivery events generated per dataset (default: the generator's 30; the store keeps up to 100). */
+  deliveriesPerDataset?: number;
 }
 
 export interface DemoSummary {
@@ -31,6 +33,7 @@ export function loadDemo(store: Store, options: LoadDemoOptions): DemoSummary {
       seed: options.seed,
       now: options.now,
       orgId: options.orgId,
+      deliveriesPerDataset: options.deliveriesPerDataset,
     })) {
       writeDataset(store, options.orgId, record, {
         events: 'replace',
