@@ -21,7 +21,8 @@
  *    at most three times, grouped by cause; none while paused or in quiet hours;
  * 5. source contact: one notice when a source's data turns stale (no successful sync for three poll
  *    intervals, failing or not), one when it syncs again (paused: recorded only; quiet hours: a loss is
- *    held until they end).
+ *    held until they end). The deadlines that pass meanwhile (overdue, unverified) only count in the
+ *    tray: that notice covers them.
  * Every decision is remembered (with a timeline entry for what it announces) and saved before it is
  * emitted: a delivery is announced at most once, ever — a kill between the two loses that notification
  * rather than repeat it.
@@ -33,7 +34,7 @@ import type { AlertsContext } from './context';
 import { ContactWatch } from './contact';
 import { announceFailures, decideCycle, releaseBatched, releaseHeld } from './failures';
 import { decideReminders } from './reminders';
-import { type TrayState, computeTrayState } from './trayState';
+import { NO_OVERDUE, type TrayOverdue, type TrayState, computeTrayState } from './trayState';
 import type { Announcement } from './types';
 
 export { SUMMARY_THRESHOLD } from './grouping';
@@ -64,6 +65,12 @@ export interface AlertsOptions {
   timers?: AlertTimers;
   /** Where a failed evaluation is reported (it never stops the alerts). */
   onError?: (error: unknown) => void;
+  /**
+   * The overdue (unverified) deadlines now, over every org (the engine's deadline clock: this layer knows
+   * no schedules). Asked at every redraw, the tick's included, so the count grows offline as deadlines
+   * pass. Only for the tray: overdue datasets are never announced (the "lost contact" notice covers them).
+   */
+  overdue?: () => Promise<TrayOverdue>;
 }
 
 type Listener<T> = (value: T) => void;
@@ -254,8 +261,21 @@ export class AlertsEngine {
 
   private async refreshNow(): Promise<TrayState> {
     const { store } = this.options;
+    // Outside whenIdle: the deadline clock reads the store's history in its own turns.
+    const overdue = this.options.overdue
+      ? await this.options.overdue().catch((error: unknown) => {
+          this.reportError(error);
+          return NO_OVERDUE;
+        })
+      : NO_OVERDUE;
     const state = await store.whenIdle(() =>
-      computeTrayState(store, this.options.sync.states(), this.options.settings(), this.options.now()),
+      computeTrayState(
+        store,
+        this.options.sync.states(),
+        this.options.settings(),
+        this.options.now(),
+        overdue,
+      ),
     );
     this.tray = state;
     const key = JSON.stringify(state);

@@ -3,12 +3,15 @@
  * not snoozed — red only for a FAILED one nobody acknowledged — their counts, the FAILED ones for the
  * menu (unacknowledged first, acknowledged ones marked), and whether the data can be trusted. Stale data
  * turns the icon grey whatever the statuses say: a green icon over data an hour old would be a lie; the
- * tooltip still counts what the data showed.
+ * tooltip still counts what the data showed. While it is stale, the deadlines that passed since the last
+ * sync (overdue, unverified: DESIGN.md §11) are said in the tooltip and the menu — counted by the engine's
+ * deadline clock and handed in, since this layer knows no schedules.
  */
 import { type DeliveryStatus, DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';
 import type { Settings } from '../../shared/settings';
 import { type Freshness, type SourceState, freshness } from '../../shared/sync';
 import { relativeTime } from '../../shared/time';
+import { overdueText } from '../../shared/upcoming';
 import {
   type TrayFailed,
   acknowledgedCount,
@@ -28,6 +31,15 @@ export type TrayLevel = 'failed' | 'warning' | 'healthy' | 'stale';
 
 /** FAILED datasets the tray menu lists by name; the rest are one "more" item. */
 export const TRAY_FAILED_LIMIT = 10;
+
+/** The overdue (unverified) deadlines over every org, and the org with the most of them (the menu opens it). */
+export interface TrayOverdue {
+  deadlines: number;
+  datasets: number;
+  orgId: string | null;
+}
+
+export const NO_OVERDUE: TrayOverdue = { deadlines: 0, datasets: 0, orgId: null };
 
 export interface TrayState {
   level: TrayLevel;
@@ -52,6 +64,8 @@ export interface TrayState {
   pausedUntil: string | null;
   /** The org the "FAILED" list opens (the first source's). */
   orgId: string | null;
+  /** Deadlines passed since the last successful sync while the data is stale; never a remote status. */
+  overdue: TrayOverdue;
   tooltip: string;
 }
 
@@ -62,6 +76,7 @@ export function computeTrayState(
   sources: readonly SourceState[],
   settings: Settings,
   now: Date,
+  overdue: TrayOverdue = NO_OVERDUE,
 ): TrayState {
   const orgs = [...new Set(sources.map((source) => source.orgId))];
   const counts = { FAILED: 0, MISSING: 0, DELIVERED_LATE: 0, HEALTHY: 0, other: 0 };
@@ -140,6 +155,7 @@ export function computeTrayState(
     diskProblem: (store.persistence?.problem ?? null) !== null,
     pausedUntil,
     orgId: orgs[0] ?? null,
+    overdue,
   };
   return { ...state, tooltip: trayTooltip(state, sources, now) };
 }
@@ -176,8 +192,10 @@ export function trayTooltip(
     counts.length > 0 ? counts.join(', ') : 'no datasets yet',
     state.syncedAt === null ? 'never synced' : `synced ${relativeTime(state.syncedAt, now)}`,
   ];
-  // Before the rest: the tooltip is cut at 127 characters, and this one asks for action.
+  // Before the rest: the tooltip is cut at 127 characters, and these ask for action. The overdue count
+  // comes before "data is stale" (it says so too: "since the last sync"), so that is cut first.
   lines.push(...disk);
+  if (state.overdue.deadlines > 0) lines.push(overdueText(state.overdue.deadlines));
   if (state.snoozed > 0) lines.push(`${state.snoozed} snoozed`);
   if (state.distrust !== null) lines.push(state.distrust);
   if (state.pausedUntil !== null)

@@ -23,6 +23,8 @@ import { UiSessions } from '../rpc/sessions';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/settings';
 import { AlertsEngine } from '../alerts/engine';
+import { NO_OVERDUE, type TrayOverdue } from '../alerts/trayState';
+import type { SourceState } from '../../shared/sync';
 import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
@@ -85,6 +87,22 @@ function syncSettings(
   };
 }
 
+/** The tray's overdue (unverified) count over every synced org, and the org with the most deadlines. */
+async function overdueInTotal(
+  knowledge: OnCallKnowledge,
+  states: readonly SourceState[],
+): Promise<TrayOverdue> {
+  const total: TrayOverdue = { ...NO_OVERDUE };
+  let most = 0;
+  for (const orgId of new Set(states.map((state) => state.orgId))) {
+    const summary = await knowledge.overdue(orgId);
+    total.deadlines += summary.deadlines;
+    total.datasets += summary.datasets.length;
+    if (summary.deadlines > most) [most, total.orgId] = [summary.deadlines, orgId];
+  }
+  return total;
+}
+
 export async function runEngine(options: EngineOptions): Promise<RunningEngine> {
   const { store } = options;
   const rendererDir = options.ui ? findRendererDir() : undefined;
@@ -131,6 +149,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     now: options.now,
     timeZone: options.timeZone,
     onError: reportAlertsError,
+    overdue: () => overdueInTotal(knowledge, sync.states()),
   });
   const dispatch = createDispatch(handlers, (error) =>
     options.logger ? options.logger.error({ err: error }, 'RPC call failed') : undefined,

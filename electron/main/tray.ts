@@ -1,12 +1,14 @@
 /**
  * The tray (DESIGN.md §5): its icon follows the alerts engine's state (red, amber, green, grey), its
  * tooltip gives counts (acknowledged failures among them) and data age, and its menu lists the FAILED
- * datasets (each opens its page; acknowledged ones marked, after the others), then Sync now, Pause
- * notifications, Open and Quit.
+ * datasets (each opens its page; acknowledged ones marked, after the others), while the data is stale
+ * the deadlines passed since the last sync (overdue, unverified: opens the datasets), then Sync now,
+ * Pause notifications, Open and Quit.
  */
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { WindowTarget } from '../../shared/routes';
+import { overdueText } from '../../shared/upcoming';
 import { DISK_PROBLEM_TEXT, type TrayState } from '../alerts/trayState';
 import { trayIconFile } from './icons/files';
 import type { ShellDeps, ShellTray } from './types';
@@ -65,10 +67,24 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
         ? 'Data is not current'
         : 'Nothing FAILED';
   const paused = state.pausedUntil !== null;
+  const overdueOrg = state.overdue.orgId;
+  const overdue: MenuItemConstructorOptions[] =
+    state.overdue.deadlines > 0 && overdueOrg !== null
+      ? [
+          {
+            label: overdueText(state.overdue.deadlines),
+            toolTip:
+              `${state.overdue.datasets.toLocaleString('en-US')} dataset` +
+              `${state.overdue.datasets === 1 ? '' : 's'} overdue (unverified): not a status from the remote`,
+            click: () => actions.open({ view: 'datasets', orgId: overdueOrg }),
+          },
+        ]
+      : [];
   return [
     { label: header, enabled: false },
     ...(state.distrust !== null ? [{ label: label(state.distrust), enabled: false }] : []),
     ...(state.diskProblem ? [{ label: DISK_PROBLEM_LABEL, enabled: false }] : []),
+    ...overdue,
     ...failed,
     { type: 'separator' },
     { label: 'Sync now', click: () => actions.syncNow() },

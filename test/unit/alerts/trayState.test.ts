@@ -8,11 +8,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
-import { computeTrayState, TRAY_FAILED_LIMIT, TOOLTIP_LIMIT } from '../../../electron/alerts/trayState';
+import {
+  computeTrayState,
+  NO_OVERDUE,
+  TRAY_FAILED_LIMIT,
+  TOOLTIP_LIMIT,
+  type TrayOverdue,
+} from '../../../electron/alerts/trayState';
+import { AlertsEngine } from '../../../electron/alerts/engine';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { acknowledge } from '../../../electron/store/acknowledgements';
-import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
+import { HandTimers, ORG, ReportedSync, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
 import { fill, fillableDisk } from '../../helpers/fullDisk';
 
 let store: Store;
@@ -190,5 +197,63 @@ describe('tray state', () => {
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('says the deadlines passed since the last sync while stale, cut after the counts and age but before the rest', async () => {
+    store = await Store.open({ dataDir: null });
+    putDataset(store, 1, 'HEALTHY', 'd1');
+    const stale = sourceState({ lastSuccessAt: '2026-11-21T11:00:00.000Z' });
+    const overdue: TrayOverdue = { deadlines: 3, datasets: 2, orgId: ORG };
+    const tray = computeTrayState(store, [stale], DEFAULT_SETTINGS, NOW, overdue);
+    expect(tray).toMatchObject({ level: 'stale', overdue });
+    expect(tray.tooltip).toBe(
+      'Dataset Health · 1 healthy · synced 1 hour ago · 3 deadlines passed since the last sync · data is stale',
+    );
+    // A long sync error is cut, the overdue count is not.
+    const failing = sourceState({ ...stale, phase: 'offline', lastError: 'x'.repeat(300) });
+    const cut = computeTrayState(store, [failing], DEFAULT_SETTINGS, NOW, {
+      ...overdue,
+      deadlines: 1_234,
+    });
+    expect(cut.tooltip.length).toBe(TOOLTIP_LIMIT);
+    expect(cut.tooltip).toContain('1,234 deadlines passed since the last sync · sync failing: xxx');
+    // None: not a word of it.
+    expect(computeTrayState(store, [stale], DEFAULT_SETTINGS, NOW).overdue).toEqual(NO_OVERDUE);
+    expect(computeTrayState(store, [stale], DEFAULT_SETTINGS, NOW).tooltip).not.toContain('deadline');
+  });
+
+  it('the engine asks for the overdue count at every redraw, the tick included, and announces nothing of it', async () => {
+    store = await Store.open({ dataDir: null });
+    putDataset(store, 1, 'HEALTHY', 'd1');
+    const sync = new ReportedSync();
+    sync.setState(sourceState({ lastSuccessAt: '2026-11-21T11:00:00.000Z' }));
+    const timers = new HandTimers();
+    let count: TrayOverdue | Error = { deadlines: 1, datasets: 1, orgId: ORG };
+    const errors: unknown[] = [];
+    const alerts = new AlertsEngine({
+      store,
+      sync,
+      settings: () => DEFAULT_SETTINGS,
+      now: () => NOW,
+      timeZone: 'UTC',
+      timers,
+      onError: (error) => errors.push(error),
+      overdue: async () => {
+        if (count instanceof Error) throw count;
+        return count;
+      },
+    });
+    const heard: unknown[] = [];
+    alerts.onAnnouncement((announcement) => heard.push(announcement));
+    expect((await alerts.refresh()).overdue.deadlines).toBe(1);
+    count = { deadlines: 4, datasets: 2, orgId: ORG };
+    expect(await alerts.tick()).toEqual([]);
+    expect(alerts.trayState?.tooltip).toContain('4 deadlines passed since the last sync');
+    // A failing count is reported and reads as none: the tray still draws.
+    count = new Error('history unreadable');
+    expect((await alerts.refresh()).overdue).toEqual(NO_OVERDUE);
+    expect(errors).toEqual([count]);
+    expect(heard).toEqual([]);
+    await alerts.stop();
   });
 });

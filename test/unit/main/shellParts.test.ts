@@ -8,7 +8,7 @@ import { pngSize } from '../../../electron/main/icons/png';
 import { safeStorageSecretStore } from '../../../electron/main/secrets';
 import { openingMenuTemplate, trayMenuTemplate } from '../../../electron/main/tray';
 import { visibleState } from '../../../electron/main/window';
-import type { TrayState } from '../../../electron/alerts/trayState';
+import { NO_OVERDUE, type TrayState } from '../../../electron/alerts/trayState';
 import type { Source } from '../../../electron/store/sources';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -46,6 +46,7 @@ const state = (overrides: Partial<TrayState> = {}): TrayState => ({
   diskProblem: false,
   pausedUntil: null,
   orgId: 'acme',
+  overdue: NO_OVERDUE,
   tooltip: 'Dataset Health · 12 FAILED',
   ...overrides,
 });

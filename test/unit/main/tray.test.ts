@@ -82,6 +82,46 @@ describe('tray', () => {
   });
 });
 
+describe('tray: overdue (unverified)', () => {
+  it('while stale, the menu says the deadlines passed since the last sync and opens the datasets', async () => {
+    store = await Store.open({ dataDir: null });
+    const electron = fake();
+    const opened: (WindowTarget | undefined)[] = [];
+    const tray = new TrayController(electron.deps, {
+      open: (target) => opened.push(target),
+      syncNow() {},
+      pause() {},
+      resume() {},
+      quit() {},
+    });
+    const fakeTray = electron.trays[0]!;
+    putDataset(store, 1, 'HEALTHY', 'd1');
+    const stale = sourceState({ lastSuccessAt: '2026-11-21T11:30:00.000Z' });
+    tray.update(
+      computeTrayState(store, [stale], DEFAULT_SETTINGS, NOW, { deadlines: 3, datasets: 2, orgId: ORG }),
+    );
+    expect(fakeTray.image).toMatch(/tray-stale\.png$/);
+    expect(fakeTray.tooltip).toBe(
+      'Dataset Health · 1 healthy · synced 30 minutes ago · 3 deadlines passed since the last sync · data is stale',
+    );
+    expect(fakeTray.menu.slice(0, 3).map((item) => item.label)).toEqual([
+      'Data is not current',
+      'data is stale',
+      '3 deadlines passed since the last sync',
+    ]);
+    expect(fakeTray.menu[2]!.toolTip).toBe('2 datasets overdue (unverified): not a status from the remote');
+    fakeTray.click('3 deadlines passed since the last sync');
+    expect(opened).toEqual([{ view: 'datasets', orgId: ORG }]);
+    expect(targetPath(opened[0]!)).toBe(`/orgs/${ORG}/datasets`);
+    // Synced again: no overdue item.
+    tray.update(
+      computeTrayState(store, [sourceState({ lastSuccessAt: NOW.toISOString() })], DEFAULT_SETTINGS, NOW),
+    );
+    expect(fakeTray.menu.map((item) => item.label)).not.toContain('3 deadlines passed since the last sync');
+    expect(fakeTray.tooltip).not.toContain('deadline');
+  });
+});
+
 const at = NOW.toISOString();
 const dataset = { orgId: ORG, datasetId: 'ds-1', datasetName: 'Dataset 1', deliveryId: 'd1' };
 const common = { at, title: 't', body: 'b' };
