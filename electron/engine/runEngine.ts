@@ -88,7 +88,7 @@ function syncSettings(
 }
 
 /** The tray's overdue (unverified) count over every synced org, and the org with the most deadlines. */
-async function overdueInTotal(
+export async function overdueInTotal(
   knowledge: OnCallKnowledge,
   states: readonly SourceState[],
 ): Promise<TrayOverdue> {
