@@ -42,9 +42,19 @@ interface Entry extends ScheduleDeadlines {
   finished: boolean;
 }
 
-/** The key of a schedule: its croner pattern and zone (configs that read alike share one entry). */
+const keys = new WeakMap<DeadlineConfig, string>();
+
+/**
+ * The key of a schedule: its croner pattern and zone (configs that read alike share one entry). Kept per
+ * config object: a history's datasets share their config objects, so a 10k org reads some hundreds.
+ */
 export function scheduleKey(config: DeadlineConfig): string {
-  return `${cronerPattern(config) ?? config.cronExpression.trim()}|${config.timezone.trim()}`;
+  let key = keys.get(config);
+  if (key === undefined) {
+    key = `${cronerPattern(config) ?? config.cronExpression.trim()}|${config.timezone.trim()}`;
+    keys.set(config, key);
+  }
+  return key;
 }
 
 export class DeadlineClock {

@@ -6,6 +6,7 @@
  * statistics all read from here, so none of them runs SQL per look.
  */
 import { type DatasetFacts, eachDelivery, orgDatasetFacts } from '../query/history';
+import type { DeadlineConfig } from '../../shared/schemas';
 import type { Store } from '../store/database';
 
 /** Delivery statuses as small numbers (typed arrays hold them). */
@@ -113,6 +114,8 @@ export class HistoryIndex {
   private readonly orgs = new Map<string, OrgHistory>();
   private readonly pending = new Map<string, Promise<OrgHistory>>();
   private readonly between: () => Promise<void>;
+  /** One object per distinct deadline config, across reads. */
+  private readonly configs = new Map<string, DeadlineConfig>();
 
   constructor(
     private readonly store: Store,
@@ -148,7 +151,7 @@ export class HistoryIndex {
 
   private async read(orgId: string, held: OrgHistory | undefined): Promise<OrgHistory> {
     const [revision, unsorted] = await this.store.whenIdle(
-      () => [this.store.dataRevision, orgDatasetFacts(this.store, orgId)] as const,
+      () => [this.store.dataRevision, orgDatasetFacts(this.store, orgId, this.configs)] as const,
     );
     const facts = [...unsorted].sort((a, b) => a.pk - b.pk);
     const changed = facts.filter((fact) => {

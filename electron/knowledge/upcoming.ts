@@ -8,14 +8,24 @@ import {
   MAX_UPCOMING_DEADLINES,
   type OverdueDataset,
   type OverdueSummary,
+  type DeliveryHabits,
   type UpcomingDeadline,
   type UpcomingDeadlines,
 } from '../../shared/upcoming';
 import { type DeadlineClock, scheduleKey } from './deadlineClock';
 import { habitsOf } from './habits';
-import type { OrgHistory } from './history';
+import type { DatasetHistory, OrgHistory } from './history';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Habits per history read: a dataset's deliveries array is kept until its record changes. */
+const habitsCache = new WeakMap<Uint8Array, DeliveryHabits>();
+
+function habitsOfDataset(dataset: DatasetHistory): DeliveryHabits {
+  let habits = habitsCache.get(dataset.statuses);
+  if (habits === undefined) habitsCache.set(dataset.statuses, (habits = habitsOf(dataset)));
+  return habits;
+}
 
 /** The org's deadlines in (now, now + hours], soonest first (then by dataset id), with habits. */
 export function upcomingDeadlines(
@@ -25,35 +35,40 @@ export function upcomingDeadlines(
   hours: number,
 ): UpcomingDeadlines {
   const span = hours * 3_600_000;
-  const found: { at: number; index: number }[] = [];
+  // Datasets share schedules: each schedule's deadlines are asked of the clock once.
+  const bySchedule = new Map<string, DatasetHistory[]>();
+  for (const dataset of history.datasets) {
+    const key = scheduleKey(dataset.config);
+    const sharing = bySchedule.get(key);
+    if (sharing === undefined) bySchedule.set(key, [dataset]);
+    else sharing.push(dataset);
+  }
+  const found: { at: number; dataset: DatasetHistory; timeZone: string }[] = [];
   let invalidSchedules = 0;
-  history.datasets.forEach((dataset, index) => {
-    if (clock.at(dataset.config, now).problem !== null) {
-      invalidSchedules += 1;
-      return;
+  for (const sharing of bySchedule.values()) {
+    const config = sharing[0]!.config;
+    const { problem, timeZone } = clock.at(config, now);
+    if (problem !== null) {
+      invalidSchedules += sharing.length;
+      continue;
     }
-    for (const at of clock.ahead(dataset.config, now, span, MAX_UPCOMING_DEADLINES))
-      found.push({ at, index });
-  });
-  const datasets = history.datasets;
-  found.sort((a, b) => a.at - b.at || (datasets[a.index]!.datasetId < datasets[b.index]!.datasetId ? -1 : 1));
-  const habits = new Map<number, ReturnType<typeof habitsOf>>();
-  const deadlines: UpcomingDeadline[] = found.slice(0, MAX_UPCOMING_DEADLINES).map(({ at, index }) => {
-    const dataset = datasets[index]!;
-    let known = habits.get(index);
-    if (known === undefined) habits.set(index, (known = habitsOf(dataset)));
-    return {
+    for (const at of clock.ahead(config, now, span, MAX_UPCOMING_DEADLINES))
+      for (const dataset of sharing) found.push({ at, dataset, timeZone });
+  }
+  found.sort((a, b) => a.at - b.at || (a.dataset.datasetId < b.dataset.datasetId ? -1 : 1));
+  const deadlines: UpcomingDeadline[] = found
+    .slice(0, MAX_UPCOMING_DEADLINES)
+    .map(({ at, dataset, timeZone }) => ({
       datasetId: dataset.datasetId,
       datasetName: dataset.name,
       supplierId: dataset.supplierId,
       supplierName: dataset.supplierName,
       dataProductName: dataset.dataProductName,
       deadline: iso(at),
-      timeZone: clock.at(dataset.config, now).timeZone,
+      timeZone,
       status: dataset.status,
-      habits: known,
-    };
-  });
+      habits: habitsOfDataset(dataset),
+    }));
   return {
     orgId: history.orgId,
     hours,
@@ -133,6 +148,7 @@ export function overdueDatasets(
     if (passed.length === 0) continue;
     const entry: OverdueDataset = {
       datasetId: dataset.datasetId,
+      datasetName: dataset.name,
       deadlines: passed.length,
       since: iso(passed[0]!),
     };

@@ -48,9 +48,16 @@ function readConfig(json: string, cache: Map<string, DeadlineConfig>): DeadlineC
   return config;
 }
 
-/** Every dataset of the org with its schedule and signature, one indexed read. */
-export function orgDatasetFacts(store: Store, orgId: string): DatasetFacts[] {
-  const configs = new Map<string, DeadlineConfig>();
+/**
+ * Every dataset of the org with its schedule and signature, one indexed read. `configs` keeps one object
+ * per distinct config across reads (what is keyed on it — the clock's schedule keys — stays valid).
+ */
+export function orgDatasetFacts(
+  store: Store,
+  orgId: string,
+  configs: Map<string, DeadlineConfig> = new Map(),
+): DatasetFacts[] {
+  if (configs.size > 50_000) configs.clear();
   const facts: DatasetFacts[] = [];
   store.eachRow(
     `SELECT d.pk, d.dataset_id, d.name, d.supplier_id, d.supplier_name, d.data_product_name, d.status,
