@@ -74,6 +74,7 @@ export interface UpcomingDeadlines {
 /** A dataset with deadlines that passed after its source's last successful sync, while stale. */
 export interface OverdueDataset {
   datasetId: string;
+  datasetName: string | null;
   /** How many of its deadlines passed since (at least 1). */
   deadlines: number;
   /** The oldest of them, RFC 3339 UTC. */

@@ -80,7 +80,7 @@ function isDeadline(config: DeadlineConfig, ms: number): boolean {
  * (No daylight-saving change falls in the test's window.)
  */
 function expectedOverdue(records: DatasetRecord[], lastSuccess: number, now: number) {
-  const expected = new Map<string, { deadlines: number; since: string }>();
+  const expected = new Map<string, { datasetName: string | null; deadlines: number; since: string }>();
   for (const record of records) {
     const config = record.deliveryEventList[0]?.processingDeadlineConfig;
     if (!config) continue;
@@ -92,7 +92,11 @@ function expectedOverdue(records: DatasetRecord[], lastSuccess: number, now: num
     for (let at = Math.floor(since / MINUTE) * MINUTE + MINUTE; at <= now; at += MINUTE)
       if (isDeadline(config, at)) passed.push(at);
     if (passed.length > 0)
-      expected.set(record.datasetId, { deadlines: passed.length, since: new Date(passed[0]!).toISOString() });
+      expected.set(record.datasetId, {
+        datasetName: record.datasetName,
+        deadlines: passed.length,
+        since: new Date(passed[0]!).toISOString(),
+      });
   }
   return expected;
 }
@@ -195,7 +199,7 @@ describe('overdue (unverified) while the remote does not answer', () => {
       for (const row of marked) {
         const entry = expected.get(row.datasetId);
         expect({ deadlines: row.overdueDeadlines, since: row.overdueSince }).toEqual(
-          entry ?? { deadlines: 0, since: null },
+          entry ? { deadlines: entry.deadlines, since: entry.since } : { deadlines: 0, since: null },
         );
         const record = records.find((r) => r.datasetId === row.datasetId)!;
         expect(row.status).toBe(record.latestDeliveryStatus);

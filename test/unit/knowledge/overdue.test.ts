@@ -70,7 +70,7 @@ describe('overdue datasets', () => {
       orgId: ORG,
       stale: true,
       lastSuccessAt: LAST,
-      datasets: [{ datasetId: 'a', deadlines: 3, since: '2026-11-21T11:00:00.000Z' }],
+      datasets: [{ datasetId: 'a', datasetName: 'a', deadlines: 3, since: '2026-11-21T11:00:00.000Z' }],
       deadlines: 3,
     });
     expect(overdueText(summary.deadlines)).toBe('3 deadlines passed since the last sync');
@@ -98,7 +98,9 @@ describe('overdue datasets', () => {
         lastSuccessAt: lastOnTheHour,
       },
     );
-    expect(summary.datasets).toEqual([{ datasetId: 'a', deadlines: 2, since: '2026-11-21T12:00:00.000Z' }]);
+    expect(summary.datasets).toEqual([
+      { datasetId: 'a', datasetName: 'a', deadlines: 2, since: '2026-11-21T12:00:00.000Z' },
+    ]);
   });
 
   it('counts from a settled delivery newer than the last success (that deadline is known)', () => {
@@ -111,8 +113,8 @@ describe('overdue datasets', () => {
       stale,
     );
     expect(summary.datasets).toEqual([
-      { datasetId: 'newer', deadlines: 1, since: '2026-11-21T13:00:00.000Z' },
-      { datasetId: 'older', deadlines: 3, since: '2026-11-21T11:00:00.000Z' },
+      { datasetId: 'newer', datasetName: 'newer', deadlines: 1, since: '2026-11-21T13:00:00.000Z' },
+      { datasetId: 'older', datasetName: 'older', deadlines: 3, since: '2026-11-21T11:00:00.000Z' },
     ]);
     expect(summary.deadlines).toBe(4);
     // Settled at the newest deadline: nothing left to verify.
@@ -156,7 +158,7 @@ describe('overdue datasets', () => {
     );
     // 22nd and 23rd at 06:30 London (GMT in November).
     expect(summary.datasets).toEqual([
-      { datasetId: 'london', deadlines: 2, since: '2026-11-22T06:30:00.000Z' },
+      { datasetId: 'london', datasetName: 'london', deadlines: 2, since: '2026-11-22T06:30:00.000Z' },
     ]);
   });
 
@@ -169,6 +171,7 @@ describe('overdue datasets', () => {
     );
     expect(summary.datasets[0]).toEqual({
       datasetId: 'busy',
+      datasetName: 'busy',
       deadlines: MAX_COUNTED_PER_DATASET,
       since: '2026-11-21T10:01:00.000Z',
     });
