@@ -13,6 +13,7 @@ import { listAcknowledgements } from '../store/acknowledgements';
 import type { Store } from '../store/database';
 import type { OnCallKnowledge } from '../knowledge/service';
 import { UPCOMING_PATH, registerUpcomingRoute } from './localUpcoming';
+import { STATS_PATH, registerStatsRoute } from './localStats';
 import { datasetTimeline } from '../store/timeline';
 import { ApiError, quote } from './errors';
 import {
@@ -36,6 +37,7 @@ export const LOCAL_PATHS = {
   acknowledgements: '/local/v1/acknowledgements',
   timeline: '/local/v1/datasets/:datasetId/timeline',
   upcoming: UPCOMING_PATH,
+  stats: STATS_PATH,
 } as const;
 
 /** The cause id in its canonical spelling; bad syntax is a 400 naming `cause` and the allowed forms. */
@@ -70,6 +72,7 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
   };
   // The on-call layer's endpoints (§11), each in its own file.
   registerUpcomingRoute(app, store, knowledge, answer);
+  registerStatsRoute(app, store, knowledge, answer);
 
   app.get<{ Querystring: CausesQuery }>(
     LOCAL_PATHS.causes,

@@ -14,6 +14,12 @@ import {
 } from '../../shared/causes';
 import { ErrorBody } from '../../shared/schemas';
 import { DEFAULT_UPCOMING_HOURS, MAX_UPCOMING_HOURS } from '../../shared/upcoming';
+import {
+  DEFAULT_STATS_DAYS,
+  DEFAULT_STATS_GROUP_BY,
+  STATS_DAYS,
+  STATS_GROUPS,
+} from '../../shared/reliability';
 import { STAGES } from '../../shared/status';
 import { TIMELINE_KINDS, TIMELINE_LIMIT, type TimelineEntry } from '../../shared/timeline';
 
@@ -213,6 +219,11 @@ export const LOCAL_RESPONSES = {
 
 export const HOURS_RULE = `hours must be given once: a whole number of hours from 1 to ${MAX_UPCOMING_HOURS} (default ${DEFAULT_UPCOMING_HOURS})`;
 
+export const GROUP_BY_RULE = `groupBy must be given once: ${STATS_GROUPS.join(', ')} (default ${DEFAULT_STATS_GROUP_BY})`;
+export const DAYS_RULE = `days must be given once: ${STATS_DAYS.join(', ')} (default ${DEFAULT_STATS_DAYS})`;
+export const KEY_RULE =
+  'key must be given once: a datasetId, supplierId or dataProductName (as groupBy says) of at most 1000 characters';
+
 /** What each parameter accepts, for 400 messages. */
 export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   cause: `cause must be given once, as ${CAUSE_FORMS}`,
@@ -221,6 +232,9 @@ export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   datasetId: `datasetId must be given once: a datasetId of 1 to ${MAX_ID_LENGTH} characters`,
   hours: HOURS_RULE,
   limit: `limit must be given once: an integer from 1 to ${TIMELINE_LIMIT} (default ${DEFAULT_TIMELINE_ENTRIES})`,
+  groupBy: GROUP_BY_RULE,
+  days: DAYS_RULE,
+  key: KEY_RULE,
 };
 
 /** A flag's value; `fallback` when absent (the schema has already refused anything but true/false/1/0). */
