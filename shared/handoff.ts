@@ -44,7 +44,7 @@ export interface HandoffTrouble extends HandoffDataset {
   message: string | null;
   /** The acknowledgement that holds now; null: nobody on it. */
   acknowledgement: AcknowledgementView | null;
-  /** Acknowledgement notes of the window, oldest first. */
+  /** The window's other acknowledgement notes (earlier, withdrawn or ended ones), oldest first. */
   notes: HandoffNote[];
 }
 
@@ -177,7 +177,9 @@ const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2
  * The characters CommonMark (and chat tools' dialects: `~` strike, `|` tables) may read as markup within
  * a line; `\` escapes each. Line-start markers (`#`, `-`, `1.`) cannot occur: text never begins a line.
  */
-const SIGNIFICANT = /[\\`*_[\]<>|~&]/g;
+const SIGNIFICANT = /[\\`*[\]<>|~&]/g;
+/** `_` inside a word never opens emphasis (CommonMark): E_AUTH_FAILED and New_York stay as written. */
+const EDGE_UNDERSCORE = /(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 
 /** One line of plain text: breaks become spaces, runs of space one. */
 function oneLine(text: string): string {
@@ -186,7 +188,7 @@ function oneLine(text: string): string {
 
 /** Text shown as text: on one line, every Markdown-significant character escaped. */
 export function markdownText(text: string): string {
-  return oneLine(text).replace(SIGNIFICANT, '\\$&');
+  return oneLine(text).replace(SIGNIFICANT, '\\$&').replace(EDGE_UNDERSCORE, '\\_');
 }
 
 /** Text as a code span, whatever backticks it holds (CommonMark: a longer fence, padded when needed). */
@@ -247,8 +249,8 @@ function acknowledgementText(ack: AcknowledgementView | null): string {
 }
 
 function troubleLines(trouble: HandoffTrouble, detailed: boolean): string[] {
-  const since = trouble.since === null ? '' : ` since ${utcText(trouble.since)}`;
-  const head = `- ${datasetText(trouble)}: ${markdownText(trouble.causeTitle)}${since}`;
+  const since = trouble.since === null ? '' : `, since ${utcText(trouble.since)}`;
+  const head = `- ${datasetText(trouble)} — ${markdownText(trouble.causeTitle)}${since}`;
   if (!detailed) return [`${head}; ${acknowledgementText(trouble.acknowledgement)}`];
   const lines = [head];
   if (trouble.message !== null && oneLine(trouble.message) !== '')
@@ -271,7 +273,7 @@ function snoozeText(snooze: SnoozeView): string {
       : snooze.kind === 'next-delivery'
         ? 'until its next delivery'
         : 'until it is healthy again';
-  return `- ${name}${markdownCode(snooze.datasetId)}: ${until} (set ${utcText(snooze.createdAt)})`;
+  return `- ${name}${markdownCode(snooze.datasetId)} — ${until} (set ${utcText(snooze.createdAt)})`;
 }
 
 function outageText(outage: HandoffOutage): string {
@@ -283,7 +285,7 @@ function outageText(outage: HandoffOutage): string {
         : 'not regained yet';
   const last =
     outage.lastSuccessAt === null ? 'never synced before' : `last success ${utcText(outage.lastSuccessAt)}`;
-  return `- ${markdownText(outage.sourceName)} ${markdownCode(outage.sourceId)}: lost ${utcText(outage.lostAt)}, ${end} (${last})`;
+  return `- ${markdownText(outage.sourceName)} ${markdownCode(outage.sourceId)} — lost ${utcText(outage.lostAt)}, ${end} (${last})`;
 }
 
 /**
@@ -309,7 +311,7 @@ export function handoffMarkdown(report: HandoffReport): string {
       report.recovered.length,
       report.recovered.map(
         (recovery) =>
-          `- ${datasetText(recovery)}: was ${markdownText(recovery.was)}, now ${markdownText(recovery.status)}` +
+          `- ${datasetText(recovery)} — was ${markdownText(recovery.was)}, ${markdownText(recovery.status)}` +
           (recovery.recoveredAt === null ? '' : ` since ${utcText(recovery.recoveredAt)}`),
       ),
     ),
@@ -328,10 +330,10 @@ export function handoffMarkdown(report: HandoffReport): string {
       report.overdue.datasets.length,
       report.overdue.datasets.map(
         (overdue) =>
-          `- ${datasetText(overdue)}: ${overdue.deadlines.toLocaleString('en-US')} deadline${overdue.deadlines === 1 ? '' : 's'} passed since ${utcText(overdue.since)}`,
+          `- ${datasetText(overdue)} — ${overdue.deadlines.toLocaleString('en-US')} deadline${overdue.deadlines === 1 ? '' : 's'} passed since ${utcText(overdue.since)}`,
       ),
       !report.overdue.known
-        ? '- Not known here: overdue (unverified) needs the running instance, which knows whether the data is stale.'
+        ? '- Not known here: only a running instance that syncs this org can tell whether its data is stale.'
         : report.overdue.stale
           ? '- None.'
           : '- None: the data is fresh.',
@@ -343,7 +345,7 @@ export function handoffMarkdown(report: HandoffReport): string {
       report.atRisk.map(
         (deadline) =>
           `- ${utcText(deadline.deadline)}${zoneText(deadline.deadline, deadline.timeZone)}: ${datasetText(deadline)}` +
-          (deadline.habits.riskReason === null ? '' : `: ${markdownText(deadline.habits.riskReason)}`),
+          (deadline.habits.riskReason === null ? '' : ` — ${markdownText(deadline.habits.riskReason)}`),
       ),
     ),
     ...section('Sync outages', report.outages.length, report.outages.map(outageText)),

@@ -77,6 +77,7 @@ function troubleOf(
   entries: readonly StatusEntry[],
   notes: readonly (HandoffNote & { datasetId: string })[],
 ): HandoffTrouble {
+  const ack = dataset.acknowledgement;
   return {
     datasetId: dataset.datasetId,
     datasetName: dataset.datasetName,
@@ -92,8 +93,13 @@ function troubleOf(
     causeTitle: cause.title,
     message: dataset.message,
     acknowledgement: dataset.acknowledgement,
+    // The holding acknowledgement's note is shown with it; these are the window's other notes.
     notes: notes
-      .filter((note) => note.datasetId === dataset.datasetId)
+      .filter(
+        (note) =>
+          note.datasetId === dataset.datasetId &&
+          !(ack !== null && note.at === new Date(ack.at).toISOString() && note.text === ack.note),
+      )
       .map(({ at, by, text }) => ({ at, by, text })),
   };
 }

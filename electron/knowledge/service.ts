@@ -127,7 +127,9 @@ export class OnCallKnowledge {
     const now = this.options.now();
     const history = await this.history.current(orgId);
     const upcoming = upcomingDeadlines(history, this.clock, now.getTime(), HANDOFF_AT_RISK_HOURS);
-    const overdue = this.options.offline ? null : await this.overdue(orgId);
+    // Overdue is known only where a source of the org runs (its states say whether the data is stale).
+    const syncing = !this.options.offline && this.options.sources().some((state) => state.orgId === orgId);
+    const overdue = syncing ? await this.overdue(orgId) : null;
     const stored = await this.options.store.whenIdle(() =>
       readStoredFacts(this.options.store, orgId, since.getTime(), now.getTime()),
     );

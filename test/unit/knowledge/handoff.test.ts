@@ -1,0 +1,359 @@
+/**
+ * The shift handoff (DESIGN.md §11): a scripted shift (test/helpers/handoffShift.ts) played through the
+ * sync's own commits gives a report whose Markdown equals the golden file byte for byte; the report's
+ * JSON shape; what counts as new, recovered and still failing; hostile names and notes that must not
+ * break the Markdown; `since` as the CLI and the API read it.
+ *
+ * The golden file changes only deliberately: `UPDATE_GOLDEN=1 npx vitest run test/unit/knowledge/handoff.test.ts`
+ * rewrites it, and the diff is reviewed like code.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assembleHandoff, type HandoffFacts } from '../../../electron/knowledge/handoff';
+import { OnCallKnowledge } from '../../../electron/knowledge/service';
+import { Store } from '../../../electron/store/database';
+import type { Cause } from '../../../shared/causes';
+import {
+  type HandoffReport,
+  handoffMarkdown,
+  markdownCode,
+  markdownText,
+  parseHandoffSince,
+} from '../../../shared/handoff';
+import { sourceState } from '../../helpers/alerts';
+import { removeTempDirs, tempDir } from '../../helpers/cli';
+import { SHIFT_END, SHIFT_ORG, SHIFT_START, playShift } from '../../helpers/handoffShift';
+
+const GOLDEN = join(__dirname, '../../fixtures/handoff/shift.md');
+
+let store: Store;
+
+beforeEach(async () => {
+  store = await Store.open({ dataDir: tempDir('dh-handoff-'), checkpoint: { openCheckpointDelayMs: 0 } });
+});
+afterEach(async () => {
+  await store.close();
+  removeTempDirs();
+});
+
+/** The instance's view: its source synced a minute ago (fresh: nothing is overdue). */
+function knowledge(options: { offline?: boolean } = {}): OnCallKnowledge {
+  return new OnCallKnowledge({
+    store,
+    now: () => SHIFT_END,
+    sources: () => [
+      sourceState({ orgId: SHIFT_ORG, sourceId: 'acme-remote', lastSuccessAt: '2026-11-26T13:59:00.000Z' }),
+    ],
+    ...options,
+  });
+}
+
+async function shiftReport(options: { offline?: boolean } = {}): Promise<HandoffReport> {
+  await playShift(store);
+  return knowledge(options).handoff(SHIFT_ORG, SHIFT_START);
+}
+
+describe('the handoff of a scripted shift', () => {
+  it('renders as the golden Markdown, byte for byte', async () => {
+    const markdown = handoffMarkdown(await shiftReport());
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, markdown);
+    expect(markdown).toBe(readFileSync(GOLDEN, 'utf8'));
+  });
+
+  it('says who failed, recovered, is still failing or missing, snoozed, at risk, and the outage', async () => {
+    const report = await shiftReport();
+    expect(Object.keys(report)).toEqual([
+      'orgId',
+      'orgName',
+      'since',
+      'generatedAt',
+      'atRiskUntil',
+      'summary',
+      'newlyFailed',
+      'recovered',
+      'stillFailing',
+      'missing',
+      'overdue',
+      'snoozed',
+      'atRisk',
+      'outages',
+    ]);
+    expect(report).toMatchObject({
+      orgId: 'acme',
+      orgName: 'Acme Markets',
+      since: '2026-11-26T06:00:00.000Z',
+      generatedAt: '2026-11-26T14:00:00.000Z',
+      atRiskUntil: '2026-11-26T22:00:00.000Z',
+      summary: {
+        newlyFailed: 2,
+        recovered: 1,
+        stillFailing: 3,
+        missing: 1,
+        overdue: 0,
+        snoozed: 1,
+        atRisk: 1,
+        outages: 1,
+      },
+    });
+    // New: the failures that began in the window; still failing: every FAILED dataset, new or not.
+    expect(report.newlyFailed.map((trouble) => trouble.datasetId)).toEqual(['eq-prices', 'rates']);
+    expect(report.stillFailing.map((trouble) => [trouble.datasetId, trouble.isNew])).toEqual([
+      ['fx-rates', false],
+      ['eq-prices', true],
+      ['rates', true],
+    ]);
+    const eq = report.newlyFailed[0]!;
+    expect(eq).toMatchObject({
+      causeId: 'ingest:E_AUTH_FAILED',
+      causeTitle: 'Ingest failed: E_AUTH_FAILED',
+      message: 'SFTP login refused for user acme',
+      deliveryId: 'eq-prices-26',
+      acknowledgement: { by: 'alex', note: 'Vendor ticket 4411 opened; key expires *today*' },
+      // The withdrawn acknowledgement's note stays told; the holding one's is its own.
+      notes: [{ at: '2026-11-26T09:10:00.000Z', by: 'sam', text: 'Rotating the key | see runbook step 3' }],
+    });
+    expect(report.newlyFailed[1]).toMatchObject({ causeId: 'unknown', acknowledgement: null, notes: [] });
+    expect(report.recovered).toEqual([
+      {
+        datasetId: 'credit',
+        datasetName: 'Credit Ratings',
+        supplierId: 'SUP-1',
+        supplierName: 'Bluefin Exchange Feeds',
+        dataProductName: 'Credit Ratings',
+        was: 'FAILED',
+        status: 'HEALTHY',
+        recoveredAt: '2026-11-26T10:30:00.000Z',
+      },
+    ]);
+    expect(report.missing).toMatchObject([{ datasetId: 'bonds', causeId: 'missing:SUP-2', isNew: false }]);
+    expect(report.snoozed).toMatchObject([
+      { datasetId: 'bonds', kind: '4h', until: '2026-11-26T16:00:00.000Z' },
+    ]);
+    expect(report.atRisk.map((deadline) => [deadline.datasetId, deadline.deadline])).toEqual([
+      ['index', '2026-11-26T17:00:00.000Z'],
+    ]);
+    expect(report.outages).toEqual([
+      {
+        sourceId: 'acme-remote',
+        sourceName: 'Acme remote',
+        lostAt: '2026-11-26T11:30:00.000Z',
+        regainedAt: '2026-11-26T12:15:00.000Z',
+        lastSuccessAt: '2026-11-26T11:00:00.000Z',
+        imported: false,
+      },
+    ]);
+    expect(report.overdue).toEqual({
+      known: true,
+      stale: false,
+      lastSuccessAt: '2026-11-26T13:59:00.000Z',
+      deadlines: 0,
+      datasets: [],
+    });
+    // The JSON is the report itself: it survives a round trip unchanged.
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  it('without a running instance, overdue is said to be unknown rather than none', async () => {
+    const report = await shiftReport({ offline: true });
+    expect(report.overdue).toEqual({
+      known: false,
+      stale: false,
+      lastSuccessAt: null,
+      deadlines: 0,
+      datasets: [],
+    });
+    expect(handoffMarkdown(report)).toContain(
+      '- Not known here: only a running instance that syncs this org',
+    );
+    // A running instance with no source for the org cannot tell either (an imported org is never synced).
+    const unsynced = new OnCallKnowledge({ store, now: () => SHIFT_END, sources: () => [] });
+    expect((await unsynced.handoff(SHIFT_ORG, SHIFT_START)).overdue.known).toBe(false);
+  });
+
+  it('while the data is stale, overdue datasets are listed with their names, oldest deadline first', async () => {
+    await playShift(store);
+    // The next morning, nothing synced since 11:00 yesterday: each daily deadline since then is overdue.
+    const stale = new OnCallKnowledge({
+      store,
+      now: () => new Date('2026-11-27T08:00:00.000Z'),
+      sources: () => [sourceState({ orgId: SHIFT_ORG, lastSuccessAt: '2026-11-26T11:00:00.000Z' })],
+    });
+    const report = await stale.handoff(SHIFT_ORG, SHIFT_START);
+    expect(report.overdue).toMatchObject({ known: true, stale: true, deadlines: 5 });
+    expect(
+      report.overdue.datasets.map(({ datasetId, datasetName, since }) => [datasetId, datasetName, since]),
+    ).toEqual([
+      ['index', 'Index Levels', '2026-11-26T17:00:00.000Z'],
+      ['bonds', 'İstanbul Bonds', '2026-11-27T01:00:00.000Z'],
+      ['fx-rates', 'APAC FX Rates', '2026-11-27T04:30:00.000Z'],
+      ['eq-prices', 'EMEA Equity Prices EOD', '2026-11-27T06:30:00.000Z'],
+      ['credit', 'Credit Ratings', '2026-11-27T07:00:00.000Z'],
+    ]);
+    expect(handoffMarkdown(report)).toContain(
+      '- **Index Levels** `index` (Harbor Data) — 1 deadline passed since 2026-11-26 17:00 UTC',
+    );
+  });
+
+  it('a window that starts after everything is quiet: nothing new, nothing recovered, the rest still told', async () => {
+    await playShift(store);
+    const report = await knowledge().handoff(SHIFT_ORG, new Date('2026-11-26T13:30:00.000Z'));
+    expect(report.summary).toMatchObject({
+      newlyFailed: 0,
+      recovered: 0,
+      stillFailing: 3,
+      missing: 1,
+      outages: 0,
+    });
+    expect(handoffMarkdown(report)).toContain('## Newly failed (0)\n\n- None.\n');
+  });
+});
+
+// --- hostile text --------------------------------------------------------------------------------
+
+const HOSTILE = [
+  'pipe | in a table',
+  '*bold* and _em_ and **strong**',
+  '<b>html</b> <script>alert(1)</script>',
+  'line one\nline two\r\n# heading?\n- list?',
+  '`code` and ``double``',
+  '[link](https://evil.example) ![img](x)',
+  '~~strike~~ &amp; &lt;',
+  'back\\slash\\',
+  'separator\u2028para\u2029bidi\u202eevil',
+  '   ',
+];
+
+function troubleFacts(name: string, note: string): HandoffFacts {
+  const acknowledgement = {
+    orgId: 'acme',
+    datasetId: name,
+    deliveryId: 'd1',
+    status: 'FAILED',
+    causeId: null,
+    note,
+    by: name,
+    at: '2026-11-26T09:00:00.000Z',
+    endedAt: null,
+    endReason: null,
+  };
+  const cause: Cause = {
+    causeId: `ingest:${name}`,
+    kind: 'failed',
+    title: `Ingest failed: ${name}`,
+    stage: 'ingest',
+    shortCode: name,
+    count: 1,
+    unacknowledged: 0,
+    suppliers: [],
+    firstSeenAt: null,
+    lastSeenAt: null,
+    representative: null,
+    datasets: [
+      {
+        datasetId: name,
+        datasetName: name,
+        dataProductName: name,
+        supplierId: name,
+        supplierName: name,
+        status: 'FAILED',
+        deliveryId: 'd1',
+        since: '2026-11-26T08:00:00.000Z',
+        message: note,
+        acknowledgement,
+      },
+    ],
+  };
+  return {
+    orgId: 'acme',
+    orgName: name,
+    since: Date.parse('2026-11-26T06:00:00.000Z'),
+    now: Date.parse('2026-11-26T14:00:00.000Z'),
+    datasets: new Map(),
+    causes: [cause],
+    statusAtStart: new Map(),
+    entries: [{ datasetId: name, at: Date.parse('2026-11-26T08:00:00.000Z'), from: 'HEALTHY', to: 'FAILED' }],
+    notes: [{ datasetId: name, at: '2026-11-26T08:30:00.000Z', by: name, text: note }],
+    overdue: null,
+    snoozes: [],
+    upcoming: [],
+    outages: [
+      {
+        sourceId: name,
+        sourceName: name,
+        lostAt: '2026-11-26T07:00:00.000Z',
+        regainedAt: null,
+        lastSuccessAt: null,
+        imported: false,
+      },
+    ],
+  };
+}
+
+/** Inline text as CommonMark reads it: no unescaped markup character outside code spans. */
+function withoutCodeSpans(line: string): string {
+  return line.replace(/(`+)(?:(?!\1).)*?\1/g, '');
+}
+
+describe('hostile names and notes in the Markdown', () => {
+  it.each(HOSTILE)('%j stays on its lines, escaped, with no HTML', (text) => {
+    const markdown = handoffMarkdown(assembleHandoff(troubleFacts(text, text)));
+    const lines = markdown.split('\n');
+    // The structure is the same whatever the text: headings and bullets only.
+    expect(lines.filter((line) => line.startsWith('#'))).toHaveLength(9);
+    for (const line of lines) {
+      expect(line).toMatch(/^(#{1,2} |- | {2}- |\*\*Summary|From |$)/);
+      const prose = withoutCodeSpans(line);
+      expect(prose).not.toMatch(/(?<!\\)[<>|]/);
+      expect(prose).not.toMatch(/[\u2028\u2029\u202e\r]/);
+    }
+    // HTML only as code (a dataset id in backticks), never as markup.
+    expect(lines.map(withoutCodeSpans).join('\n')).not.toMatch(/(?<!\\)<[a-z/]/);
+  });
+
+  it('escapes each significant character, and a code span holds any backticks', () => {
+    expect(markdownText('a|b*c<e>f`g[h]i~j&k\\l')).toBe('a\\|b\\*c\\<e\\>f\\`g\\[h\\]i\\~j\\&k\\\\l');
+    // Underscores inside a word cannot open emphasis and stay as written; at a word's edge they are escaped.
+    expect(markdownText('E_AUTH_FAILED _em_ __x__ Straße_Daten')).toBe(
+      'E_AUTH_FAILED \\_em\\_ \\_\\_x\\_\\_ Straße_Daten',
+    );
+    expect(markdownText('one\ntwo\r\n\tthree')).toBe('one two three');
+    expect(markdownCode('ds-1')).toBe('`ds-1`');
+    expect(markdownCode('a`b')).toBe('``a`b``');
+    expect(markdownCode('`edge`')).toBe('`` `edge` ``');
+  });
+
+  it('the same report gives the same bytes', () => {
+    const facts = troubleFacts('x', 'y');
+    expect(handoffMarkdown(assembleHandoff(facts))).toBe(handoffMarkdown(assembleHandoff(facts)));
+  });
+});
+
+describe('since', () => {
+  const now = new Date('2026-11-26T14:00:00.000Z');
+  it.each([
+    ['8h', '2026-11-26T06:00:00.000Z'],
+    ['90m', '2026-11-26T12:30:00.000Z'],
+    ['2d', '2026-11-24T14:00:00.000Z'],
+    ['2026-11-26T06:00:00Z', '2026-11-26T06:00:00.000Z'],
+    ['2026-11-26T07:00:00+01:00', '2026-11-26T06:00:00.000Z'],
+    ['2026-11-26T06:00:00.250Z', '2026-11-26T06:00:00.250Z'],
+    ['2026-11-26T14:00:00Z', '2026-11-26T14:00:00.000Z'],
+  ])('%s → %s', (text, expected) => {
+    expect(parseHandoffSince(text, now).toISOString()).toBe(expected);
+  });
+
+  it.each([
+    ['0h', /'0h' is an empty window: give a duration back from now/],
+    ['8', /'8' is not a duration back from now \(90m, 8h, 2d\) or an RFC 3339 time/],
+    ['8 hours', /is not a duration/],
+    ['-8h', /is not a duration/],
+    ['2026-11-26', /is not a duration/],
+    ['2026-11-26T06:00:00', /is not a duration/],
+    ['2026-02-30T06:00:00Z', /is not a duration/],
+    ['', /is not a duration/],
+    ['2026-11-26T14:00:01Z', /'2026-11-26T14:00:01Z' is in the future \(now is 2026-11-26T14:00:00.000Z\)/],
+  ])('%j is refused: %s', (text, message) => {
+    expect(() => parseHandoffSince(text, now)).toThrow(message);
+  });
+});
