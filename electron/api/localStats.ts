@@ -94,9 +94,10 @@ const StatsBody = Type.Object({
 });
 type StatsBody = Static<typeof StatsBody>;
 
+// No length limit on groupBy and days: any value that is not allowed gets the allowed ones named.
 const StatsQuery = Type.Object({
-  groupBy: Type.Optional(Type.String({ maxLength: 40, description: GROUP_BY_RULE })),
-  days: Type.Optional(Type.String({ maxLength: 20, description: DAYS_RULE })),
+  groupBy: Type.Optional(Type.String({ description: GROUP_BY_RULE })),
+  days: Type.Optional(Type.String({ description: DAYS_RULE })),
   key: Type.Optional(Type.String({ maxLength: 1000, description: KEY_RULE })),
 });
 
