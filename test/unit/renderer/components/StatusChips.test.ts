@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import StatusChips from '../../../../renderer/src/components/datasets/StatusChips.vue';
 import type { StatusCounts } from '../../../../shared/rpc';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../../shared/status';
+import type { OverdueSummary } from '../../../../shared/upcoming';
 
 const COUNTS: StatusCounts = {
   byStatus: { FAILED: 12, MISSING: 3, DELIVERED_LATE: 7, HEALTHY: 1234, NONE: 5 },
@@ -19,7 +20,11 @@ afterEach(() => {
   wrapper = null;
 });
 
-function chips(props: { counts: StatusCounts | null; selected: DeliveryStatus[] }): VueWrapper {
+function chips(props: {
+  counts: StatusCounts | null;
+  selected: DeliveryStatus[];
+  overdue?: OverdueSummary | null;
+}): VueWrapper {
   wrapper = mount(StatusChips, { props });
   return wrapper;
 }
@@ -111,5 +116,31 @@ describe('StatusChips', () => {
     await chip(w, 'MISSING').trigger('click');
     expect(chip(w, 'MISSING').attributes('aria-pressed')).toBe('false');
     expect(emitted(w)).toEqual([['FAILED', 'MISSING']]);
+  });
+
+  it('while deadlines passed since the last sync, an "Overdue (unverified)" note beside the chips, not a filter', async () => {
+    const overdue: OverdueSummary = {
+      orgId: 'acme',
+      stale: true,
+      lastSuccessAt: '2026-11-21T04:41:00.000Z',
+      datasets: [
+        { datasetId: 'a', datasetName: 'A', deadlines: 2, since: '2026-11-21T05:00:00.000Z' },
+        { datasetId: 'b', datasetName: 'B', deadlines: 1, since: '2026-11-21T06:00:00.000Z' },
+      ],
+      deadlines: 3,
+    };
+    const w = chips({ counts: COUNTS, selected: [], overdue });
+    const note = w.get('[data-chip="OVERDUE"]');
+    expect(note.element.tagName).toBe('SPAN');
+    expect(note.attributes('role')).toBe('note');
+    expect(note.text()).toMatch(/^Overdue \(unverified\)\s*2$/);
+    expect(note.attributes('title')).toBe(
+      '3 deadlines passed since the last sync (2 datasets): not a status from the remote, which could not be asked',
+    );
+    await note.trigger('click');
+    expect(emitted(w)).toEqual([]);
+    // Fresh again (or none passed): no note.
+    await w.setProps({ overdue: { ...overdue, stale: false, datasets: [], deadlines: 0 } });
+    expect(w.find('[data-chip="OVERDUE"]').exists()).toBe(false);
   });
 });
