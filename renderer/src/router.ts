@@ -17,6 +17,8 @@ export const routes: RouteRecordRaw[] = [
   },
   /** `?hours=1|6|24` (default 6), `supplier=`, `product=`, `risk=1`, `q=`: the window and its filters. */
   { path: '/orgs/:orgId/upcoming', name: 'upcoming', component: () => import('./views/UpcomingView.vue') },
+  /** `?since=4h|8h|12h|24h`, another duration (`90m`, `2d`) or an RFC 3339 time (default 8h). */
+  { path: '/orgs/:orgId/handoff', name: 'handoff', component: () => import('./views/HandoffView.vue') },
   {
     path: '/orgs/:orgId/datasets/:datasetId',
     name: 'dataset',
