@@ -24,7 +24,7 @@ export const BUDGET = {
   rendererOpenMs: 1000,
   rendererFilterMs: 150,
   /** Triage / Upcoming / Reliability view: first content (the engine's part and the window's). */
-  triageFirstContentMs: 500,
+  viewFirstContentMs: 500,
 } as const;
 
 const MIB = 1024 * 1024;

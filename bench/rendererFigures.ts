@@ -5,6 +5,7 @@
  * the Triage view (a page load) to its first content (every cause listed, the worst one first).
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { listCauses } from '../electron/query/causes';
@@ -18,25 +19,48 @@ import { summarize } from './stats';
 
 const ROUNDS = 9;
 
-function ensureRendererBuilt(log: (line: string) => void): void {
+/** The newest modification time under `dir` (ms), 0 when it does not exist. */
+function newestIn(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
+}
+
+/** Whether the built renderer is missing or older than its sources (a view added since the last build). */
+function rendererStale(): boolean {
   try {
-    findRendererDir();
+    const built = statSync(join(findRendererDir(), 'index.html')).mtimeMs;
+    return ['renderer/src', 'shared'].some((dir) => newestIn(join(PROJECT_ROOT, dir)) > built);
   } catch {
-    log('  building the renderer (npm run build)…');
+    return true;
+  }
+}
+
+function ensureRendererBuilt(log: (line: string) => void): void {
+  if (!rendererStale()) return;
+  log('  building the renderer (npm run build: missing or older than its sources)…');
+  try {
     execFileSync(
       process.execPath,
       [join(PROJECT_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
-      {
-        cwd: PROJECT_ROOT,
-        stdio: 'ignore',
-      },
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
     );
+  } catch (error) {
+    // Sources being edited may not build: an earlier build still measures what it holds.
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    try {
+      findRendererDir();
+    } catch {
+      throw new Error(`the renderer does not build: ${stderr.split('\n').slice(-3).join(' ')}`);
+    }
+    log(`  the renderer does not build now (${stderr.split('\n').at(-1)}); measuring the last build`);
   }
 }
 
 type PageElement = { getAttribute(name: string): string | null; click(): void } | null;
 type PageGlobals = {
-  document: { body: unknown; querySelector(selector: string): PageElement };
+  document: { body: unknown; querySelector(selector: string): PageElement; title: string };
   MutationObserver: new (callback: () => void) => {
     observe(target: unknown, options: object): void;
     disconnect(): void;
@@ -203,11 +227,142 @@ export async function rendererFigures(
       triageOpens.push(await timeTriage(page, causes.length, causes[0]?.causeId ?? null));
     }
     const triage = summarize(triageOpens);
-    report.atMost('Triage view: first content p50', org.size, triage.p50, BUDGET.triageFirstContentMs, ms, {
+    report.atMost('Triage view: first content p50', org.size, triage.p50, BUDGET.viewFirstContentMs, ms, {
       note: `${causes.length} causes listed, from navigation start (page load included); max ${ms(triage.max)}`,
     });
+
+    for (const view of [UPCOMING_VIEW]) await viewFigure(page, origin, org.orgId, org.size, view, report);
   } finally {
     await browser.close();
     await server.stop();
   }
+}
+
+/**
+ * In the page: resolves with the ms from navigation start until every one of `selectors` matches an
+ * element (a view's own "first content"), and a frame was drawn. Timed inside the page, as `timeTable`.
+ */
+function timeFirstContent(page: Page, what: string, selectors: readonly string[]): Promise<number> {
+  return page.evaluate(
+    ([name, wanted]) =>
+      new Promise<number>((resolve, reject) => {
+        const page = globalThis as unknown as PageGlobals;
+        const shows = (): boolean =>
+          wanted.every((selector) => page.document.querySelector(selector) !== null);
+        const done = (): void => page.requestAnimationFrame(() => resolve(performance.now()));
+        const observer = new page.MutationObserver(() => {
+          if (!shows()) return;
+          observer.disconnect();
+          done();
+        });
+        observer.observe(page.document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          characterData: true,
+        });
+        if (shows()) {
+          observer.disconnect();
+          done();
+        }
+        setTimeout(() => {
+          const missing = wanted.filter((selector) => page.document.querySelector(selector) === null);
+          reject(new Error(`${name}: no ${missing.join(', ')} within 30 s`));
+        }, 30_000);
+      }),
+    [what, selectors] as const,
+  );
+}
+
+export interface ViewContent {
+  /** "Upcoming view" (the table's row names it). */
+  name: string;
+  /** The view's route below the org, e.g. "upcoming". */
+  route: string;
+  /** Its first content: every selector matches an element. */
+  selectors: readonly string[];
+  /** What the first content is, for the note. */
+  shows: string;
+}
+
+/** A view's first content, each round a new document from navigation start: p50 beside the budget. */
+async function viewFigure(
+  page: Page,
+  origin: string,
+  orgId: string,
+  size: number,
+  view: ViewContent,
+  report: Report,
+): Promise<void> {
+  const hash = `#/orgs/${orgId}/${view.route}`;
+  // Once untimed: the server's first answer (its history read) is the engine's figure, not the window's.
+  await page.goto(`${origin}/?${view.route}=warm${hash}`, { waitUntil: 'commit' });
+  await timeFirstContent(page, view.name, view.selectors);
+  const opens: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    await page.goto(`${origin}/?${view.route}=${round}${hash}`, { waitUntil: 'commit' });
+    opens.push(await timeFirstContent(page, view.name, view.selectors));
+  }
+  const open = summarize(opens);
+  report.atMost(`${view.name}: first content p50`, size, open.p50, BUDGET.viewFirstContentMs, ms, {
+    note: `${view.shows}, from navigation start (page load included); max ${ms(open.max)}`,
+  });
+}
+
+/** Upcoming's first content: its summary and the first deadline row listed. */
+export const UPCOMING_VIEW: ViewContent = {
+  name: 'Upcoming view',
+  route: 'upcoming',
+  selectors: ['.upcoming .summary[data-total]', '.upcoming tr[data-deadline-key]'],
+  shows: 'first deadline row listed',
+};
+
+/** Reliability's: the first group row, and the selected group's weekly trend chart drawn (SVG paths). */
+export const RELIABILITY_VIEW: ViewContent = {
+  name: 'Reliability view',
+  route: 'reliability',
+  selectors: ['.reliability tr[data-group-key]', '.reliability .trend svg path'],
+  shows: 'first group row and its trend chart drawn',
+};
+
+/**
+ * Opens `serve --ui` on `dataDir`, signs in and lands, then measures each view's first content. The
+ * store of the data dir must not be held open by this process meanwhile (the server's engine owns it).
+ */
+async function viewFigures(
+  dataDir: string,
+  orgId: string,
+  size: number,
+  views: readonly ViewContent[],
+  report: Report,
+  log: (line: string) => void,
+): Promise<void> {
+  ensureRendererBuilt(log);
+  log(`  ${views.map((view) => view.name).join(', ')} in Chromium (serve --ui)…`);
+  const server = await startTsServer(
+    'electron/cli/main.ts',
+    ['serve', '--ui', '--port', '0', '--data-dir', dataDir],
+    /Web UI: (http:\/\/\S+)/,
+  );
+  const browser = await launchChromium();
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await page.addInitScript('globalThis.__name = (fn) => fn');
+    const origin = new URL(server.url).origin;
+    await page.goto(server.url);
+    await page.waitForURL(/#\/orgs\/[^/]+\/(triage|datasets)/, { timeout: 30_000 });
+    for (const view of views) await viewFigure(page, origin, orgId, size, view, report);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/** The Reliability view on the statistics org (100 deliveries per dataset), its store closed here. */
+export function reliabilityViewFigure(
+  org: BenchOrg,
+  report: Report,
+  log: (line: string) => void,
+): Promise<void> {
+  return viewFigures(org.dataDir, org.orgId, org.size, [RELIABILITY_VIEW], report, log);
 }

@@ -74,13 +74,26 @@ async function foldEverything(store: Store): Promise<void> {
     throw new Error('commits are still outside the image after 3 checkpoints');
 }
 
-export async function createBenchOrg(size: number, log: (line: string) => void): Promise<BenchOrg> {
-  const root = makeTempDir(`dataset-health-bench-${size}-`);
+export interface BenchOrgOptions {
+  /** Delivery events generated per dataset (default: the demo's 30). */
+  deliveriesPerDataset?: number;
+}
+
+export async function createBenchOrg(
+  size: number,
+  log: (line: string) => void,
+  options: BenchOrgOptions = {},
+): Promise<BenchOrg> {
+  const { deliveriesPerDataset } = options;
+  const root = makeTempDir(
+    `dataset-health-bench-${size}${deliveriesPerDataset ? `x${deliveriesPerDataset}` : ''}-`,
+  );
   const dataDir = join(root, 'store');
   let store = await Store.open({ dataDir });
-  log(`generating ${size} datasets…`);
+  const each = deliveriesPerDataset === undefined ? '' : ` with ${deliveriesPerDataset} deliveries each`;
+  log(`generating ${size} datasets${each}…`);
   const started = performance.now();
-  loadDemo(store, { orgId: BENCH_ORG, datasets: size, seed: SEED, now: BENCH_NOW });
+  loadDemo(store, { orgId: BENCH_ORG, datasets: size, seed: SEED, now: BENCH_NOW, deliveriesPerDataset });
   const setupMs = performance.now() - started;
   const apiKey = createApiKey(store, BENCH_ORG, 'bench', BENCH_NOW).key;
   log(`  generated and imported in ${(setupMs / 1000).toFixed(1)} s; writing the journal…`);
