@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDemo } from '../../electron/demo/load';
+import type { OnCallKnowledge } from '../../electron/knowledge/service';
 import { type Dispatch, createDispatch } from '../../electron/rpc/dispatch';
 import { createEventHub } from '../../electron/rpc/events';
 import { createRpcHandlers } from '../../electron/rpc/handlers';
@@ -34,13 +35,14 @@ export interface EngineClient {
 
 /**
  * The real RPC handlers and dispatch over a store, with a sync engine of no sources and the settings file
- * in `dataDir`. `fetch` (test connection) and `log` (internal errors) as the engine would be given them.
+ * in `dataDir`. `fetch` (test connection), `log` (internal errors) and `knowledge` (the on-call service, e.g.
+ * with its own clock and sources) as the engine would be given them.
  */
 export function engineDispatch(
   store: Store,
   dataDir: string,
   at: Date,
-  options: { fetch?: typeof fetch; log?: (error: unknown) => void } = {},
+  options: { fetch?: typeof fetch; log?: (error: unknown) => void; knowledge?: OnCallKnowledge } = {},
 ): { dispatch: Dispatch; sync: SyncEngine } {
   const now = () => at;
   const secrets = envSecretStore({});
@@ -56,6 +58,7 @@ export function engineDispatch(
       reloadSync: async () => undefined,
       settings: openHeadlessSettings(dataDir, store, now),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.knowledge ? { knowledge: options.knowledge } : {}),
     }),
     options.log,
   );
