@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { CommandUsageError } from '../control/command';
 import { ackCommand, unackCommand } from './commands/ack';
 import { demoCommand } from './commands/demo';
+import { handoffCommand } from './commands/handoff';
 import { keysCommand } from './commands/keys';
 import { exportCommand, importCommand } from './commands/snapshot';
 import { serveCommand } from './commands/serve';
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIo): Command {
     uiCommand(io),
     ackCommand(io),
     unackCommand(io),
+    handoffCommand(io),
   ]) {
     program.addCommand(command);
   }

@@ -1,6 +1,7 @@
 /** Every command the CLI may hand to a running instance, by the name the control channel carries. */
 import type { ControlledCommand } from '../command';
 import { ack, unack } from './ack';
+import { handoff } from './handoff';
 import { keysCreate, keysList, keysRevoke } from './keys';
 import { exportData, importData } from './snapshot';
 import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
@@ -20,6 +21,7 @@ export const COMMANDS = {
   ui: webUiLink,
   ack,
   unack,
+  handoff,
 } satisfies Record<string, ControlledCommand>;
 
 export type CommandName = keyof typeof COMMANDS;
