@@ -63,6 +63,27 @@ function groupNameOf(dataset: DatasetHistory, groupBy: StatsGroupBy): string | n
   return dataset.dataProductName;
 }
 
+/** Numbers gathered into a typed array that grows as needed (no boxed array at 10k × 100). */
+class Values {
+  private buffer = new Float64Array(0);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.buffer.length) {
+      const grown = new Float64Array(Math.max(8, this.buffer.length * 2));
+      grown.set(this.buffer);
+      this.buffer = grown;
+    }
+    this.buffer[this.length] = value;
+    this.length += 1;
+  }
+
+  /** The values in ascending order (a typed array sorts numerically, in native code). */
+  sorted(): Float64Array {
+    return this.buffer.subarray(0, this.length).sort();
+  }
+}
+
 /** Counts per status (index = status code) with the lateness and recovery times, as one group gathers them. */
 class Accumulator {
   name: string | null = null;
@@ -70,8 +91,8 @@ class Accumulator {
   readonly counts = new Float64Array(STATUS_CODE.FAILED + 1);
   /** Per week (0 = oldest) and status code. */
   readonly weekCounts: Float64Array;
-  lateness: number[] = [];
-  recovered: number[] = [];
+  readonly lateness = new Values();
+  readonly recovered = new Values();
 
   constructor(
     readonly key: string,
@@ -90,8 +111,8 @@ function figuresOf(acc: Accumulator): ReliabilityFigures {
     c[STATUS_CODE.DELIVERED_LATE]! +
     c[STATUS_CODE.MISSING]! +
     c[STATUS_CODE.FAILED]!;
-  const lateness = Float64Array.from(acc.lateness).sort();
-  const recovered = Float64Array.from(acc.recovered).sort();
+  const lateness = acc.lateness.sorted();
+  const recovered = acc.recovered.sorted();
   return {
     deliveries: total,
     onTime: c[STATUS_CODE.HEALTHY]!,
@@ -109,31 +130,29 @@ function figuresOf(acc: Accumulator): ReliabilityFigures {
   };
 }
 
-function weeksOf(acc: Accumulator, window: StatsWindow): WeekFigures[] {
+/** The weeks' bounds of a window as RFC 3339 texts, oldest first: made once, shared by every group. */
+function weekBounds(window: StatsWindow): { start: string; end: string }[] {
   const weeks = weekCount(window.days);
-  const width = STATUS_CODE.FAILED + 1;
-  const out: WeekFigures[] = [];
-  for (let week = 0; week < weeks; week += 1) {
+  return Array.from({ length: weeks }, (_, week) => {
     const end = window.to - (weeks - 1 - week) * WEEK_MS;
-    const start = Math.max(window.from, end - WEEK_MS);
-    const at = (code: number) => acc.weekCounts[week * width + code]!;
-    const deliveries =
-      at(STATUS_CODE.HEALTHY) +
-      at(STATUS_CODE.DELIVERED_LATE) +
-      at(STATUS_CODE.MISSING) +
-      at(STATUS_CODE.FAILED);
-    out.push({
-      start: new Date(start).toISOString(),
+    return {
+      start: new Date(Math.max(window.from, end - WEEK_MS)).toISOString(),
       end: new Date(end).toISOString(),
-      deliveries,
-      onTime: at(STATUS_CODE.HEALTHY),
-      late: at(STATUS_CODE.DELIVERED_LATE),
-      missing: at(STATUS_CODE.MISSING),
-      failed: at(STATUS_CODE.FAILED),
-      onTimeRate: rate(at(STATUS_CODE.HEALTHY), deliveries),
-    });
-  }
-  return out;
+    };
+  });
+}
+
+function weeksOf(acc: Accumulator, bounds: { start: string; end: string }[]): WeekFigures[] {
+  const width = STATUS_CODE.FAILED + 1;
+  return bounds.map(({ start, end }, week) => {
+    const base = week * width;
+    const onTime = acc.weekCounts[base + STATUS_CODE.HEALTHY]!;
+    const late = acc.weekCounts[base + STATUS_CODE.DELIVERED_LATE]!;
+    const missing = acc.weekCounts[base + STATUS_CODE.MISSING]!;
+    const failed = acc.weekCounts[base + STATUS_CODE.FAILED]!;
+    const deliveries = onTime + late + missing + failed;
+    return { start, end, deliveries, onTime, late, missing, failed, onTimeRate: rate(onTime, deliveries) };
+  });
 }
 
 /** Adds one dataset's deliveries to its group: one walk, oldest first (the arrays are newest first). */
@@ -209,6 +228,7 @@ export function reliabilityStats(history: OrgHistory, request: ReliabilityReques
     acc.name ??= groupNameOf(dataset, groupBy);
     gather(acc, dataset, window, weeks);
   }
+  const bounds = weekBounds(window);
   const out: StatsGroup[] = [];
   for (const acc of groups.values())
     out.push({
@@ -216,7 +236,7 @@ export function reliabilityStats(history: OrgHistory, request: ReliabilityReques
       name: acc.name,
       datasets: acc.datasets,
       figures: figuresOf(acc),
-      weeks: weeksOf(acc, window),
+      weeks: weeksOf(acc, bounds),
     });
   out.sort(compareGroups);
   return {
