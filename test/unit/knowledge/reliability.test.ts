@@ -13,9 +13,11 @@ import {
   statsWindow,
   weekCount,
 } from '../../../electron/knowledge/reliability';
+import { OnCallKnowledge } from '../../../electron/knowledge/service';
 import { StatsCache, statsWindowEnd } from '../../../electron/knowledge/statsCache';
+import { Store } from '../../../electron/store/database';
 import type { StatsDays, StatsGroupBy } from '../../../shared/reliability';
-import { scheduleConfig } from '../../helpers/history';
+import { dailyDeliveries, scheduleConfig, syncHistories } from '../../helpers/history';
 
 const ORG = 'acme';
 const HOUR = 3_600_000;
@@ -415,5 +417,43 @@ describe('StatsCache', () => {
     cache.forget(ORG);
     cache.get(org(datasets), 'supplier', 30, TO);
     expect(cache.computed).toBe(3);
+  });
+});
+
+describe('OnCallKnowledge.stats', () => {
+  it('warm() precomputes supplier/30 days; a look then reads it; a sync or the next hour computes anew', async () => {
+    const store = await Store.open({ dataDir: null });
+    try {
+      const clock = { now: new Date(TO + 10 * 60_000) };
+      const knowledge = new OnCallKnowledge({ store, now: () => clock.now, sources: () => [] });
+      const spec = (status: string) => ({
+        id: 'd1',
+        cron: '0 6 * * *',
+        deliveries: dailyDeliveries('2026-11-20T06:00:00Z', [
+          { status, offsetMinutes: 0 },
+          { status: 'HEALTHY', offsetMinutes: -5 },
+        ]),
+      });
+      await syncHistories(store, ORG, [spec('FAILED')], clock.now);
+      await knowledge.warm(ORG);
+      expect(knowledge.statsCache.computed).toBe(1);
+      const first = await knowledge.stats(ORG, 'supplier', 30);
+      expect(knowledge.statsCache.computed).toBe(1);
+      expect(first.groups[0]!.figures).toMatchObject({ deliveries: 2, failed: 1, onTime: 1 });
+      // The dataset view's chart: one dataset, read from the held answer's grouping or its own datasets.
+      expect((await knowledge.stats(ORG, 'dataset', 30, 'd1')).groups.map((g) => g.key)).toEqual(['d1']);
+
+      // The next sync changes the history: the next look computes again and sees it.
+      clock.now = new Date(TO + 20 * 60_000);
+      await syncHistories(store, ORG, [spec('HEALTHY')], clock.now);
+      const after = await knowledge.stats(ORG, 'supplier', 30);
+      expect(after.groups[0]!.figures).toMatchObject({ failed: 0, onTime: 2 });
+      const computed = knowledge.statsCache.computed;
+      clock.now = new Date(TO + HOUR + 60_000);
+      expect((await knowledge.stats(ORG, 'supplier', 30)).to).toBe(new Date(TO + HOUR).toISOString());
+      expect(knowledge.statsCache.computed).toBe(computed + 1);
+    } finally {
+      await store.close();
+    }
   });
 });
