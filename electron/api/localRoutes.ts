@@ -14,6 +14,7 @@ import type { Store } from '../store/database';
 import type { OnCallKnowledge } from '../knowledge/service';
 import { UPCOMING_PATH, registerUpcomingRoute } from './localUpcoming';
 import { STATS_PATH, registerStatsRoute } from './localStats';
+import { HANDOFF_PATH, registerHandoffRoute } from './localHandoff';
 import { datasetTimeline } from '../store/timeline';
 import { ApiError, quote } from './errors';
 import {
@@ -38,6 +39,7 @@ export const LOCAL_PATHS = {
   timeline: '/local/v1/datasets/:datasetId/timeline',
   upcoming: UPCOMING_PATH,
   stats: STATS_PATH,
+  handoff: HANDOFF_PATH,
 } as const;
 
 /** The cause id in its canonical spelling; bad syntax is a 400 naming `cause` and the allowed forms. */
@@ -73,6 +75,7 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
   // The on-call layer's endpoints (§11), each in its own file.
   registerUpcomingRoute(app, store, knowledge, answer);
   registerStatsRoute(app, store, knowledge, answer);
+  registerHandoffRoute(app, store, knowledge, answer);
 
   app.get<{ Querystring: CausesQuery }>(
     LOCAL_PATHS.causes,

@@ -4,6 +4,7 @@
  * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
  * at compile time, so the document cannot drift from what the engine returns.
  */
+import { DEFAULT_HANDOFF_HOURS, SINCE_FORMS } from '../../shared/handoff';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import {
@@ -224,6 +225,9 @@ export const DAYS_RULE = `days must be given once: ${STATS_DAYS.join(', ')} (def
 export const KEY_RULE =
   'key must be given once: a datasetId, supplierId or dataProductName (as groupBy says) of at most 1000 characters';
 
+export const SINCE_RULE = `since must be given once: ${SINCE_FORMS}, not in the future (default ${DEFAULT_HANDOFF_HOURS}h)`;
+export const FORMAT_RULE = 'format must be given once: json or md (default json)';
+
 /** What each parameter accepts, for 400 messages. */
 export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   cause: `cause must be given once, as ${CAUSE_FORMS}`,
@@ -235,6 +239,8 @@ export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   groupBy: GROUP_BY_RULE,
   days: DAYS_RULE,
   key: KEY_RULE,
+  since: SINCE_RULE,
+  format: FORMAT_RULE,
 };
 
 /** A flag's value; `fallback` when absent (the schema has already refused anything but true/false/1/0). */

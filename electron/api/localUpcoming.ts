@@ -40,7 +40,7 @@ const Habits = Type.Object(
   { description: "The dataset's delivery habits from its last 20 settled deliveries." },
 );
 
-const Deadline = Type.Object({
+export const Deadline = Type.Object({
   datasetId: Type.String(),
   datasetName: NullableString,
   supplierId: NullableString,

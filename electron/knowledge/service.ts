@@ -122,6 +122,11 @@ export class OnCallKnowledge {
     await this.stats(orgId, DEFAULT_STATS_GROUP_BY, DEFAULT_STATS_DAYS);
   }
 
+  /** The time the answers are given at (the API reads a `since` like 8h against it). */
+  now(): Date {
+    return this.options.now();
+  }
+
   /** The org's shift handoff for the window [since, now] (DESIGN.md §11). */
   async handoff(orgId: string, since: Date): Promise<HandoffReport> {
     const now = this.options.now();
