@@ -48,7 +48,8 @@ export function trendOption(weeks: WeekFigures[], scheme: ColourScheme, descript
     stack: 'not on time',
     barMaxWidth: 28,
     itemStyle: { color: series.colour },
-    data: weeks.map((week) => week[series.key]),
+    // A week without any is no bar (ECharts would draw one of height 0).
+    data: weeks.map((week) => (week[series.key] === 0 ? null : week[series.key])),
   }));
   const line: LineSeriesOption = {
     type: 'line',
