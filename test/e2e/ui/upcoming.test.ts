@@ -13,8 +13,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onTimeText, riskTooltip, typicalDelivery } from '../../../renderer/src/components/upcoming/upcoming';
-import { deadlineInZones } from '../../../renderer/src/lib/schedule';
 import type { Snapshot } from '../../../shared/schemas';
 import { AT_RISK_RULE, type UpcomingDeadlines } from '../../../shared/upcoming';
 import { expectAccessible } from '../../helpers/axe';
@@ -112,6 +110,20 @@ afterAll(async () => {
   removeTempDirs();
 });
 
+/** An instant as the dataset view writes it (Chromium's locale is en-US): "Thu, Nov 26, 2026, 13:15 EST". */
+const inZone = (iso: string, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-US', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(new Date(iso));
+
 const upcomingUrl = (query = '') => `${server.base}/#/orgs/${UI_ORG}/upcoming${query}`;
 
 /** The engine's answer now, over the page's own session (the same RPC the window calls). */
@@ -166,39 +178,43 @@ describe('upcoming view', { timeout: 120_000 }, () => {
 
     const userZone = String(await page.evaluate('Intl.DateTimeFormat().resolvedOptions().timeZone'));
     expect(await page.locator('th', { hasText: 'Your time' }).first().textContent()).toContain(userZone);
-    // One row of each dataset: both zones, habits, and the at-risk tag's tooltip.
-    for (const id of ['prices-hourly', 'fx-fixings', 'index-levels', 'new-listings']) {
+    // One row of each dataset: both zones, the habits as constructed, and the at-risk tag's tooltip.
+    const expected = {
+      'prices-hourly': { zone: /UTC$/, typical: 'usually 12 min early', onTime: '20/20 · 100%', risk: null },
+      'fx-fixings': {
+        zone: /:(15|45) EST$/,
+        typical: 'usually 3 min early',
+        onTime: '5/6 · 83%',
+        risk: 'its latest delivery was MISSING',
+      },
+      'index-levels': {
+        zone: /:30 GMT\+5:30$/,
+        typical: '+25 min late',
+        onTime: '6/20 · 30%',
+        risk: '6 of its last 20 deliveries were on time (30%)',
+      },
+      'new-listings': { zone: /UTC$/, typical: '—', onTime: '—', risk: null },
+    };
+    for (const [id, words] of Object.entries(expected)) {
       const deadline = answer.deadlines.find((d) => d.datasetId === id)!;
       const row = page.locator(`tr[data-deadline-key="${id}|${deadline.deadline}"]`);
       await row.scrollIntoViewIfNeeded();
-      const zones = deadlineInZones(deadline.deadline, deadline.timeZone, userZone, 'en-US');
-      expect(await row.locator('[data-dataset-time]').textContent()).toBe(zones.inDatasetZone);
-      expect(await row.locator('[data-user-time]').textContent()).toBe(zones.inUserZone);
-      expect(await row.locator('[data-typical]').textContent()).toBe(typicalDelivery(deadline.habits));
-      expect(await row.locator('[data-on-time]').textContent()).toBe(onTimeText(deadline.habits));
+      const datasetTime = await row.locator('[data-dataset-time]').textContent();
+      expect(datasetTime).toBe(inZone(deadline.deadline, deadline.timeZone));
+      expect(datasetTime).toMatch(words.zone);
+      expect(await row.locator('[data-user-time]').textContent()).toBe(inZone(deadline.deadline, userZone));
+      expect(await row.locator('[data-typical]').textContent()).toBe(words.typical);
+      expect(await row.locator('[data-on-time]').textContent()).toBe(words.onTime);
       expect(await row.locator('a[data-dataset-link]').getAttribute('href')).toBe(
         `#/orgs/${UI_ORG}/datasets/${id}`,
       );
       const tag = row.locator('[data-at-risk]');
-      expect(await tag.count()).toBe(deadline.habits.atRisk ? 1 : 0);
-      if (deadline.habits.atRisk) expect(await tag.getAttribute('title')).toBe(riskTooltip(deadline.habits));
+      expect(await tag.count()).toBe(words.risk === null ? 0 : 1);
+      expect(deadline.habits.riskReason).toBe(words.risk);
+      if (words.risk !== null) {
+        expect(await tag.getAttribute('title')).toBe(`${AT_RISK_RULE} This dataset: ${words.risk}.`);
+      }
     }
-    const fx = answer.deadlines.find((d) => d.datasetId === 'fx-fixings')!;
-    expect(deadlineInZones(fx.deadline, fx.timeZone, 'UTC', 'en-US').inDatasetZone).toMatch(/:(15|45) EST$/);
-    expect(riskTooltip(fx.habits)).toBe(`${AT_RISK_RULE} This dataset: its latest delivery was MISSING.`);
-    const levels = answer.deadlines.find((d) => d.datasetId === 'index-levels')!;
-    expect([typicalDelivery(levels.habits), onTimeText(levels.habits)]).toEqual([
-      '+25 min late',
-      '6/20 · 30%',
-    ]);
-    expect(deadlineInZones(levels.deadline, levels.timeZone, 'UTC', 'en-US').inDatasetZone).toMatch(
-      /:30 GMT\+5:30$/,
-    );
-    const prices = answer.deadlines.find((d) => d.datasetId === 'prices-hourly')!;
-    expect([typicalDelivery(prices.habits), onTimeText(prices.habits)]).toEqual([
-      'usually 12 min early',
-      '20/20 · 100%',
-    ]);
   });
 
   it('keeps the window and the filters in the URL', async () => {
