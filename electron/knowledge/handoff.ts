@@ -38,7 +38,7 @@ export interface HandoffFacts {
   datasets: ReadonlyMap<string, DatasetFacts>;
   /** The org's causes now (every FAILED and MISSING dataset, with its acknowledgement). */
   causes: readonly Cause[];
-  /** Each dataset's status when the window began (its newest status entry before it). */
+  /** The troubled datasets' status when the window began (their newest status entry before it). */
   statusAtStart: ReadonlyMap<string, string | null>;
   /** Status entries within the window, oldest first. */
   entries: readonly StatusEntry[];

@@ -16,7 +16,7 @@ export interface StatusEntry {
 }
 
 export interface HandoffWindow {
-  /** Each dataset's status when the window began (its newest status entry before it). */
+  /** The datasets that were FAILED or MISSING when the window began (their newest status entry before it). */
   statusAtStart: Map<string, string | null>;
   /** Status entries within the window, oldest first. */
   entries: StatusEntry[];
@@ -31,10 +31,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** The org's timeline and outages of the window [since, now] (epoch ms). */
 export function readHandoffWindow(store: Store, orgId: string, since: number, now: number): HandoffWindow {
   const statusAtStart = new Map<string, string | null>();
-  // Each dataset's newest status entry before the window: what it was when the window began.
+  // Each troubled entry before the window that is its dataset's newest there: what it was when the window
+  // began. Only troubled ones are read (a recovery starts from them): few, each one index seek.
   for (const row of store.all(
     `SELECT t.dataset_id, t.to_status FROM timeline t
-     WHERE t.org_id = ?1 AND t.kind = 'status' AND t.id = (
+     WHERE t.org_id = ?1 AND t.kind = 'status' AND t.to_status IN ('FAILED', 'MISSING') AND t.at_key < ?2
+       AND t.id = (
        SELECT u.id FROM timeline u WHERE u.org_id = ?1 AND u.dataset_id = t.dataset_id AND u.kind = 'status'
          AND u.at_key < ?2 ORDER BY u.at_key DESC, u.id DESC LIMIT 1)`,
     [orgId, since],

@@ -195,6 +195,16 @@ describe('the handoff of a scripted shift', () => {
     );
   });
 
+  it('a dataset FAILED when the window began and HEALTHY since is recovered (from the entry before the window)', async () => {
+    await playShift(store);
+    const report = await knowledge().handoff(SHIFT_ORG, new Date('2026-11-26T08:00:00.000Z'));
+    expect(report.recovered).toMatchObject([
+      { datasetId: 'credit', was: 'FAILED', status: 'HEALTHY', recoveredAt: '2026-11-26T10:30:00.000Z' },
+    ]);
+    // eq-prices failed at 09:00, within this window too; fx-rates and bonds were troubled before it and still are.
+    expect(report.newlyFailed.map((trouble) => trouble.datasetId)).toEqual(['eq-prices', 'rates']);
+  });
+
   it('a window that starts after everything is quiet: nothing new, nothing recovered, the rest still told', async () => {
     await playShift(store);
     const report = await knowledge().handoff(SHIFT_ORG, new Date('2026-11-26T13:30:00.000Z'));
