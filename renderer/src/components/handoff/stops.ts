@@ -33,19 +33,40 @@ export function sectionDatasets(report: HandoffReport, section: DatasetSection):
   return list.map((item) => item.datasetId);
 }
 
+/** Rows drawn per section at first; "Show all" draws the rest (at 10k a section may hold thousands). */
+export const FIRST_ROWS = 100;
+
 /**
- * Every row, top to bottom. The index keeps two rows of one dataset in one section apart (two at-risk
- * deadlines of the same dataset).
+ * Every drawn row, top to bottom (`limit`: how many of a section are drawn). The index keeps two rows of
+ * one dataset in one section apart (two at-risk deadlines of the same dataset).
  */
-export function handoffStops(report: HandoffReport): HandoffStop[] {
+export function handoffStops(
+  report: HandoffReport,
+  limit: (section: DatasetSection) => number,
+): HandoffStop[] {
   return DATASET_SECTIONS.flatMap((section) =>
-    sectionDatasets(report, section).map((datasetId, index) => ({
-      key: stopKeyOf(section, datasetId, index),
-      section,
-      datasetId,
-    })),
+    sectionDatasets(report, section)
+      .slice(0, limit(section))
+      .map((datasetId, index) => ({ key: stopKeyOf(section, datasetId, index), section, datasetId })),
   );
 }
 
 /** The row the keyboard was on (its key), kept across a visit to a dataset: Esc comes back to it. */
 export const keyboardRow = ref<string | null>(null);
+
+/** The sections drawn whole ("Show all"), kept across a visit to a dataset like the keyboard's row. */
+export const sectionsShownWhole = ref<DatasetSection[]>([]);
+
+/** How many rows of a section are drawn. */
+export const rowLimit = (section: DatasetSection): number =>
+  sectionsShownWhole.value.includes(section) ? Number.POSITIVE_INFINITY : FIRST_ROWS;
+
+let rememberedOrg: string | null = null;
+
+/** What is kept across visits belongs to one org: another org (or a test) starts afresh. */
+export function keepFor(orgId: string | null): void {
+  if (orgId === rememberedOrg) return;
+  rememberedOrg = orgId;
+  keyboardRow.value = null;
+  sectionsShownWhole.value = [];
+}

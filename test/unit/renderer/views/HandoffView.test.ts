@@ -17,7 +17,9 @@ import { sourceState } from '../../../helpers/alerts';
 import { removeTempDirs, tempDir } from '../../../helpers/cli';
 import { engineDispatch } from '../../../helpers/engineClient';
 import { SHIFT_ORG, SHIFT_SOURCE, playShift } from '../../../helpers/handoffShift';
+import { syncHistories } from '../../../helpers/history';
 import { type MountedView, countCalls, mountView, press } from './mountView';
+import { keepFor } from '../../../../renderer/src/components/handoff/stops';
 import '../../../../renderer/src/views/HandoffView.vue';
 
 /** Late afternoon: the source last synced at 13:59, so the 17:00 deadline passed unverified. */
@@ -61,6 +63,8 @@ beforeEach(async () => {
 afterEach(async () => {
   view?.wrapper.unmount();
   view = null;
+  // The view keeps its keyboard row and open sections across visits: each test starts afresh.
+  keepFor(null);
   await store.close();
   removeTempDirs();
 });
@@ -212,6 +216,33 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
     emit('sync.cycle', { ...cycle, orgId: 'other' });
     await flushPromises();
     expect(countCalls(calls, 'handoff.get')).toBe(before + 1);
+  });
+
+  it('draws the first 100 rows of a long section, and all of them on "Show all"', async () => {
+    // Fifteen hourly datasets late every time: eight at-risk deadlines each in the next 8 h.
+    const late = Array.from({ length: 15 }, (_, i) => ({
+      id: `ticks-${String(i).padStart(2, '0')}`,
+      cron: '0 * * * *',
+      deliveries: [13, 12, 11, 10].map((hour) => ({
+        deadline: `2026-11-26T${hour}:00:00.000Z`,
+        deliveredAt: `2026-11-26T${hour}:20:00.000Z`,
+        status: 'DELIVERED_LATE',
+      })),
+    }));
+    await syncHistories(store, SHIFT_ORG, late, new Date('2026-11-26T13:30:00.000Z'));
+    view = await openHandoff();
+    const report = await engineReport('8h');
+    expect(report.atRisk.length).toBeGreaterThan(100);
+    expect(section('atRisk').getAttribute('data-count')).toBe(String(report.atRisk.length));
+    expect(rowIds('atRisk')).toEqual(report.atRisk.slice(0, 100).map((deadline) => deadline.datasetId));
+    const more = section('atRisk').querySelector<HTMLButtonElement>('[data-more]')!;
+    expect(more.textContent).toContain(
+      `Show all ${report.atRisk.length} (${report.atRisk.length - 100} more)`,
+    );
+    more.click();
+    await flushPromises();
+    expect(rowIds('atRisk')).toEqual(report.atRisk.map((deadline) => deadline.datasetId));
+    expect(section('atRisk').querySelector('[data-more]')).toBeNull();
   });
 
   it('says why when the report cannot be made, with Retry', async () => {
