@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { listCauses } from '../electron/query/causes';
+import { DEFAULT_HANDOFF_HOURS } from '../shared/handoff';
 import { findRendererDir } from '../electron/rpc/rendererDir';
 import { launchChromium } from '../test/helpers/chromium';
 import { BUDGET } from './budgets';
@@ -231,7 +232,8 @@ export async function rendererFigures(
       note: `${causes.length} causes listed, from navigation start (page load included); max ${ms(triage.max)}`,
     });
 
-    for (const view of [UPCOMING_VIEW]) await viewFigure(page, origin, org.orgId, org.size, view, report);
+    for (const view of [UPCOMING_VIEW, HANDOFF_VIEW])
+      await viewFigure(page, origin, org.orgId, org.size, view, report);
   } finally {
     await browser.close();
     await server.stop();
@@ -323,6 +325,18 @@ export const RELIABILITY_VIEW: ViewContent = {
   route: 'reliability',
   selectors: ['.reliability tr[data-group-key]', '.reliability .trend svg path'],
   shows: 'first group row and its trend chart drawn',
+};
+
+/** Handoff's: the summary line and every section rendered (the first and the last of them). */
+export const HANDOFF_VIEW: ViewContent = {
+  name: 'Handoff view',
+  route: 'handoff',
+  selectors: [
+    '.handoff [data-summary]',
+    '.handoff section[data-section="newlyFailed"]',
+    '.handoff section[data-section="outages"]',
+  ],
+  shows: `summary and every section rendered (the default: since ${DEFAULT_HANDOFF_HOURS} h)`,
 };
 
 /**
