@@ -81,6 +81,9 @@ const SPECS: HistorySpec[] = [
   { id: 'legacy-feed', name: 'Legacy feed', cron: '', deliveries: [] },
 ];
 
+const BIG_ORG = 'tickers';
+const TICKERS = 40;
+
 let server: UiServer;
 let browser: Browser;
 let light: UiPage;
@@ -97,6 +100,18 @@ beforeAll(async () => {
   writeFileSync(file, JSON.stringify(snapshot));
   const imported = await cli(['import', '--org', UI_ORG, file, '--data-dir', dataDir]);
   if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+  // A second org of every-minute schedules: 40 × 1,440 deadlines a day, past the answer's 10,000.
+  const tickers: Snapshot = {
+    datasets: Array.from({ length: TICKERS }, (_, i) => ({
+      ...historyRecord({ id: `ticker-${String(i).padStart(2, '0')}`, cron: '* * * * *', deliveries: [] }),
+      ownerOrgId: BIG_ORG,
+    })),
+    tasks: {},
+  };
+  const bigFile = join(dataDir, 'tickers.json');
+  writeFileSync(bigFile, JSON.stringify(tickers));
+  const big = await cli(['import', '--org', BIG_ORG, bigFile, '--data-dir', dataDir]);
+  if (big.code !== 0) throw new Error(`import failed: ${big.stderr}`);
   const serve = spawnCli(['serve', '--ui', '--port', '0', '--data-dir', dataDir]);
   browser = await launchChromium();
   const [, link] = await waitFor(serve.stdout, /Web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\n/, serve);
@@ -127,10 +142,10 @@ const inZone = (iso: string, timeZone: string): string =>
 const upcomingUrl = (query = '') => `${server.base}/#/orgs/${UI_ORG}/upcoming${query}`;
 
 /** The engine's answer now, over the page's own session (the same RPC the window calls). */
-async function engineUpcoming(page: Page, hours = 6): Promise<UpcomingDeadlines> {
+async function engineUpcoming(page: Page, hours = 6, orgId = UI_ORG): Promise<UpcomingDeadlines> {
   const response = await page
     .context()
-    .request.post(`${server.base}/rpc/upcoming.list`, { data: { orgId: UI_ORG, hours } });
+    .request.post(`${server.base}/rpc/upcoming.list`, { data: { orgId, hours } });
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { result: UpcomingDeadlines }).result;
 }
@@ -277,6 +292,39 @@ describe('upcoming view', { timeout: 120_000 }, () => {
     await page.keyboard.press('/');
     await page.keyboard.type('levels');
     await page.waitForURL(upcomingUrl('?product=Indices&q=levels'));
+  });
+
+  it('shows the soonest 10,000 of a day of every-minute deadlines, says so, and scrolls them virtually', async () => {
+    const page = light.page;
+    await page.goto('about:blank');
+    const started = Date.now();
+    await page.goto(`${server.base}/#/orgs/${BIG_ORG}/upcoming?hours=24`);
+    await page.locator('tr[data-deadline-key]').first().waitFor({ timeout: 20_000 });
+    const firstRows = Date.now() - started;
+    const answer = await engineUpcoming(page, 24, BIG_ORG);
+    expect(answer.deadlines).toHaveLength(10_000);
+    expect(answer.truncated).toBe(true);
+    expect(answer.total).toBeGreaterThanOrEqual(TICKERS * 1_439);
+    expect(await page.locator('[data-truncated]').textContent()).toMatch(
+      /Showing the soonest 10,000 of [\d,]+ deadlines/,
+    );
+    expect(Number(await page.locator('.summary').getAttribute('data-rows'))).toBe(10_000);
+    // Only the rows in view exist: scrolling to the end draws the last ones, not ten thousand.
+    expect(await page.locator('tr[data-deadline-key]').count()).toBeLessThan(100);
+    const scrolled = Date.now();
+    await page
+      .locator('.upcoming-table .v-vl')
+      .last()
+      .evaluate((body) => body.scrollTo(0, body.scrollHeight));
+    await poll(async () => {
+      const keys = await shownKeys(page);
+      const lastAsked = (await engineUpcoming(page, 24, BIG_ORG)).deadlines.at(-1)!;
+      return keys.at(-1) === `${lastAsked.datasetId}|${lastAsked.deadline}`;
+    }).toBe(true);
+    expect(await page.locator('tr[data-deadline-key]').count()).toBeLessThan(100);
+    // Generous budgets (two shared cores): the first rows of 10,000 and a jump to the end.
+    expect(firstRows).toBeLessThan(5_000);
+    expect(Date.now() - scrolled).toBeLessThan(5_000);
   });
 
   it.each(['light', 'dark'] as const)(
