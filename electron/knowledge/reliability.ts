@@ -206,8 +206,15 @@ export interface ReliabilityRequest {
   key?: string | null;
 }
 
-/** The org's statistics over the window, grouped; each dataset's arrays are walked once. */
-export function reliabilityStats(history: OrgHistory, request: ReliabilityRequest): ReliabilityStats {
+/** Datasets (or groups) handled between two turns of the event loop when computing in slices. */
+export const STATS_SLICE = 1000;
+
+/**
+ * The computation as steps: it yields after every STATS_SLICE datasets read and groups finished, so a
+ * caller can give the event loop a turn there (the history is an immutable snapshot: nothing moves
+ * between steps). Each dataset's arrays are walked once.
+ */
+function* computeSteps(history: OrgHistory, request: ReliabilityRequest): Generator<void, ReliabilityStats> {
   const { groupBy, window } = request;
   const key = request.key ?? null;
   const weeks = weekCount(window.days);
@@ -216,7 +223,9 @@ export function reliabilityStats(history: OrgHistory, request: ReliabilityReques
     key !== null && groupBy === 'dataset'
       ? [history.byId.get(key)].filter((d): d is DatasetHistory => d !== undefined)
       : history.datasets;
+  let done = 0;
   for (const dataset of datasets) {
+    if (++done % STATS_SLICE === 0) yield;
     const groupKey = groupKeyOf(dataset, groupBy);
     if (key !== null && groupKey !== key) continue;
     let acc = groups.get(groupKey);
@@ -230,7 +239,8 @@ export function reliabilityStats(history: OrgHistory, request: ReliabilityReques
   }
   const bounds = weekBounds(window);
   const out: StatsGroup[] = [];
-  for (const acc of groups.values())
+  for (const acc of groups.values()) {
+    if (out.length % STATS_SLICE === STATS_SLICE - 1) yield;
     out.push({
       key: acc.key,
       name: acc.name,
@@ -238,6 +248,7 @@ export function reliabilityStats(history: OrgHistory, request: ReliabilityReques
       figures: figuresOf(acc),
       weeks: weeksOf(acc, bounds),
     });
+  }
   out.sort(compareGroups);
   return {
     orgId: history.orgId,
@@ -247,4 +258,27 @@ export function reliabilityStats(history: OrgHistory, request: ReliabilityReques
     to: new Date(window.to).toISOString(),
     groups: out,
   };
+}
+
+/** The org's statistics over the window, grouped, at once. */
+export function reliabilityStats(history: OrgHistory, request: ReliabilityRequest): ReliabilityStats {
+  const steps = computeSteps(history, request);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** The same, a slice at a time with `between` awaited between slices (no long event-loop stall at 10k). */
+export async function reliabilityStatsInSlices(
+  history: OrgHistory,
+  request: ReliabilityRequest,
+  between: () => Promise<void>,
+): Promise<ReliabilityStats> {
+  const steps = computeSteps(history, request);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    await between();
+  }
 }

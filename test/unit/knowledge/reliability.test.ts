@@ -391,32 +391,74 @@ describe('StatsCache', () => {
     expect(statsWindowEnd(TO + HOUR)).toBe(TO + HOUR);
   });
 
-  it('holds an answer while the revision and the hour stay; computes anew when either moves', () => {
+  it('holds an answer while the revision and the hour stay; computes anew when either moves', async () => {
     const cache = new StatsCache();
-    const first = cache.get(org(datasets, 'r1'), 'supplier', 30, TO);
-    expect(cache.get(org(datasets, 'r1'), 'supplier', 30, TO)).toBe(first);
+    const first = await cache.get(org(datasets, 'r1'), 'supplier', 30, TO);
+    expect(await cache.get(org(datasets, 'r1'), 'supplier', 30, TO)).toBe(first);
     expect(cache.computed).toBe(1);
-    const later = cache.get(org(datasets, 'r1'), 'supplier', 30, TO + HOUR);
+    const later = await cache.get(org(datasets, 'r1'), 'supplier', 30, TO + HOUR);
     expect(later).not.toBe(first);
     expect(later.to).toBe(new Date(TO + HOUR).toISOString());
-    const changed = cache.get(org(datasets, 'r2'), 'supplier', 30, TO + HOUR);
+    const changed = await cache.get(org(datasets, 'r2'), 'supplier', 30, TO + HOUR);
     expect(changed).not.toBe(later);
-    cache.get(org(datasets, 'r2'), 'supplier', 7, TO + HOUR);
-    cache.get(org(datasets, 'r2'), 'dataset', 30, TO + HOUR);
+    await cache.get(org(datasets, 'r2'), 'supplier', 7, TO + HOUR);
+    await cache.get(org(datasets, 'r2'), 'dataset', 30, TO + HOUR);
     expect(cache.computed).toBe(5);
   });
 
-  it('a key is read from the held answer when there is one, else from its datasets alone', () => {
+  it('a key is read from the held answer when there is one, else from its datasets alone', async () => {
     const cache = new StatsCache();
-    const alone = cache.get(org(datasets), 'supplier', 30, TO, 's1');
+    const alone = await cache.get(org(datasets), 'supplier', 30, TO, 's1');
     expect(cache.computed).toBe(1);
-    const held = cache.get(org(datasets), 'supplier', 30, TO);
-    expect(cache.get(org(datasets), 'supplier', 30, TO, 's1')).toEqual(alone);
+    const held = await cache.get(org(datasets), 'supplier', 30, TO);
+    expect(await cache.get(org(datasets), 'supplier', 30, TO, 's1')).toEqual(alone);
     expect(cache.computed).toBe(2);
     expect(held.groups).toEqual(alone.groups);
     cache.forget(ORG);
-    cache.get(org(datasets), 'supplier', 30, TO);
+    await cache.get(org(datasets), 'supplier', 30, TO);
     expect(cache.computed).toBe(3);
+  });
+
+  it('computes in slices with a turn between them; those asking meanwhile share the one computation', async () => {
+    const many = Array.from({ length: 2500 }, (_, i) =>
+      dataset(`d${String(i).padStart(4, '0')}`, [{ daysAgo: 1, status: 'HEALTHY', after: 0 }]),
+    );
+    let turns = 0;
+    const cache = new StatsCache({
+      between: () => {
+        turns += 1;
+        return new Promise((resolve) => setImmediate(resolve));
+      },
+    });
+    const history = org(many);
+    const [a, b, one] = await Promise.all([
+      cache.get(history, 'dataset', 7, TO),
+      cache.get(history, 'dataset', 7, TO),
+      cache.get(history, 'dataset', 7, TO, 'd0042'),
+    ]);
+    expect(cache.computed).toBe(1);
+    expect(b).toBe(a);
+    expect(one.groups.map((g) => g.key)).toEqual(['d0042']);
+    // 2,500 datasets read and 2,500 groups finished, 1,000 at a time: two turns in each.
+    expect(turns).toBe(4);
+    expect(a).toEqual(reliabilityStats(history, { groupBy: 'dataset', window: statsWindow(TO, 7) }));
+  });
+
+  it('holds at most its group-weeks, the least recently used going first', async () => {
+    const three = ['a', 'b', 'c'].map((id) => dataset(id, [], { supplierId: id }));
+    // Over 7 days: 3 groups × (1 + 1 week) = 6 each grouping; per supplier over 30 days: 3 × (1 + 5) = 18.
+    const cache = new StatsCache({ maxHeldGroupWeeks: 25 });
+    await cache.get(org(three), 'dataset', 7, TO);
+    await cache.get(org(three), 'supplier', 7, TO);
+    expect(cache.heldSlots()).toEqual([`${ORG}\u0000dataset\u00007`, `${ORG}\u0000supplier\u00007`]);
+    // Used again: now the most recent.
+    await cache.get(org(three), 'dataset', 7, TO);
+    await cache.get(org(three), 'supplier', 30, TO);
+    expect(cache.heldSlots()).toEqual([`${ORG}\u0000dataset\u00007`, `${ORG}\u0000supplier\u000030`]);
+    // Alone over the limit, the newest still stays.
+    const small = new StatsCache({ maxHeldGroupWeeks: 1 });
+    await small.get(org(three), 'dataset', 90, TO);
+    expect(small.heldSlots()).toHaveLength(1);
   });
 });
 
