@@ -7,6 +7,7 @@
  * asks again; a link's since that is not understood is said; a failed load says why.
  */
 import { flushPromises } from '@vue/test-utils';
+import { NDatePicker } from 'naive-ui';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OnCallKnowledge } from '../../../../electron/knowledge/service';
 import { Store } from '../../../../electron/store/database';
@@ -144,6 +145,18 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
     expect(section('newlyFailed').getAttribute('data-count')).toBe(String(report.newlyFailed.length));
     document.querySelector<HTMLInputElement>('[data-since="8h"] input')!.click();
     await vi.waitFor(() => expect(view!.router.currentRoute.value.query.since).toBeUndefined());
+
+    // Custom: the picker shows; a picked time goes to the URL in UTC, to the second (the window's clock
+    // here is the demo's, 2026-11-21: a later time would be taken as now).
+    document.querySelector<HTMLInputElement>('[data-since="custom"] input')!.click();
+    await flushPromises();
+    const picker = view.wrapper.findComponent(NDatePicker);
+    expect(picker.exists()).toBe(true);
+    picker.vm.$emit('update:value', Date.parse('2026-11-20T07:15:42.500Z'));
+    await vi.waitFor(() => expect(view!.router.currentRoute.value.query.since).toBe('2026-11-20T07:15:42Z'));
+    await vi.waitFor(() =>
+      expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '2026-11-20T07:15:42Z' }),
+    );
 
     // A fixed time from a link is asked as it is, and the date-time picker shows.
     view.wrapper.unmount();
