@@ -172,9 +172,7 @@ export async function rendererFigures(
     const hash = `#/orgs/${org.orgId}/datasets`;
     const view = `${origin}/${hash}`;
     // Signs in (the link's token); the window lands on Triage when anything is FAILED or MISSING.
-    await page.goto(server.url);
-    // Until it has landed: its redirect would otherwise replace the view asked for next.
-    await page.waitForURL(/#\/orgs\/[^/]+\/(triage|datasets)/, { timeout: 30_000 });
+    await signIn(page, server.url);
     await page.goto(view);
     await timeTable(page, null, org.size, 'FAILED');
 
@@ -327,6 +325,29 @@ export const RELIABILITY_VIEW: ViewContent = {
   shows: 'first group row and its trend chart drawn',
 };
 
+/**
+ * Opens the sign-in link and waits until the window has landed (Triage or the datasets: its redirect
+ * would otherwise replace the view asked for next). Once more if it did not: a renderer rebuilt by
+ * someone else meanwhile leaves a page without its bundles.
+ */
+async function signIn(page: Page, url: string): Promise<void> {
+  const landed = /#\/orgs\/[^/]+\/(triage|datasets)/;
+  for (let attempt = 1; ; attempt += 1) {
+    await page.goto(url);
+    try {
+      await page.waitForURL(landed, { timeout: 30_000, waitUntil: 'commit' });
+      return;
+    } catch {
+      if (attempt === 2) {
+        const text = (await page.textContent('body').catch(() => null))?.trim().slice(0, 200) ?? '';
+        throw new Error(
+          `the window did not land on Triage or the datasets within 30 s: at ${page.url()} (${text})`,
+        );
+      }
+    }
+  }
+}
+
 /** Handoff's: the summary line and every section rendered (the first and the last of them). */
 export const HANDOFF_VIEW: ViewContent = {
   name: 'Handoff view',
@@ -363,8 +384,7 @@ async function viewFigures(
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     await page.addInitScript('globalThis.__name = (fn) => fn');
     const origin = new URL(server.url).origin;
-    await page.goto(server.url);
-    await page.waitForURL(/#\/orgs\/[^/]+\/(triage|datasets)/, { timeout: 30_000 });
+    await signIn(page, server.url);
     for (const view of views) await viewFigure(page, origin, orgId, size, view, report);
   } finally {
     await browser.close();
