@@ -243,6 +243,8 @@ describe('errors', () => {
     expect(missing.message).toBe("no dataset 'nope' among the org's datasets");
     expect(foreign.message).toBe("no dataset 'theirs' among the org's datasets");
     expectError(await fixture.get('/local/v1/stats?groupBy=dataProduct&key=Bonds'), 404, 'NOT_FOUND');
+    for (const hostile of ['__proto__', 'constructor', '%00', "steady'%20OR%201=1", '*'])
+      expectError(await fixture.get(`/local/v1/stats?groupBy=dataset&key=${hostile}`), 404, 'NOT_FOUND');
     // The owner sees it.
     const own = await body('/local/v1/stats?groupBy=dataset&key=theirs', {
       authorization: `Bearer ${fixture.otherKey}`,
