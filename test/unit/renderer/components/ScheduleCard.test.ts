@@ -2,8 +2,8 @@
  * The dataset view's schedule card against the real engine's deadline clock (`dataset.deadlines`) over
  * constructed schedules and histories at a fixed instant: previous and next deadlines in both zones, a
  * seven-field schedule (seconds first) with its seconds shown, a schedule that has ended, schedules that
- * cannot be read with the engine's reason, the habits line and the at-risk rule; it asks again when its
- * next deadline passes.
+ * cannot be read with the engine's reason, the habits line and the at-risk rule, the deadlines passed
+ * while the data is stale (a source that stopped answering); it asks again when its next deadline passes.
  */
 import { type VueWrapper, flushPromises, mount } from '@vue/test-utils';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +18,9 @@ import { deadlineInZones } from '../../../../renderer/src/lib/schedule';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
 import { Store } from '../../../../electron/store/database';
 import { ensureOrg } from '../../../../electron/store/orgs';
+import { OnCallKnowledge } from '../../../../electron/knowledge/service';
 import type { RpcClient } from '../../../../shared/rpc';
+import type { SourceState } from '../../../../shared/sync';
 import { AT_RISK_RULE } from '../../../../shared/upcoming';
 import { engineDispatch } from '../../../helpers/engineClient';
 import { type HistorySpec, dailyDeliveries, historyRecord, syncHistories } from '../../../helpers/history';
@@ -55,6 +57,8 @@ let engineNow: Date;
 let windowNow: Ref<Date>;
 let client: RpcClient;
 let asked: string[];
+/** The org's source as the sync would report it (none: an imported org, never stale). */
+let sources: SourceState[];
 let wrapper: VueWrapper | null = null;
 
 beforeEach(async () => {
@@ -64,7 +68,9 @@ beforeEach(async () => {
   windowNow = ref(new Date(T0));
   ensureOrg(store, ORG, engineNow);
   await syncHistories(store, ORG, SPECS, engineNow);
-  const { dispatch } = engineDispatch(store, dataDir, engineNow);
+  sources = [];
+  const knowledge = new OnCallKnowledge({ store, now: () => engineNow, sources: () => sources });
+  const { dispatch } = engineDispatch(store, dataDir, engineNow, { knowledge });
   asked = [];
   client = {
     async call(name, request) {
@@ -171,5 +177,36 @@ describe('ScheduleCard', { timeout: 20_000 }, () => {
       expect(view.get('[data-previous] time').attributes('datetime')).toBe('2026-11-21T06:15:30.000Z'),
     );
     expect(nextTimes(view)[0]).toBe('2026-11-22T06:15:30.000Z');
+  });
+
+  it('says how many deadlines passed since the last sync while the data is stale, and not once fresh', async () => {
+    // The source last synced at 04:41 on the 21st and polls every minute: stale three minutes later.
+    const source: SourceState = {
+      sourceId: 'src-1',
+      orgId: ORG,
+      name: 'acme remote',
+      phase: 'idle',
+      activity: null,
+      lastSuccessAt: T0,
+      lastError: 'connect ECONNREFUSED',
+      lastErrorAt: '2026-11-23T06:59:00.000Z',
+      lastDurationMs: 1_000,
+      lastCounts: null,
+      nextRunAt: null,
+      stopped: false,
+      pollIntervalMs: 60_000,
+    };
+    sources = [source];
+    // 07:00 on the 23rd: 06:15:30 on the 21st, 22nd and 23rd passed unheard of.
+    engineNow.setTime(Date.parse('2026-11-23T07:00:00.000Z'));
+    windowNow.value = new Date(engineNow);
+    const view = await card('seven');
+    expect(view.get('[data-overdue]').text()).toBe(
+      'Overdue (unverified): 3 deadlines passed since the last sync.',
+    );
+    view.unmount();
+    sources = [{ ...source, lastSuccessAt: '2026-11-23T06:59:30.000Z' }];
+    const fresh = await card('seven');
+    expect(fresh.find('[data-overdue]').exists()).toBe(false);
   });
 });
