@@ -38,10 +38,12 @@ export interface KnowledgeOptions extends HistoryIndexOptions {
 export class OnCallKnowledge {
   readonly history: HistoryIndex;
   readonly clock = new DeadlineClock();
-  readonly statsCache = new StatsCache();
+  readonly statsCache: StatsCache;
 
   constructor(private readonly options: KnowledgeOptions) {
     this.history = new HistoryIndex(options.store, options);
+    // The statistics' slices give the event loop the same turns as the history's.
+    this.statsCache = new StatsCache(options);
   }
 
   /** The org's history as of now (re-read where the store changed). */
