@@ -233,13 +233,46 @@ function datasetText(dataset: HandoffDataset): string {
   return `${name}${markdownCode(dataset.datasetId)}${supplier === null ? '' : ` (${markdownText(supplier)})`}`;
 }
 
-function section(title: string, count: number, lines: string[], empty = '- None.'): string[] {
+/** Items a Markdown section lists at most: a chat message stays readable (the JSON and the view list all). */
+export const MARKDOWN_SECTION_ITEMS = 30;
+
+/**
+ * A section: its title with the count, then each item's lines, at most MARKDOWN_SECTION_ITEMS items and
+ * a line saying how many more there are and where they are.
+ */
+function section<T>(
+  title: string,
+  count: number,
+  items: readonly T[],
+  lines: (item: T) => string | string[],
+  empty = '- None.',
+): string[] {
+  const shown = items.slice(0, MARKDOWN_SECTION_ITEMS).flatMap(lines);
+  const more = items.length - MARKDOWN_SECTION_ITEMS;
   return [
     `## ${title} (${count.toLocaleString('en-US')})`,
     '',
-    ...(lines.length === 0 ? [empty] : lines),
+    ...(items.length === 0 ? [empty] : shown),
+    ...(more > 0
+      ? [
+          `- … and ${more.toLocaleString('en-US')} more (all of them: the Handoff view, or \`handoff --format json\`)`,
+        ]
+      : []),
     '',
   ];
+}
+
+/** At-risk deadlines one line per dataset (an hourly dataset is not eight lines), soonest first. */
+function atRiskByDataset(
+  deadlines: readonly UpcomingDeadline[],
+): { first: UpcomingDeadline; more: number }[] {
+  const byDataset = new Map<string, { first: UpcomingDeadline; more: number }>();
+  for (const deadline of deadlines) {
+    const seen = byDataset.get(deadline.datasetId);
+    if (seen === undefined) byDataset.set(deadline.datasetId, { first: deadline, more: 0 });
+    else seen.more += 1;
+  }
+  return [...byDataset.values()];
 }
 
 function acknowledgementText(ack: AcknowledgementView | null): string {
@@ -301,54 +334,45 @@ export function handoffMarkdown(report: HandoffReport): string {
     '',
     `**Summary:** ${handoffSummaryLine(report.summary)}.`,
     '',
-    ...section(
-      'Newly failed',
-      report.newlyFailed.length,
-      report.newlyFailed.flatMap((trouble) => troubleLines(trouble, true)),
+    ...section('Newly failed', report.newlyFailed.length, report.newlyFailed, (trouble) =>
+      troubleLines(trouble, true),
     ),
     ...section(
       'Recovered',
       report.recovered.length,
-      report.recovered.map(
-        (recovery) =>
-          `- ${datasetText(recovery)} — was ${markdownText(recovery.was)}, ${markdownText(recovery.status)}` +
-          (recovery.recoveredAt === null ? '' : ` since ${utcText(recovery.recoveredAt)}`),
-      ),
+      report.recovered,
+      (recovery) =>
+        `- ${datasetText(recovery)} — was ${markdownText(recovery.was)}, ${markdownText(recovery.status)}` +
+        (recovery.recoveredAt === null ? '' : ` since ${utcText(recovery.recoveredAt)}`),
     ),
-    ...section(
-      'Still failing',
-      report.stillFailing.length,
-      report.stillFailing.flatMap((trouble) => troubleLines(trouble, false)),
+    ...section('Still failing', report.stillFailing.length, report.stillFailing, (trouble) =>
+      troubleLines(trouble, false),
     ),
-    ...section(
-      'Missing',
-      report.missing.length,
-      report.missing.flatMap((trouble) => troubleLines(trouble, false)),
-    ),
+    ...section('Missing', report.missing.length, report.missing, (trouble) => troubleLines(trouble, false)),
     ...section(
       'Overdue (unverified)',
       report.overdue.datasets.length,
-      report.overdue.datasets.map(
-        (overdue) =>
-          `- ${datasetText(overdue)} — ${overdue.deadlines.toLocaleString('en-US')} deadline${overdue.deadlines === 1 ? '' : 's'} passed since ${utcText(overdue.since)}`,
-      ),
+      report.overdue.datasets,
+      (overdue) =>
+        `- ${datasetText(overdue)} — ${overdue.deadlines.toLocaleString('en-US')} deadline${overdue.deadlines === 1 ? '' : 's'} passed since ${utcText(overdue.since)}`,
       !report.overdue.known
         ? '- Not known here: only a running instance that syncs this org can tell whether its data is stale.'
         : report.overdue.stale
           ? '- None.'
           : '- None: the data is fresh.',
     ),
-    ...section('Snoozed', report.snoozed.length, report.snoozed.map(snoozeText)),
+    ...section('Snoozed', report.snoozed.length, report.snoozed, snoozeText),
     ...section(
       `At risk in the next ${HANDOFF_AT_RISK_HOURS} h`,
-      report.atRisk.length,
-      report.atRisk.map(
-        (deadline) =>
-          `- ${utcText(deadline.deadline)}${zoneText(deadline.deadline, deadline.timeZone)}: ${datasetText(deadline)}` +
-          (deadline.habits.riskReason === null ? '' : ` — ${markdownText(deadline.habits.riskReason)}`),
-      ),
+      atRiskByDataset(report.atRisk).length,
+      atRiskByDataset(report.atRisk),
+      ({ first, more }) =>
+        `- ${utcText(first.deadline)}${zoneText(first.deadline, first.timeZone)}` +
+        (more === 0 ? '' : ` and ${more.toLocaleString('en-US')} later`) +
+        `: ${datasetText(first)}` +
+        (first.habits.riskReason === null ? '' : ` — ${markdownText(first.habits.riskReason)}`),
     ),
-    ...section('Sync outages', report.outages.length, report.outages.map(outageText)),
+    ...section('Sync outages', report.outages.length, report.outages, outageText),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -305,6 +305,41 @@ function withoutCodeSpans(line: string): string {
   return line.replace(/(`+)(?:(?!\1).)*?\1/g, '');
 }
 
+describe('a long shift in chat', () => {
+  it('lists at-risk deadlines one line per dataset and at most 30 items a section, saying how many more', async () => {
+    const report = await shiftReport();
+    const model = report.atRisk[0]!;
+    // An hourly dataset at risk eight times, and 40 others at risk once each.
+    const hourly = Array.from({ length: 8 }, (_, i) => ({
+      ...model,
+      datasetId: 'hourly',
+      datasetName: 'Hourly',
+      deadline: new Date(Date.parse(model.deadline) + i * 3_600_000).toISOString(),
+    }));
+    const others = Array.from({ length: 40 }, (_, i) => ({
+      ...model,
+      datasetId: `ds-${String(i).padStart(2, '0')}`,
+      datasetName: `Dataset ${i}`,
+      deadline: new Date(Date.parse(model.deadline) + 60_000 + i).toISOString(),
+    }));
+    const atRisk = [hourly[0]!, ...others, ...hourly.slice(1)];
+    const markdown = handoffMarkdown({
+      ...report,
+      atRisk,
+      summary: { ...report.summary, atRisk: atRisk.length },
+    });
+    const lines = markdown.split('\n');
+    const start = lines.findIndex((line) => line.startsWith('## At risk in the next 8 h'));
+    expect(lines[start]).toBe('## At risk in the next 8 h (41)');
+    const items = lines.slice(start + 2, lines.indexOf('', start + 2));
+    expect(items).toHaveLength(31);
+    expect(items[0]).toMatch(/ and 7 later: \*\*Hourly\*\* `hourly`/);
+    expect(items[30]).toBe('- … and 11 more (all of them: the Handoff view, or `handoff --format json`)');
+    // The JSON keeps every deadline.
+    expect(atRisk).toHaveLength(48);
+  });
+});
+
 describe('hostile names and notes in the Markdown', () => {
   it.each(HOSTILE)('%j stays on its lines, escaped, with no HTML', (text) => {
     const markdown = handoffMarkdown(assembleHandoff(troubleFacts(text, text)));
