@@ -237,6 +237,43 @@ describe('reliability view', () => {
     },
   );
 
+  it.each(['light', 'dark'] as const)(
+    "the dataset view's on-time chart: its weeks over 90 days and the last 30 days in a sentence, %s",
+    async (scheme) => {
+      const { page } = scheme === 'light' ? suite.light : suite.dark;
+      const quarter = await engineStats(page, 'dataset', 90);
+      const month = await engineStats(page, 'dataset', 30);
+      // A dataset that was not always on time, with deliveries in the most weeks (a daily one, not an
+      // hourly one whose 30 retained deliveries fit in a week), the worst of those.
+      const spread = (group: StatsGroup) => group.weeks.filter((week) => week.deliveries > 0).length;
+      const dataset = quarter.groups
+        .filter((group) => group.figures.onTimeRate !== null && group.figures.onTimeRate < 1)
+        .reduce((best, group) => (spread(group) > spread(best) ? group : best));
+      const monthFigures = month.groups.find((group) => group.key === dataset.key)!.figures;
+      await page.goto('about:blank');
+      await page.goto(`${suite.server.base}/#/orgs/${UI_ORG}/datasets/${encodeURIComponent(dataset.key)}`);
+      const section = page.locator('section[aria-labelledby="on-time-title"]');
+      await section.locator('svg').waitFor({ timeout: 20_000 });
+      expect(await section.locator('[data-on-time-summary]').textContent()).toContain(
+        `on time ${monthFigures.onTime} of ${monthFigures.deliveries} ${monthFigures.deliveries === 1 ? 'delivery' : 'deliveries'} in the last 30 days`,
+      );
+      const points = () =>
+        section
+          .locator('svg path')
+          .evaluateAll(
+            (paths, fill) => paths.filter((path) => path.getAttribute('fill')?.toLowerCase() === fill).length,
+            COLOURS.onTime,
+          );
+      await poll(points).toBe(dataset.weeks.filter((week) => week.deliveries > 0).length);
+      expect(await section.getByRole('img', { name: /Weekly on-time trend of/ }).count()).toBe(1);
+      await expectAccessible(page, `dataset view with its on-time chart, ${scheme}`);
+      if (scheme === 'light') {
+        await section.scrollIntoViewIfNeeded();
+        await section.screenshot({ path: join(DOCS, 'reliability-dataset-light.png') });
+      }
+    },
+  );
+
   it('screenshots, light and dark, copied to docs/ for the README', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const { page } = scheme === 'light' ? suite.light : suite.dark;

@@ -11,6 +11,9 @@ import { type MountedView, countCalls, mountView, press } from './mountView';
 // Loaded with the file, not inside the first test: the router imports it lazily, and its first
 // transform (naive-ui included) takes seconds.
 import '../../../../renderer/src/views/DatasetView.vue';
+// The on-time chart's (ECharts, loaded after the view's first content) and the delivery view a row opens.
+import '../../../../renderer/src/components/reliability/TrendChart.vue';
+import '../../../../renderer/src/views/DeliveryView.vue';
 
 let engine: EngineClient;
 let view: MountedView | null = null;
