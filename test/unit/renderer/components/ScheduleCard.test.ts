@@ -141,7 +141,7 @@ describe('ScheduleCard', { timeout: 20_000 }, () => {
       'Typical delivery: +40 min late · on time 2/5 · 40% of its last 5 settled deliveries',
     );
     const risk = view.get('[data-at-risk]');
-    expect(risk.text()).toContain('At risk 2 of its last 5 deliveries were on time (40%).');
+    expect(risk.text()).toContain('At risk because 2 of its last 5 deliveries were on time (40%).');
     expect(risk.text()).toContain(AT_RISK_RULE);
   });
 
