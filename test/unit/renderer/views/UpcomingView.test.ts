@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NMessageProvider } from 'naive-ui';
-import { createPinia } from 'pinia';
+import { type Pinia, createPinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Ref, defineComponent, h, ref } from 'vue';
 import { type RouteLocationRaw, type Router, RouterView, createMemoryHistory } from 'vue-router';
@@ -23,6 +23,7 @@ import {
 import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { createAppRouter } from '../../../../renderer/src/router';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
+import { useSyncStore } from '../../../../renderer/src/stores/sync';
 import { Store } from '../../../../electron/store/database';
 import { ensureOrg } from '../../../../electron/store/orgs';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';
@@ -129,6 +130,7 @@ let client: RpcClient;
 let calls: string[];
 let wrapper: VueWrapper | null = null;
 let router: Router;
+let pinia: Pinia;
 
 beforeEach(async () => {
   store = await Store.open({ dataDir: null });
@@ -166,12 +168,13 @@ const Host = defineComponent({
 
 async function open(query: Record<string, string> = {}, rpc: RpcClient = client): Promise<VueWrapper> {
   router = createAppRouter(createMemoryHistory());
+  pinia = createPinia();
   await router.push({ name: 'upcoming', params: { orgId: ORG }, query } satisfies RouteLocationRaw);
   await router.isReady();
   wrapper = mount(Host, {
     attachTo: document.body,
     global: {
-      plugins: [createPinia(), router],
+      plugins: [pinia, router],
       provide: { [RPC_CLIENT as symbol]: rpc, [CLOCK as symbol]: windowNow },
     },
   });
@@ -324,5 +327,28 @@ describe('UpcomingView', { timeout: 30_000 }, () => {
     await flushPromises();
     expect(asked()).toBe(2);
     expect(pairs((await upcoming(6)).deadlines)).toEqual(SIX_HOURS.slice(1));
+  });
+
+  it('asks again after a sync changed the org: a new dataset at risk joins the list', async () => {
+    const view = await open();
+    await vi.waitFor(() => expect(rowCount(view)).toBe(10));
+    await syncHistories(
+      store,
+      ORG,
+      [
+        {
+          id: 'reopened',
+          name: 'Reopened feed',
+          supplier: BLUEFIN,
+          cron: '30 7 * * *',
+          deliveries: dailyDeliveries('2026-11-20T07:30:00.000Z', [{ status: 'FAILED', offsetMinutes: 5 }]),
+        },
+      ],
+      engineNow,
+    );
+    // What the sync store does on a `sync.cycle` that changed the org's data.
+    const sync = useSyncStore(pinia);
+    sync.changes = { ...sync.changes, [ORG]: (sync.changes[ORG] ?? 0) + 1 };
+    await vi.waitFor(() => expect(summary(view).text()).toBe('11 deadlines in the next 6 hours · 3 at risk'));
   });
 });
