@@ -79,7 +79,7 @@ async function main(): Promise<number> {
       'bench process peak RSS so far',
       size,
       megabytes(process.resourceUsage().maxRSS * 1024),
-      'generating the org, in-process figures and syncs included',
+      'generating the orgs (the statistics org too, up to 10k), in-process figures and syncs included',
     );
   }
   log('── the live demo');
