@@ -106,11 +106,10 @@ export function scheduleInWords(
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * "Sat, Nov 21, 2026, 06:30 EST" in the given zone (the user's by default) and locale; with the seconds
- * when the instant has some (a seven-field schedule's "06:30:15").
+ * "Sat, Nov 21, 2026, 06:30 EST" in the given zone (the user's by default) and locale; `seconds` adds
+ * them ("06:30:15", a seven-field schedule's deadline).
  */
-export function formatInZone(at: Date, timeZone?: string, locale?: string): string {
-  const seconds = at.getUTCSeconds() !== 0;
+export function formatInZone(at: Date, timeZone?: string, locale?: string, seconds = false): string {
   const key = `${timeZone ?? ''}|${locale ?? ''}|${seconds}`;
   let format = formatters.get(key);
   if (!format) {
@@ -149,10 +148,12 @@ export function deadlineInZones(
   locale?: string,
 ): Deadline {
   const instant = new Date(at);
+  // Seconds only when the deadline has some: most schedules are to the minute.
+  const seconds = instant.getUTCSeconds() !== 0;
   return {
     at,
-    inDatasetZone: formatInZone(instant, isTimeZone(datasetZone) ? datasetZone : 'UTC', locale),
-    inUserZone: formatInZone(instant, isTimeZone(userZone) ? userZone : 'UTC', locale),
+    inDatasetZone: formatInZone(instant, isTimeZone(datasetZone) ? datasetZone : 'UTC', locale, seconds),
+    inUserZone: formatInZone(instant, isTimeZone(userZone) ? userZone : 'UTC', locale, seconds),
   };
 }
 

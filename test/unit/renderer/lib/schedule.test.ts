@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   NO_SCHEDULE,
   deadlineInZones,
+  formatInZone,
   lateness,
   parseSchedule,
   scheduleInWords,
@@ -96,6 +97,10 @@ describe('deadlineInZones', () => {
       'Sat, Nov 21, 2026, 06:00:15 UTC',
     );
     expect(deadlineInZones('2026-11-21T06:00:00.000Z', 'UTC', 'UTC', 'en-US').inDatasetZone).toBe(
+      'Sat, Nov 21, 2026, 06:00 UTC',
+    );
+    // Other times (deliveries) stay to the minute, as before.
+    expect(formatInZone(new Date('2026-11-21T06:00:15.000Z'), 'UTC', 'en-US')).toBe(
       'Sat, Nov 21, 2026, 06:00 UTC',
     );
   });
