@@ -172,6 +172,23 @@ describe('reliability view', () => {
     expect(await page.getByRole('radio', { name: '7 days' }).isChecked()).toBe(true);
   });
 
+  it('/ searches the groups by name, kept in the URL', async () => {
+    const { page } = suite.light;
+    await showReliability(page, '?groupBy=supplier&days=30');
+    const stats = await expectRowsMatch(page, 'supplier', 30);
+    const target = stats.groups[stats.groups.length - 1]!;
+    await page.keyboard.press('/');
+    await page.keyboard.type(target.name!);
+    await poll(() => new URLSearchParams(page.url().split('?')[1] ?? '').get('q')).toBe(target.name);
+    const matching = stats.groups.filter((group) =>
+      group.name!.toLowerCase().includes(target.name!.toLowerCase()),
+    );
+    await poll(async () => (await shownRows(page)).map((row) => row.key)).toEqual(
+      matching.map((group) => group.key),
+    );
+    expect(await page.locator('.trend-card').getAttribute('data-selected-key')).toBe(matching[0]!.key);
+  });
+
   it('says what part of a link it did not understand, and shows the defaults', async () => {
     const { page } = suite.light;
     await showReliability(page, '?groupBy=team&days=14');

@@ -1,6 +1,6 @@
 /**
- * The Reliability view's state in its URL (`?groupBy=supplier|dataset|dataProduct&days=7|30|90`), so a
- * reload or a shared link shows the same table. A value the view does not know is said, naming what is
+ * The Reliability view's state in its URL (`?groupBy=supplier|dataset|dataProduct&days=7|30|90&q=`), so
+ * a reload or a shared link shows the same table (`q`: the groups whose name or key contains it). A value the view does not know is said, naming what is
  * allowed, and the default is shown instead (nothing is guessed from it).
  */
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
@@ -16,6 +16,8 @@ import {
 export interface ReliabilityViewState {
   groupBy: StatsGroupBy;
   days: StatsDays;
+  /** Free text the groups' names and keys are searched for ('' = all). */
+  search: string;
   /** What the link asked for that the view cannot show, in words; empty when the link is good. */
   problems: string[];
 }
@@ -40,10 +42,26 @@ export function reliabilityStateFromQuery(query: LocationQuery): ReliabilityView
     if (found !== undefined) days = found;
     else problems.push(`days "${daysText}" is not one of ${STATS_DAYS.join(', ')}`);
   }
-  return { groupBy, days, problems };
+  return { groupBy, days, search: (first(query.q) ?? '').trim(), problems };
 }
 
-/** Both always written: the URL says what the table shows. */
-export function reliabilityQuery(groupBy: StatsGroupBy, days: StatsDays): LocationQueryRaw {
-  return { groupBy, days: String(days) };
+/** Grouping and window always written (the URL says what the table shows); the search when there is one. */
+export function reliabilityQuery(groupBy: StatsGroupBy, days: StatsDays, search = ''): LocationQueryRaw {
+  return { groupBy, days: String(days), ...(search === '' ? {} : { q: search }) };
+}
+
+/** The groups whose name or key contains every word of the search, any case, in the engine's order. */
+export function searchGroups<G extends { key: string; name: string | null }>(
+  groups: G[],
+  search: string,
+): G[] {
+  const words = search
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
+  if (words.length === 0) return groups;
+  return groups.filter((group) => {
+    const text = `${group.name ?? ''} ${group.key}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
 }

@@ -84,6 +84,31 @@ describe('ReliabilityView', { timeout: 30_000 }, () => {
     await expectShown(await stats('dataProduct', 7));
   });
 
+  it('searches the groups by name: the URL keeps it, the card shows the first match, none is said', async () => {
+    const mounted = await open();
+    const answer = await stats('supplier', 30);
+    await expectShown(answer);
+    const target = answer.groups[answer.groups.length - 1]!;
+    // (`/` itself is the window's, AppShell's: the Chromium test presses it.)
+    const input = document.querySelector<HTMLInputElement>('[data-search] input')!;
+    input.value = target.name!.toUpperCase();
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await vi.waitFor(() =>
+      expect(mounted.router.currentRoute.value.query.q).toBe(target.name!.toUpperCase()),
+    );
+    const matching = answer.groups.filter((group) =>
+      group.name!.toLowerCase().includes(target.name!.toLowerCase()),
+    );
+    await vi.waitFor(() => expect(summary()!.getAttribute('data-shown')).toBe(String(matching.length)));
+    expect(summary()!.getAttribute('data-groups')).toBe(String(answer.groups.length));
+    expect(card()!.getAttribute('data-selected-key')).toBe(matching[0]!.key);
+    await mounted.router.replace({ query: { groupBy: 'supplier', days: '30', q: 'no such supplier' } });
+    await vi.waitFor(() =>
+      expect(document.querySelector('.empty')?.textContent).toContain('No supplier matches'),
+    );
+    expect(card()).toBeNull();
+  });
+
   it('says which part of a link it did not understand, naming what is allowed, and shows the defaults', async () => {
     await open({ groupBy: 'owner', days: '365' });
     await vi.waitFor(() => expect(document.querySelector('[role="alert"]')).not.toBeNull());
