@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { listCauses } from '../electron/query/causes';
 import { DEFAULT_HANDOFF_HOURS } from '../shared/handoff';
+import { DEFAULT_STATS_DAYS, DEFAULT_STATS_GROUP_BY } from '../shared/reliability';
+import { DEFAULT_UPCOMING_HOURS } from '../shared/upcoming';
 import { findRendererDir } from '../electron/rpc/rendererDir';
 import { launchChromium } from '../test/helpers/chromium';
 import { BUDGET } from './budgets';
@@ -283,6 +285,8 @@ export interface ViewContent {
   selectors: readonly string[];
   /** What the first content is, for the note. */
   shows: string;
+  /** An attribute counting what the view showed (read after the last round), for the note. */
+  count?: { selector: string; attribute: string; label: string };
 }
 
 /** A view's first content, each round a new document from navigation start: p50 beside the budget. */
@@ -304,8 +308,11 @@ async function viewFigure(
     opens.push(await timeFirstContent(page, view.name, view.selectors));
   }
   const open = summarize(opens);
+  const counted = view.count
+    ? `; ${await page.getAttribute(view.count.selector, view.count.attribute, { timeout: 5_000 }).catch(() => '?')} ${view.count.label}`
+    : '';
   report.atMost(`${view.name}: first content p50`, size, open.p50, BUDGET.viewFirstContentMs, ms, {
-    note: `${view.shows}, from navigation start (page load included); max ${ms(open.max)}`,
+    note: `${view.shows}${counted}, from navigation start (page load included); max ${ms(open.max)}`,
   });
 }
 
@@ -315,6 +322,11 @@ export const UPCOMING_VIEW: ViewContent = {
   route: 'upcoming',
   selectors: ['.upcoming .summary[data-total]', '.upcoming tr[data-deadline-key]'],
   shows: 'first deadline row listed',
+  count: {
+    selector: '.upcoming .summary',
+    attribute: 'data-total',
+    label: `deadlines in the next ${DEFAULT_UPCOMING_HOURS} h (the real clock's)`,
+  },
 };
 
 /** Reliability's: the first group row, and the selected group's weekly trend chart drawn (SVG paths). */
@@ -323,6 +335,11 @@ export const RELIABILITY_VIEW: ViewContent = {
   route: 'reliability',
   selectors: ['.reliability tr[data-group-key]', '.reliability .trend svg path'],
   shows: 'first group row and its trend chart drawn',
+  count: {
+    selector: '.reliability .summary',
+    attribute: 'data-groups',
+    label: `groups (the default: ${DEFAULT_STATS_GROUP_BY}, ${DEFAULT_STATS_DAYS} days)`,
+  },
 };
 
 /**
