@@ -55,7 +55,7 @@ export function onTimeSentence(
   return `on time ${figures.onTime.toLocaleString('en')} of ${of} in the last ${days} days`;
 }
 
-/** "18 Nov": a week by its first day, in UTC (the weeks are UTC instants). */
+/** "Nov 18": a week by its first day, in UTC (the weeks are UTC instants). */
 const dayFormat = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 export function weekLabel(week: Pick<WeekFigures, 'start'>): string {
   return dayFormat.format(new Date(week.start));
