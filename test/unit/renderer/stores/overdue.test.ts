@@ -25,7 +25,7 @@ function handClient() {
   const client: RpcClient = {
     call: ((name: string, request: { orgId: string }) => {
       if (name !== 'overdue.get') throw new Error(`unexpected call ${name}`);
-      return new Promise((resolve, reject) =>
+      return new Promise<OverdueSummary>((resolve, reject) =>
         asked.push({
           orgId: request.orgId,
           answer: (value) => (value instanceof Error ? reject(value) : resolve(value)),
