@@ -296,6 +296,11 @@ export const RPC_CALLS = {
         days: StatsDaysSchema,
         /** A dataset id, supplier id or product name ("" = the datasets naming none); null or absent: all. */
         key: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+        /**
+         * false: each group's `weeks` left empty (a 10k org's datasets with their weeks are tens of MB; the
+         * chart asks for its one group by key). Default true.
+         */
+        weeks: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

@@ -30,7 +30,7 @@ const MAX_ID_LENGTH = 2048;
 
 const CAUSE_FORMS = `STAGE:SHORTCODE (stages: ${STAGES.join(', ')}; e.g. ingest:E_AUTH_FAILED, or ingest: for no code), missing:SUPPLIER_ID (missing: for an unknown supplier) or ${UNKNOWN_CAUSE_ID}`;
 
-const Flag = (fallback: boolean, description: string) =>
+export const Flag = (fallback: boolean, description: string) =>
   Type.String({
     pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$',
     description: `${description} true, false, 1 or 0 (any case); default ${String(fallback)}.`,
@@ -233,6 +233,7 @@ export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   cause: `cause must be given once, as ${CAUSE_FORMS}`,
   includeDatasets: 'includeDatasets must be given once: true, false, 1 or 0 (default true)',
   includeEnded: 'includeEnded must be given once: true, false, 1 or 0 (default false)',
+  weeks: 'weeks must be given once: true, false, 1 or 0 (default true)',
   datasetId: `datasetId must be given once: a datasetId of 1 to ${MAX_ID_LENGTH} characters`,
   hours: HOURS_RULE,
   limit: `limit must be given once: an integer from 1 to ${TIMELINE_LIMIT} (default ${DEFAULT_TIMELINE_ENTRIES})`,

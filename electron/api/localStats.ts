@@ -20,7 +20,15 @@ import {
 import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
 import { ApiError, quote } from './errors';
-import { DAYS_RULE, GROUP_BY_RULE, KEY_RULE, LOCAL_ERRORS, type LocalAnswer } from './localSchemas';
+import {
+  DAYS_RULE,
+  Flag,
+  GROUP_BY_RULE,
+  KEY_RULE,
+  LOCAL_ERRORS,
+  type LocalAnswer,
+  flag,
+} from './localSchemas';
 import { orgOf, syncedAt } from './versioning';
 
 export const STATS_PATH = '/local/v1/stats';
@@ -99,6 +107,12 @@ const StatsQuery = Type.Object({
   groupBy: Type.Optional(Type.String({ description: GROUP_BY_RULE })),
   days: Type.Optional(Type.String({ description: DAYS_RULE })),
   key: Type.Optional(Type.String({ maxLength: 1000, description: KEY_RULE })),
+  weeks: Type.Optional(
+    Flag(
+      true,
+      "Whether each group carries its weekly trend (false: `weeks` empty — a 10k org's datasets with theirs are tens of MB).",
+    ),
+  ),
 });
 
 // The response schema says exactly what the engine's types say (a compile error otherwise).
@@ -156,7 +170,8 @@ export function registerStatsRoute(
       const days = daysOf(request.query.days);
       const key = request.query.key ?? null;
       const orgId = orgOf(request);
-      const { orgId: _org, ...stats } = await knowledge.stats(orgId, groupBy, days, key);
+      const weeks = flag(request.query.weeks, true);
+      const { orgId: _org, ...stats } = await knowledge.stats(orgId, groupBy, days, key, { weeks });
       if (key !== null && stats.groups.length === 0)
         throw new ApiError('NOT_FOUND', `no ${GROUP_NAME[groupBy]} '${quote(key)}' among the org's datasets`);
       const body: StatsBody = { ...stats, syncedAt: await store.whenIdle(() => syncedAt(store, request)) };

@@ -114,9 +114,20 @@ export class OnCallKnowledge {
     groupBy: StatsGroupBy,
     days: StatsDays,
     key: string | null = null,
+    options: { weeks: boolean } = { weeks: true },
   ): Promise<ReliabilityStats> {
     const history = await this.history.current(orgId);
-    return this.statsCache.get(history, groupBy, days, statsWindowEnd(this.options.now().getTime()), key);
+    const stats = await this.statsCache.get(
+      history,
+      groupBy,
+      days,
+      statsWindowEnd(this.options.now().getTime()),
+      key,
+    );
+    // The held answer is shared: a copy without the weeks, never an edit of it.
+    return options.weeks
+      ? stats
+      : { ...stats, groups: stats.groups.map((group) => ({ ...group, weeks: [] })) };
   }
 
   /** After a sync cycle: reads what changed and precomputes the Reliability view's default statistics. */

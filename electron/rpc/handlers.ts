@@ -221,8 +221,8 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
         }
         return knowledge.handoff(orgId, start);
       }),
-    'stats.get': ({ orgId, groupBy, days, key }) =>
-      knownOrg(orgId, () => knowledge.stats(orgId, groupBy, days, key ?? null)),
+    'stats.get': ({ orgId, groupBy, days, key, weeks }) =>
+      knownOrg(orgId, () => knowledge.stats(orgId, groupBy, days, key ?? null, { weeks: weeks ?? true })),
     'data.export': ({ orgId }) =>
       idle(() => {
         const stamp = now().toISOString().replace(/[:.]/g, '-');

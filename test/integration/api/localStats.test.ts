@@ -189,6 +189,35 @@ describe('GET /local/v1/stats', () => {
     }
   });
 
+  it("weeks=false leaves every group's weekly trend out and the figures as they are; the RPC alike", async () => {
+    const whole = await body('/local/v1/stats?groupBy=dataset&days=90');
+    const lean = await body('/local/v1/stats?groupBy=dataset&days=90&weeks=false');
+    expect(whole.groups.every((g) => g.weeks.length === 13)).toBe(true);
+    expect(lean.groups.every((g) => g.weeks.length === 0)).toBe(true);
+    expect(lean.groups.map(({ weeks: _weeks, ...g }) => g)).toEqual(
+      whole.groups.map(({ weeks: _weeks, ...g }) => g),
+    );
+    const knowledge = new OnCallKnowledge({ store: fixture.store, now: () => NOW, sources: () => [] });
+    // The held answer keeps its weeks for the next asker.
+    expect((await knowledge.stats('acme', 'dataset', 90, null, { weeks: false })).groups[0]!.weeks).toEqual(
+      [],
+    );
+    expect((await knowledge.stats('acme', 'dataset', 90)).groups[0]!.weeks).toHaveLength(13);
+    const dataDir = mkdtempSync(join(tmpdir(), 'dh-stats-rpc-'));
+    try {
+      const { dispatch } = engineDispatch(fixture.store, dataDir, NOW);
+      const answer = await dispatch('stats.get', {
+        orgId: 'acme',
+        groupBy: 'dataset',
+        days: 90,
+        weeks: false,
+      });
+      expect(answer.groups.every((g) => g.weeks.length === 0)).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('key= answers that group alone, of the asking org', async () => {
     const one = await body('/local/v1/stats?groupBy=dataset&days=30&key=steady');
     expect(one.groups.map((g) => g.key)).toEqual(['steady']);
@@ -224,6 +253,7 @@ describe('errors', () => {
     ['days=7&days=30', 'days', /days must be given once: 7, 30, 90/],
     [`key=${'k'.repeat(1001)}`, 'key', /key is too long: at most 1000 characters/],
     ['key=a&key=b', 'key', /key must be given once/],
+    ['weeks=no', 'weeks', /weeks must be given once: true, false, 1 or 0 \(default true\)/],
   ])('%s → 400 naming %s', async (query, field, message) => {
     const error = expectError(await fixture.get(`/local/v1/stats?${query}`), 400, 'INVALID_ARGUMENT', field);
     expect(error.message).toMatch(message);
@@ -298,6 +328,7 @@ describe('v2 rules', () => {
       'days',
       'groupBy',
       'key',
+      'weeks',
     ]);
   });
 

@@ -64,6 +64,7 @@ describe('ReliabilityView', { timeout: 30_000 }, () => {
       groupBy: 'supplier',
       days: 30,
       key: null,
+      weeks: true,
     });
   });
 
@@ -132,6 +133,30 @@ describe('ReliabilityView', { timeout: 30_000 }, () => {
     press('Enter');
     await vi.waitFor(() => expect(mounted.router.currentRoute.value.name).toBe('datasets'));
     expect(mounted.router.currentRoute.value.query).toEqual({ f: [`supplierId.eq.${second!.key}`] });
+  });
+
+  it('per dataset, the list comes without weeks and the chart asks for the selected dataset by key', async () => {
+    await open({ groupBy: 'dataset', days: '90' });
+    const datasets = await stats('dataset', 90);
+    await expectShown(datasets);
+    const asked = () => engine.calls.filter((call) => call.name === 'stats.get').map((call) => call.request);
+    expect(asked()).toContainEqual({
+      orgId: ENGINE_ORG,
+      groupBy: 'dataset',
+      days: 90,
+      key: null,
+      weeks: false,
+    });
+    const worst = datasets.groups[0]!;
+    await vi.waitFor(() =>
+      expect(asked()).toContainEqual({ orgId: ENGINE_ORG, groupBy: 'dataset', days: 90, key: worst.key }),
+    );
+    await vi.waitFor(() =>
+      expect(card()!.querySelector('[data-weeks]')?.getAttribute('data-weeks')).toBe(
+        String(worst.weeks.length),
+      ),
+    );
+    expect(worst.weeks).toHaveLength(13);
   });
 
   it('Enter on a dataset opens the dataset view; on a data product, the datasets of that product', async () => {
