@@ -61,7 +61,10 @@ describe('import rules', () => {
     [{ year: '10000' }, 'year'],
     [{ minute: '1 2' }, 'minute'],
     [{ cronExpression: '0 4 * *' }, 'cronExpression'],
-    [{ cronExpression: '0 0 4 * * * *' }, 'cronExpression'],
+    [{ cronExpression: '0 0 4 * * * *' }, null],
+    [{ cronExpression: '30 0 4 * * 1-5 2027' }, null],
+    [{ cronExpression: '0 0 4 * * * * *' }, 'cronExpression'],
+    [{ cronExpression: '60 0 4 * * * *' }, 'cronExpression'],
     [{ cronExpression: '61 4 * * *' }, 'cronExpression'],
   ])('schedule %j: problem in %s', (fields, field) =>
     expect(scheduleProblem({ ...EMPTY, ...fields })?.[0] ?? null).toBe(field),
