@@ -206,12 +206,12 @@ describe('GET /local/v1/stats', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'dh-stats-rpc-'));
     try {
       const { dispatch } = engineDispatch(fixture.store, dataDir, NOW);
-      const answer = await dispatch('stats.get', {
+      const answer = (await dispatch('stats.get', {
         orgId: 'acme',
         groupBy: 'dataset',
         days: 90,
         weeks: false,
-      });
+      })) as ReliabilityStats;
       expect(answer.groups.every((g) => g.weeks.length === 0)).toBe(true);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
