@@ -27,10 +27,6 @@ import { NO_OVERDUE, type TrayOverdue } from '../alerts/trayState';
 import type { SourceState } from '../../shared/sync';
 import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
-import { listOrgs } from '../store/orgs';
-
-/** When the on-call layer reads every org's history after start-up (see `startWarming`). */
-const WARM_AFTER_START_MS = 1_000;
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
@@ -216,14 +212,6 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   // Each finished cycle reads what changed into the on-call layer's history and precomputes the
   // Reliability view's default statistics, so a look finds them ready.
   const stopWarming = sync.onCycle((event) => void knowledge.warm(event.orgId).catch(reportAlertsError));
-  // Orgs that no source syncs (imported, or sources disabled) are read once after start-up — a second
-  // later, so the first answers of a cold start do not wait behind a 10k org's history.
-  const startWarming = setTimeout(() => {
-    void (async () => {
-      for (const { id } of await store.whenIdle(() => listOrgs(store))) await knowledge.warm(id);
-    })().catch(reportAlertsError);
-  }, WARM_AFTER_START_MS);
-  startWarming.unref();
   sync.start();
   return {
     api,
@@ -238,7 +226,6 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       removeControlFile(options.dataDir);
       await sync.stop();
       stopWarming();
-      clearTimeout(startWarming);
       // After the sync: the last cycle's announcements are decided (and remembered) before the end.
       await alerts.stop();
       await api.close();
