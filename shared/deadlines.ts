@@ -1,9 +1,10 @@
 /**
  * A schedule's deadlines (DESIGN.md §2, "How health is derived"; §11, "Deadline clock"): croner
  * evaluates the pattern inside the dataset's IANA zone, so a daily 06:30 Europe/London deadline stays
- * 06:30 local across daylight-saving changes (a time skipped in spring happens not at all that day; one
- * repeated in autumn happens once). An empty zone is UTC. Day-of-month and day-of-week combine as in
- * Vixie cron (OR when both are restricted; a `*` in either leaves only the other).
+ * 06:30 local across daylight-saving changes: a time skipped in spring happens at the end of the gap
+ * (02:30 New York on 8 March 2026 is 03:00 EDT), one repeated in autumn happens once, the first time.
+ * An empty zone is UTC. Day-of-month and day-of-week combine as in Vixie cron (OR when both are
+ * restricted; a `*` in either leaves only the other).
  *
  * Used by the demo and simulator (which statuses an attempt earns) and the engine's deadline clock.
  */

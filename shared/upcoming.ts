@@ -64,7 +64,7 @@ export interface UpcomingDeadlines {
   to: string;
   /** Soonest first, then by dataset id. */
   deadlines: UpcomingDeadline[];
-  /** All deadlines in the window (more than `deadlines` when truncated). */
+  /** All deadlines in the window (more than `deadlines` when truncated; a schedule counts at most 10,000). */
   total: number;
   truncated: boolean;
   /** Datasets whose schedule cannot be read (they have no deadlines here; the dataset view says why). */

@@ -81,17 +81,12 @@ export class DeadlineClock {
   ahead(config: DeadlineConfig, now: number, span: number, limit: number): number[] {
     const entry = this.at(config, now) as Entry;
     const to = now + span;
-    if (entry.problem === null && !entry.finished && entry.until < to) {
-      const more = occurrencesBetween(
-        entry.config,
-        entry.until,
-        to,
-        MAX_AHEAD - (entry.ahead.length - entry.start),
-      );
+    const room = MAX_AHEAD - (entry.ahead.length - entry.start);
+    if (entry.problem === null && !entry.finished && entry.until < to && room > 0) {
+      const more = occurrencesBetween(entry.config, entry.until, to, room);
       entry.ahead.push(...more);
-      // A capped read covers only up to its last deadline.
-      entry.until =
-        more.length > 0 && entry.ahead.length - entry.start >= MAX_AHEAD ? more[more.length - 1]! : to;
+      // A read stopped by the cap covers only up to its last deadline: the rest is read when asked.
+      entry.until = more.length === room ? more[more.length - 1]! : to;
     }
     const found: number[] = [];
     for (let i = entry.start; i < entry.ahead.length && found.length < limit; i += 1) {

@@ -71,12 +71,28 @@ function namesOf(datasetId: string, facts: DatasetFacts | undefined): HandoffDat
   };
 }
 
-function troubleOf(
-  cause: Cause,
-  dataset: CauseDataset,
+/** The window's entries and notes by dataset, read once (a long window of a large org has 10⁵ entries). */
+interface WindowIndex {
+  /** `datasetId\nstatus` of every status entry in the window. */
+  entered: Set<string>;
+  notes: Map<string, (HandoffNote & { datasetId: string })[]>;
+}
+
+function windowIndex(
   entries: readonly StatusEntry[],
   notes: readonly (HandoffNote & { datasetId: string })[],
-): HandoffTrouble {
+): WindowIndex {
+  const index: WindowIndex = { entered: new Set(), notes: new Map() };
+  for (const entry of entries) index.entered.add(`${entry.datasetId}\n${entry.to}`);
+  for (const note of notes) {
+    const own = index.notes.get(note.datasetId);
+    if (own === undefined) index.notes.set(note.datasetId, [note]);
+    else own.push(note);
+  }
+  return index;
+}
+
+function troubleOf(cause: Cause, dataset: CauseDataset, inWindow: WindowIndex): HandoffTrouble {
   const ack = dataset.acknowledgement;
   return {
     datasetId: dataset.datasetId,
@@ -88,17 +104,15 @@ function troubleOf(
     deliveryId: dataset.deliveryId,
     since: dataset.since,
     // Entered this status in the window: a first sighting, a change, or another failed delivery.
-    isNew: entries.some((entry) => entry.datasetId === dataset.datasetId && entry.to === dataset.status),
+    isNew: inWindow.entered.has(`${dataset.datasetId}\n${dataset.status}`),
     causeId: cause.causeId,
     causeTitle: cause.title,
     message: dataset.message,
     acknowledgement: dataset.acknowledgement,
     // The holding acknowledgement's note is shown with it; these are the window's other notes.
-    notes: notes
+    notes: (inWindow.notes.get(dataset.datasetId) ?? [])
       .filter(
-        (note) =>
-          note.datasetId === dataset.datasetId &&
-          !(ack !== null && note.at === new Date(ack.at).toISOString() && note.text === ack.note),
+        (note) => !(ack !== null && note.at === new Date(ack.at).toISOString() && note.text === ack.note),
       )
       .map(({ at, by, text }) => ({ at, by, text })),
   };
@@ -160,8 +174,9 @@ function overdueOf(facts: HandoffFacts): HandoffOverdue {
 
 /** The report, decided from the facts alone (same facts, same report). */
 export function assembleHandoff(facts: HandoffFacts): HandoffReport {
+  const inWindow = windowIndex(facts.entries, facts.notes);
   const troubles = facts.causes.flatMap((cause) =>
-    cause.datasets.map((dataset) => troubleOf(cause, dataset, facts.entries, facts.notes)),
+    cause.datasets.map((dataset) => troubleOf(cause, dataset, inWindow)),
   );
   const stillFailing = troubles.filter((trouble) => trouble.status === 'FAILED').sort(bySince);
   const missing = troubles.filter((trouble) => trouble.status === 'MISSING').sort(bySince);

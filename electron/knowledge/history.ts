@@ -96,9 +96,13 @@ async function readDeliveries(
     );
     // Each slice waits for a chunked sync commit in progress: never half a commit.
     await store.whenIdle(() =>
-      eachDelivery(store, slice[0]!.pk, slice[slice.length - 1]!.pk, (pk, deadline, delivered, status) => {
-        wanted.get(pk)?.push({ deadline, delivered, status: statusCode(status) });
-      }),
+      eachDelivery(
+        store,
+        slice.map((facts) => facts.pk),
+        (pk, deadline, delivered, status) => {
+          wanted.get(pk)?.push({ deadline, delivered, status: statusCode(status) });
+        },
+      ),
     );
     for (const facts of slice) read.push(historyOf(facts, wanted.get(facts.pk)!));
   }

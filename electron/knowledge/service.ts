@@ -144,7 +144,10 @@ export class OnCallKnowledge {
   async handoff(orgId: string, since: Date): Promise<HandoffReport> {
     const now = this.options.now();
     const history = await this.history.current(orgId);
-    const upcoming = upcomingDeadlines(history, this.clock, now.getTime(), HANDOFF_AT_RISK_HOURS);
+    // At-risk datasets only, before the cap: a busy org's 8 hours may hold more than the cap's deadlines.
+    const upcoming = upcomingDeadlines(history, this.clock, now.getTime(), HANDOFF_AT_RISK_HOURS, {
+      onlyAtRisk: true,
+    });
     // Overdue is known only where a source of the org runs (its states say whether the data is stale).
     const syncing = !this.options.offline && this.options.sources().some((state) => state.orgId === orgId);
     const overdue = syncing ? await this.overdue(orgId) : null;

@@ -27,23 +27,36 @@ function habitsOfDataset(dataset: DatasetHistory): DeliveryHabits {
   return habits;
 }
 
-/** The org's deadlines in (now, now + hours], soonest first (then by dataset id), with habits. */
+type Found = { at: number; dataset: DatasetHistory; timeZone: string };
+const soonestFirst = (a: Found, b: Found) =>
+  a.at - b.at || (a.dataset.datasetId < b.dataset.datasetId ? -1 : 1);
+
+/**
+ * The org's deadlines in (now, now + hours], soonest first (then by dataset id), with habits; with
+ * `onlyAtRisk`, those of at-risk datasets alone (the handoff: the cap applies after the choice). At
+ * most MAX_UPCOMING_DEADLINES are built, whatever the schedules: 10k datasets due every minute for a
+ * week would otherwise be 10⁸ rows in memory for an answer of 10,000.
+ */
 export function upcomingDeadlines(
   history: OrgHistory,
   clock: DeadlineClock,
   now: number,
   hours: number,
+  options: { onlyAtRisk?: boolean } = {},
 ): UpcomingDeadlines {
+  const cap = MAX_UPCOMING_DEADLINES;
   const span = hours * 3_600_000;
   // Datasets share schedules: each schedule's deadlines are asked of the clock once.
   const bySchedule = new Map<string, DatasetHistory[]>();
   for (const dataset of history.datasets) {
+    if (options.onlyAtRisk && !habitsOfDataset(dataset).atRisk) continue;
     const key = scheduleKey(dataset.config);
     const sharing = bySchedule.get(key);
     if (sharing === undefined) bySchedule.set(key, [dataset]);
     else sharing.push(dataset);
   }
-  const found: { at: number; dataset: DatasetHistory; timeZone: string }[] = [];
+  let found: Found[] = [];
+  let total = 0;
   let invalidSchedules = 0;
   for (const sharing of bySchedule.values()) {
     const config = sharing[0]!.config;
@@ -52,31 +65,41 @@ export function upcomingDeadlines(
       invalidSchedules += sharing.length;
       continue;
     }
-    for (const at of clock.ahead(config, now, span, MAX_UPCOMING_DEADLINES))
-      for (const dataset of sharing) found.push({ at, dataset, timeZone });
+    const ahead = clock.ahead(config, now, span, cap);
+    total += ahead.length * sharing.length;
+    // This schedule's soonest `cap` (deadline, dataset) pairs are all it can add to the answer.
+    sharing.sort((a, b) => (a.datasetId < b.datasetId ? -1 : 1));
+    let added = 0;
+    for (const at of ahead) {
+      for (const dataset of sharing) {
+        found.push({ at, dataset, timeZone });
+        if (++added === cap) break;
+      }
+      if (added === cap) break;
+    }
+    // Keep what is held bounded: past twice the cap, only the soonest `cap` can still be listed.
+    if (found.length > 2 * cap) found = found.sort(soonestFirst).slice(0, cap);
   }
-  found.sort((a, b) => a.at - b.at || (a.dataset.datasetId < b.dataset.datasetId ? -1 : 1));
-  const deadlines: UpcomingDeadline[] = found
-    .slice(0, MAX_UPCOMING_DEADLINES)
-    .map(({ at, dataset, timeZone }) => ({
-      datasetId: dataset.datasetId,
-      datasetName: dataset.name,
-      supplierId: dataset.supplierId,
-      supplierName: dataset.supplierName,
-      dataProductName: dataset.dataProductName,
-      deadline: iso(at),
-      timeZone,
-      status: dataset.status,
-      habits: habitsOfDataset(dataset),
-    }));
+  found.sort(soonestFirst);
+  const deadlines: UpcomingDeadline[] = found.slice(0, cap).map(({ at, dataset, timeZone }) => ({
+    datasetId: dataset.datasetId,
+    datasetName: dataset.name,
+    supplierId: dataset.supplierId,
+    supplierName: dataset.supplierName,
+    dataProductName: dataset.dataProductName,
+    deadline: iso(at),
+    timeZone,
+    status: dataset.status,
+    habits: habitsOfDataset(dataset),
+  }));
   return {
     orgId: history.orgId,
     hours,
     from: iso(now),
     to: iso(now + span),
     deadlines,
-    total: found.length,
-    truncated: found.length > deadlines.length,
+    total,
+    truncated: total > deadlines.length,
     invalidSchedules,
   };
 }

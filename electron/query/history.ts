@@ -90,15 +90,17 @@ export type DeliveryVisit = (pk: number, deadline: number, delivered: number, st
 const UNKNOWN_TIME_BELOW = -8e15;
 
 /**
- * The deliveries of the datasets with pk in [firstPk, lastPk] (callers filter to their org's), each
- * dataset's newest first, as the events table is clustered.
+ * The deliveries of the datasets with these pks (at most a few hundred: one bound parameter each), each
+ * dataset's newest first, as the events table is clustered: one index seek per dataset, so a handful
+ * of changed datasets spread over a large org reads only theirs.
  */
-export function eachDelivery(store: Store, firstPk: number, lastPk: number, visit: DeliveryVisit): number {
+export function eachDelivery(store: Store, pks: readonly number[], visit: DeliveryVisit): number {
+  if (pks.length === 0) return 0;
   return store.eachRow(
     `SELECT dataset_pk, deadline_key, delivered_key, status FROM events
-      WHERE dataset_pk BETWEEN ? AND ?
+      WHERE dataset_pk IN (${pks.map(() => '?').join(', ')})
       ORDER BY dataset_pk, deadline_key DESC, delivered_key DESC, seq DESC`,
-    [firstPk, lastPk],
+    [...pks],
     (row) => {
       const deadline = Number(row[1]);
       const delivered = Number(row[2]);

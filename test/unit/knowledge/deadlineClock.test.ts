@@ -296,3 +296,20 @@ describe('the deadline clock against croner', () => {
     );
   });
 });
+
+describe('a schedule denser than the clock keeps ahead', () => {
+  it('stays right past the cap of deadlines held ahead (every 30 s, asked 8 days ahead twice)', () => {
+    const clock = new DeadlineClock();
+    const config = scheduleConfig('*/30 * * * * * *', '');
+    const start = at('2026-11-26T12:00:10Z');
+    // 8 days every 30 s is 23,040 deadlines: more than the clock holds (MAX_AHEAD), asked twice at once.
+    expect(clock.ahead(config, start, 8 * 86_400_000, 5)).toHaveLength(5);
+    expect(clock.ahead(config, start, 8 * 86_400_000, 5)).toHaveLength(5);
+    for (const later of [1, 3, 7].map((days) => start + days * 86_400_000 + 5_000)) {
+      const found = clock.at(config, later);
+      const expected = truth('*/30 * * * * * *', '', later);
+      expect([iso(found.previous), iso(found.next)]).toEqual([iso(expected.previous), iso(expected.next)]);
+      expect(clock.ahead(config, later, 3_600_000, 1_000)).toHaveLength(120);
+    }
+  });
+});
