@@ -86,13 +86,20 @@ export const STALE_AFTER_POLLS = 3;
 export type Freshness = 'fresh' | 'stale' | 'failing';
 
 /**
+ * The one stale rule (DESIGN.md §5): no successful cycle for STALE_AFTER_POLLS poll intervals, counted
+ * from the last success — or from `neverSince` when there was none (default: stale at once).
+ */
+export function pastStaleAge(state: SourceState, now: Date, neverSince = -Infinity): boolean {
+  const last = state.lastSuccessAt === null ? neverSince : Date.parse(state.lastSuccessAt);
+  return now.getTime() - last > STALE_AFTER_POLLS * state.pollIntervalMs;
+}
+
+/**
  * How far a source's data can be trusted at `now`: failing when its last cycle failed or it is stopped,
  * stale when no cycle succeeded for three poll intervals (or never), else fresh. The window's banner and
  * the tray icon both read it.
  */
 export function freshness(state: SourceState, now: Date): Freshness {
   if (state.stopped || state.phase === 'error' || state.phase === 'offline') return 'failing';
-  if (state.lastSuccessAt === null) return 'stale';
-  const age = now.getTime() - Date.parse(state.lastSuccessAt);
-  return age > STALE_AFTER_POLLS * state.pollIntervalMs ? 'stale' : 'fresh';
+  return pastStaleAge(state, now) ? 'stale' : 'fresh';
 }

@@ -14,7 +14,7 @@
  * and announced when they end if the source is still out of contact (dropped if it came back
  * meanwhile); a regain during quiet hours is not announced.
  */
-import { STALE_AFTER_POLLS, type SourceState } from '../../shared/sync';
+import { type SourceState, pastStaleAge } from '../../shared/sync';
 import {
   type Outage,
   clearHeldOutages,
@@ -32,8 +32,7 @@ import type { Announcement } from './types';
  * (never synced: counted from `since`, its first cycle the engine saw).
  */
 export function outOfContact(state: SourceState, now: Date, since: number): boolean {
-  const last = state.lastSuccessAt === null ? since : Date.parse(state.lastSuccessAt);
-  return now.getTime() - last > STALE_AFTER_POLLS * state.pollIntervalMs;
+  return pastStaleAge(state, now, since);
 }
 
 export class ContactWatch {

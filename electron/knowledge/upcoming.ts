@@ -3,7 +3,7 @@
  * memory and the deadline clock: no SQL and no cron evaluation per dataset, so the answer for a 10k org
  * is a walk over its datasets.
  */
-import { STALE_AFTER_POLLS, type SourceState } from '../../shared/sync';
+import { type SourceState, pastStaleAge } from '../../shared/sync';
 import {
   MAX_UPCOMING_DEADLINES,
   type OverdueDataset,
@@ -123,13 +123,7 @@ export function orgFreshness(
         : latest,
     null,
   );
-  const stale =
-    own.length > 0 &&
-    own.every(
-      (state) =>
-        state.lastSuccessAt === null ||
-        now.getTime() - Date.parse(state.lastSuccessAt) > STALE_AFTER_POLLS * state.pollIntervalMs,
-    );
+  const stale = own.length > 0 && own.every((state) => pastStaleAge(state, now));
   return { stale, lastSuccessAt };
 }
 
