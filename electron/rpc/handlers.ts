@@ -13,7 +13,7 @@ import { writeFileAtomicSync } from '../store/atomicFile';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/settings';
 import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
-import { getDataset } from '../query/dataset';
+import { getDataset, resolveDatasetId } from '../query/dataset';
 import { exportSnapshot } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
 import { parseSelection } from '../query/selection';
@@ -205,8 +205,13 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
             }
           : null;
       }),
+    // As /local/v1 answers it: an unknown dataset is not found (not the org's outages alone).
     'dataset.timeline': ({ orgId, datasetId }) =>
-      idle(() => datasetTimeline(store, orgId, datasetId, TIMELINE_LIMIT)),
+      idle(() => {
+        const id = resolveDatasetId(store, orgId, datasetId);
+        if (id === null) throw new RpcError('not-found', `no dataset '${datasetId}' in org '${orgId}'`);
+        return datasetTimeline(store, orgId, id, TIMELINE_LIMIT);
+      }),
     // The on-call layer reads its history in memory, re-reading only what a commit changed.
     'upcoming.list': ({ orgId, hours }) => knownOrg(orgId, () => knowledge.upcoming(orgId, hours)),
     'overdue.get': ({ orgId }) => knownOrg(orgId, () => knowledge.overdue(orgId)),
