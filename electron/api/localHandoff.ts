@@ -17,9 +17,11 @@ import type { Store } from '../store/database';
 import { ApiError, quote } from './errors';
 import { Acknowledgement, FORMAT_RULE, LOCAL_ERRORS, type LocalAnswer, SINCE_RULE } from './localSchemas';
 import { Deadline } from './localUpcoming';
-import { contentTag, notModified, orgOf } from './versioning';
+import { clockFreeTag, notModified, orgOf } from './versioning';
 
 export const HANDOFF_PATH = '/local/v1/handoff';
+
+const HANDOFF_CLOCK_FIELDS = ['since', 'generatedAt', 'atRiskUntil'] as const;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
@@ -194,9 +196,11 @@ export function registerHandoffRoute(
       const format = formatOf(request.query.format);
       const since = sinceOf(request.query.since, knowledge.now());
       const report = await knowledge.handoff(orgOf(request), since);
-      if (format === 'json') return answer(request, reply, report);
+      // A relative `since`, when it was made and the at-risk horizon move with the clock; the report's
+      // contents are the answer, in either format.
+      if (format === 'json') return answer(request, reply, report, HANDOFF_CLOCK_FIELDS);
       const markdown = handoffMarkdown(report);
-      if (notModified(store, request, reply, contentTag(markdown))) return reply;
+      if (notModified(store, request, reply, clockFreeTag(report, HANDOFF_CLOCK_FIELDS, 'md'))) return reply;
       return reply.type('text/markdown; charset=utf-8').send(markdown);
     },
   );

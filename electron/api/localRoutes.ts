@@ -31,7 +31,7 @@ import {
   type CausesBody,
   type TimelineBody,
 } from './localSchemas';
-import { contentTag, orgOf, sendJson, syncedAt } from './versioning';
+import { clockFreeTag, contentTag, orgOf, sendJson, syncedAt } from './versioning';
 
 export const LOCAL_PATHS = {
   causes: '/local/v1/causes',
@@ -68,9 +68,10 @@ const withoutDatasets = ({ datasets: _datasets, ...cause }: Cause): Omit<Cause, 
 
 export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledge: OnCallKnowledge): void {
   /** The body as JSON, its ETag from its own bytes (see docs/decisions.md, "Local knowledge API"). */
-  const answer: LocalAnswer = (request, reply, body) => {
+  const answer: LocalAnswer = (request, reply, body, clockFields) => {
     const json = JSON.stringify(body);
-    return sendJson(store, request, reply, json, contentTag(json));
+    const tag = clockFields === undefined ? contentTag(json) : clockFreeTag(body, clockFields);
+    return sendJson(store, request, reply, json, tag);
   };
   // The on-call layer's endpoints (§11), each in its own file.
   registerUpcomingRoute(app, store, knowledge, answer);

@@ -209,8 +209,16 @@ export const LOCAL_ERRORS = {
 };
 const errors = LOCAL_ERRORS;
 
-/** Sends a /local/v1 body as JSON with its ETag from its own bytes (localRoutes.ts makes one per store). */
-export type LocalAnswer = <T>(request: FastifyRequest, reply: FastifyReply, body: T) => FastifyReply;
+/**
+ * Sends a /local/v1 body as JSON with its ETag from its own bytes (localRoutes.ts makes one per store);
+ * with `clockFields`, a weak tag of the body without them (`clockFreeTag`).
+ */
+export type LocalAnswer = <T extends object>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: T,
+  clockFields?: readonly (keyof T & string)[],
+) => FastifyReply;
 
 export const LOCAL_RESPONSES = {
   causes: { 200: CausesBody, ...errors },

@@ -109,7 +109,8 @@ export function registerUpcomingRoute(
         ...upcoming,
         syncedAt: await store.whenIdle(() => syncedAt(store, request)),
       };
-      return answer(request, reply, body);
+      // The window's bounds move with the clock; the deadlines in it are the answer.
+      return answer(request, reply, body, ['from', 'to']);
     },
   );
 }

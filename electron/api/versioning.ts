@@ -31,8 +31,10 @@ export function notModified(
   reply.header('X-Synced-At', syncedAt(store, request) ?? 'never');
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch === undefined) return false;
-  const candidates = ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (!candidates.includes(tag) && !candidates.includes('*')) return false;
+  // If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" and "x" are the same version.
+  const opaque = (text: string) => text.trim().replace(/^W\//, '');
+  const candidates = ifNoneMatch.split(',').map(opaque);
+  if (!candidates.includes(opaque(tag)) && !candidates.includes('*')) return false;
   void reply.code(304).send();
   return true;
 }
@@ -62,4 +64,15 @@ export function hashText(text: string): string {
 /** A tag of the body itself: it changes exactly when what the client would read changes. */
 export function contentTag(json: string): string {
   return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * A weak tag of a body without the fields that only say when it was made (a window's bounds read off the
+ * clock, `generatedAt`): they move with every request, so a tag of the whole body would never repeat and
+ * a script polling with If-None-Match would never get a 304. Weak (`W/`): the same deadlines, groups or
+ * report made a minute later are the same answer (see docs/decisions.md, "Local knowledge API").
+ */
+export function clockFreeTag(body: object, clockFields: readonly string[], variant = ''): string {
+  const rest = Object.fromEntries(Object.entries(body).filter(([key]) => !clockFields.includes(key)));
+  return `W/${contentTag(`${variant}\n${JSON.stringify(rest)}`)}`;
 }

@@ -80,6 +80,32 @@ describe('GET /local/v1/handoff', () => {
     );
   });
 
+  it('repeats its ETag for a relative since as the clock moves while the report is the same', async () => {
+    const first = await fixture.get('/local/v1/handoff?since=8h');
+    const markdown = await fixture.get('/local/v1/handoff?since=8h&format=md');
+    fixture.clock.now = new Date(SHIFT_END.getTime() + 60_000);
+    try {
+      // The window starts a minute later and the report was made a minute later; what it says is the same.
+      const later = await fixture.get('/local/v1/handoff?since=8h', {
+        'if-none-match': String(first.headers.etag),
+      });
+      expect(later.status).toBe(304);
+      const laterMarkdown = await fixture.get('/local/v1/handoff?since=8h&format=md', {
+        'if-none-match': String(markdown.headers.etag),
+      });
+      expect(laterMarkdown.status).toBe(304);
+      // The JSON's tag is not the Markdown's.
+      expect(markdown.headers.etag).not.toBe(first.headers.etag);
+      // A shorter window says less: another answer.
+      const shorter = await fixture.get('/local/v1/handoff?since=30m', {
+        'if-none-match': String(first.headers.etag),
+      });
+      expect(shorter.status).toBe(200);
+    } finally {
+      fixture.clock.now = SHIFT_END;
+    }
+  });
+
   it('keeps v2’s rules: a key is needed, its org only, HEAD, ETag and X-Synced-At, in the OpenAPI document', async () => {
     expect((await fixture.get('/local/v1/handoff', { authorization: '' })).status).toBe(401);
     const first = await fixture.get('/local/v1/handoff');

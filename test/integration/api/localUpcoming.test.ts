@@ -138,6 +138,27 @@ describe('GET /local/v1/upcoming', () => {
     if (shown !== null) expect(error.message).toContain(`'${shown}'`);
   });
 
+  it('repeats its ETag as the clock moves while the deadlines are the same, and renews it when they change', async () => {
+    const at = (iso: string) => (fixture.clock.now = new Date(iso));
+    try {
+      at('2026-11-26T05:00:00.000Z');
+      const first = await fixture.get('/local/v1/upcoming');
+      const tag = String(first.headers.etag);
+      // A minute later the window has moved, and so have its bounds in the body; the deadlines have not.
+      at('2026-11-26T05:01:00.000Z');
+      const later = await fixture.get('/local/v1/upcoming', { 'if-none-match': tag });
+      expect(later.status).toBe(304);
+      expect(later.headers.etag).toBe(tag);
+      // Past 05:15 the hourly deadline leaves the window and 11:15 enters it: a new answer.
+      at('2026-11-26T05:16:00.000Z');
+      const moved = await fixture.get('/local/v1/upcoming', { 'if-none-match': tag });
+      expect(moved.status).toBe(200);
+      expect(moved.headers.etag).not.toBe(tag);
+    } finally {
+      at(NOW.toISOString());
+    }
+  });
+
   it('keeps v2’s rules: a key is needed, HEAD and ETag work, the answer is in the OpenAPI document', async () => {
     expect((await fixture.get('/local/v1/upcoming', { authorization: '' })).status).toBe(401);
     const first = await fixture.get('/local/v1/upcoming');

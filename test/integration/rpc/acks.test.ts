@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
-import { RpcError } from '../../../shared/rpc';
+import { RpcError, type RpcResponse } from '../../../shared/rpc';
 import { ORG, putDataset } from '../../helpers/alerts';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { ENGINE_NOW, engineDispatch } from '../../helpers/engineClient';
@@ -25,7 +25,9 @@ afterEach(async () => {
 
 const acknowledge = (note: string) => {
   const { dispatch } = engineDispatch(store, dataDir, ENGINE_NOW);
-  return dispatch('acks.set', { orgId: ORG, datasetId: 'ds-1', causeId: null, note });
+  return dispatch('acks.set', { orgId: ORG, datasetId: 'ds-1', causeId: null, note }) as Promise<
+    RpcResponse<'acks.set'>
+  >;
 };
 
 describe('acks.set', () => {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { recordLoss } from '../../../electron/store/outages';
-import { RpcError } from '../../../shared/rpc';
+import { RpcError, type RpcResponse } from '../../../shared/rpc';
 import { ORG, putDataset } from '../../helpers/alerts';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { ENGINE_NOW, engineDispatch } from '../../helpers/engineClient';
@@ -34,7 +34,10 @@ afterEach(async () => {
 describe('dataset.timeline', () => {
   it("answers a dataset's entries with the org's outages beside them", async () => {
     const { dispatch } = engineDispatch(store, dataDir, ENGINE_NOW);
-    const entries = await dispatch('dataset.timeline', { orgId: ORG, datasetId: 'ds-1' });
+    const entries = (await dispatch('dataset.timeline', {
+      orgId: ORG,
+      datasetId: 'ds-1',
+    })) as RpcResponse<'dataset.timeline'>;
     expect(entries.map((entry) => entry.kind)).toContain('outage');
   });
 
