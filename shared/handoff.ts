@@ -170,9 +170,11 @@ export function handoffSummaryLine(summary: HandoffSummary): string {
 
 // --- Markdown ---------------------------------------------------------------------------------------
 
-/** Controls, line and paragraph separators and bidi overrides: they would break a line or reorder it. */
-// eslint-disable-next-line no-control-regex
-const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+/**
+ * Controls, line and paragraph separators, and format characters (bidi overrides and isolates, zero-width
+ * ones): they would break a line, reorder it or hide text in it.
+ */
+const BREAKING = /[\p{Cc}\p{Zl}\p{Zp}\p{Cf}]+/gu;
 /**
  * The characters CommonMark (and chat tools' dialects: `~` strike, `|` tables) may read as markup within
  * a line; `\` escapes each. Line-start markers (`#`, `-`, `1.`) cannot occur: text never begins a line.

@@ -13,6 +13,7 @@ import { sourcesCommand } from './commands/sources';
 import { syncCommand } from './commands/sync';
 import { uiCommand } from './commands/ui';
 import type { CliIo } from './io';
+import { printable } from '../store/orgs';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('dataset-health')
@@ -64,7 +65,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : 2;
     }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`dataset-health: ${message.split('\n')[0]}\n`);
+    // One line, whatever the message quotes (a remote's error, a name): nothing in it drives the terminal.
+    io.stderr(`dataset-health: ${printable(message.split('\n')[0]!)}\n`);
     return error instanceof CommandUsageError ? 2 : 1;
   }
 }

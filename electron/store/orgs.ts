@@ -31,15 +31,32 @@ const ESCAPES = new Map([
   ['\t', '\\t'],
 ]);
 
+/** Format characters (bidi overrides and isolates, zero-width ones), and line and paragraph separators. */
+const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** `\u202e`, or for a character beyond the BMP each UTF-16 unit (`\udb40\udc01`), as JSON writes it. */
+const escaped = (char: string): string =>
+  Array.from(
+    { length: char.length },
+    (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`,
+  ).join('');
+
 /**
- * Text as one printable line: control characters (\p{Cc}: C0, DEL, C1) escaped as `\n` or `\u001b`, so
- * stored or typed text can neither break a table or a one-line error nor drive the terminal.
+ * Text as one printable line: control characters (\p{Cc}: C0, DEL, C1) escaped as `\n` or `\u001b`, and
+ * format characters and separators (\p{Cf}, \p{Zl}, \p{Zp}) as `\u202e`, so stored or typed text can
+ * neither break a table or a one-line error, nor drive the terminal, nor reverse or hide what follows it
+ * on the line (a U+202E in a dataset name would print the rest of an `ack` line backwards).
  */
 export function printable(text: string): string {
-  return text.replace(
-    /\p{Cc}/gu,
-    (char) => ESCAPES.get(char) ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(/\p{Cc}/gu, (char) => ESCAPES.get(char) ?? escaped(char)).replace(INVISIBLE, escaped);
+}
+
+/**
+ * JSON for a terminal: as JSON.stringify writes it, with format characters and separators escaped too
+ * (JSON.stringify escapes controls only). The same JSON value, safe to print.
+ */
+export function printableJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(INVISIBLE, escaped);
 }
 
 /** An input echoed in a message: printable, and cut after 80 characters. */

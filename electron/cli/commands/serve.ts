@@ -15,6 +15,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
 import { INTERVAL_LIMITS } from '../../../shared/settings';
 import { RendererNotBuiltError } from '../../rpc/rendererDir';
 import { listSources } from '../../store/sources';
+import { printable } from '../../store/orgs';
 import { type RunningEngine, runEngine } from '../../engine/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
 import type { DatabaseStatus } from '../../../shared/database';
@@ -93,7 +94,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
           const failure = hookFailure(result);
           if (failure === null) return;
           logger.warn({ command: options.onFailed, result }, `--on-failed command ${failure}`);
-          io.stderr(`--on-failed command ${failure} (alert: ${announcement.title})\n`);
+          io.stderr(`--on-failed command ${failure} (alert: ${printable(announcement.title)})\n`);
         },
       })
     : undefined;
@@ -127,7 +128,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
         const label = announcementLabel(announcement);
         const level = announcement.kind === 'contact-lost' ? 'warn' : 'info';
         logger[level]({ alert: announcement }, `${label}: ${announcement.title}`);
-        io.stderr(`${label}: ${announcement.title} — ${announcement.body}\n`);
+        io.stderr(`${label}: ${printable(announcement.title)} — ${printable(announcement.body)}\n`);
         void hook?.run(announcement);
       },
     });
@@ -210,7 +211,8 @@ function logCycle(logger: Logger, event: CycleEvent): void {
 /** A line for the terminal: every crawl and failure, and polls that changed something. */
 export function describeCycle(event: CycleEvent): string | null {
   const c = event.counts;
-  if (event.outcome === 'failed') return `sync ${event.sourceId}: ${event.kind} failed: ${event.error}`;
+  if (event.outcome === 'failed')
+    return `sync ${event.sourceId}: ${event.kind} failed: ${printable(event.error ?? '')}`;
   if (event.kind === 'poll' && event.transitions.length === 0) return null;
   const failed = event.transitions.filter((t) => t.to === 'FAILED').length;
   return (

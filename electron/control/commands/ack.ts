@@ -28,7 +28,7 @@ import { InvalidArgument } from '../../query/errors';
 import { datasetStatus } from '../../query/trayCounts';
 import { openAcknowledgement } from '../../store/acknowledgements';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, requireOrg } from '../../store/orgs';
+import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
 import {
   type CommandContext,
   CommandError,
@@ -176,12 +176,12 @@ function currentCause(store: Store, orgId: string, causeId: string): Cause {
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 function ackLine(ack: AcknowledgementView, title: string): string {
-  const note = ack.note === null ? '' : `: ${JSON.stringify(ack.note)}`;
+  const note = ack.note === null ? '' : `: ${printable(JSON.stringify(ack.note))}`;
   return `acknowledged ${printable(ack.datasetId)} (delivery ${printable(ack.deliveryId)}, ${printable(title)}) by ${printable(ack.by)}${note}\n`;
 }
 
 function printJson(out: CommandOutput, value: unknown): void {
-  out.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  out.stdout(`${printableJson(value)}\n`);
 }
 
 export const ack = command({

@@ -8,7 +8,7 @@ import Type from 'typebox';
 import { DEFAULT_HANDOFF_HOURS, handoffMarkdown, parseHandoffSince } from '../../../shared/handoff';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, requireOrg } from '../../store/orgs';
+import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
 import { type CommandContext, CommandError, CommandUsageError, command } from '../command';
 import { checkOrg } from './org';
 
@@ -65,7 +65,7 @@ export const handoff = command({
     if (args.org !== undefined) checkOrg(args.org);
     const orgId = await ctx.store.whenIdle(() => orgOf(ctx.store, args.org));
     const report = await knowledgeOf(ctx).handoff(orgId, since);
-    out.stdout(args.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : handoffMarkdown(report));
+    out.stdout(args.format === 'json' ? `${printableJson(report)}\n` : handoffMarkdown(report));
     return report;
   },
 });

@@ -1,7 +1,7 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import Type from 'typebox';
 import { KeyNameError, checkKeyName, createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
-import { UnknownOrgError, printable } from '../../store/orgs';
+import { UnknownOrgError, printable, printableJson } from '../../store/orgs';
 import { CommandError, command } from '../command';
 import { checkOrg } from './org';
 import { printTable } from './table';
@@ -25,7 +25,7 @@ export const keysCreate = command({
     });
     out.stdout(`${created.key}\n`);
     out.stderr(
-      `Created key ${created.id} ('${created.name}') for org ${created.orgId}. Store it now: it is not shown again.\n`,
+      `Created key ${created.id} ('${printable(created.name)}') for org ${created.orgId}. Store it now: it is not shown again.\n`,
     );
   },
 });
@@ -48,7 +48,7 @@ export const keysList = command({
   async run({ store }, { org, json }, out) {
     const list = await store.whenIdle(() => listApiKeys(store, org));
     if (json) {
-      out.stdout(`${JSON.stringify(list, null, 2)}\n`);
+      out.stdout(`${printableJson(list)}\n`);
       return;
     }
     if (list.length === 0) {

@@ -1,6 +1,7 @@
 /** `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (DESIGN.md §4). */
 import Type from 'typebox';
 import { SourceError, listSources, removeSource, saveSource } from '../../store/sources';
+import { printableJson } from '../../store/orgs';
 import { envSecretStore } from '../../sync/secrets';
 import { CommandError, type RunningInstance, command } from '../command';
 import { checkOrg } from './org';
@@ -59,7 +60,7 @@ export const sourcesList = command({
     const list = await store.whenIdle(() => listSources(store));
     const shown = list.map(({ apiKeySealed: _sealed, ...source }) => source);
     if (json) {
-      out.stdout(`${JSON.stringify(shown, null, 2)}\n`);
+      out.stdout(`${printableJson(shown)}\n`);
       return;
     }
     if (shown.length === 0) {

@@ -2,7 +2,7 @@
 import { printable } from '../../store/orgs';
 import type { CommandOutput } from '../command';
 
-/** Cells are printed escaped (`printable`): stored text cannot break the table; `--json` stays exact. */
+/** Cells are printed escaped (`printable`): stored text cannot break or reorder the table; `--json` is the same value (`printableJson`). */
 export function printTable(out: CommandOutput, rows: string[][]): void {
   const cells = rows.map((row) => row.map(printable));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
