@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { type TestClock, clockEnv } from './testClock';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children = new Set<ChildProcess>();
@@ -15,8 +16,14 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
-  return spawnScript('electron/cli/main.ts', args, env);
+/**
+ * The CLI as a child process; with `clock`, on the test's clock (`clockedCli.ts`) instead of the real
+ * one, for data made at a fixed instant.
+ */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}, clock?: TestClock): Spawned {
+  return clock
+    ? spawnScript('test/helpers/clockedCli.ts', args, { ...env, ...clockEnv(clock) })
+    : spawnScript('electron/cli/main.ts', args, env);
 }
 
 /** Runs a TypeScript file of the repository (path from its root) in a child process. */

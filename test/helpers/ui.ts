@@ -2,6 +2,10 @@
  * The window in a real browser: `serve --ui` as a real process on port 0 over imported demo data, and
  * Debian's Chromium driven by playwright-core. Collects console errors and page errors, so every test
  * can check there were none, and saves screenshots under test-output/screenshots.
+ *
+ * The data is made at UI_NOW, so `serve` and the pages run on a test clock that reads UI_NOW when the
+ * server starts and moves on with the wall clock (testClock.ts): what the window shows "now" — the last
+ * 7 days, the next 6 hours, a handoff since 8 h ago — is the same on any date the suite runs.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +17,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './chromium';
 import { cli, removeTempDirs, tempDir } from './cli';
 import { type Spawned, killChildren, spawnCli, waitFor } from './process';
+import { type TestClock, installClock, testClock } from './testClock';
 
 export const UI_NOW = new Date('2026-11-21T04:41:00.000Z');
 export const UI_ORG = 'acme';
@@ -25,19 +30,35 @@ export interface UiServer {
   dataDir: string;
   snapshot: Snapshot;
   serve: Spawned;
+  /**
+   * The clock `serve` runs on, and the pages `openUi` opens; absent: the real one (for data made
+   * relative to the run's own now).
+   */
+  clock?: TestClock;
 }
 
-/** Imports `datasets` demo datasets into org acme of a fresh data dir and starts `serve --ui` on it. */
-export async function startUiServer(datasets = 300): Promise<UiServer> {
+/** `serve --ui` on port 0 over `dataDir`, on `clock`: its printed link and the process. */
+export async function serveUi(
+  dataDir: string,
+  clock: TestClock,
+): Promise<Pick<UiServer, 'link' | 'base' | 'serve' | 'clock'>> {
+  const serve = spawnCli(['serve', '--ui', '--port', '0', '--data-dir', dataDir], {}, clock);
+  const [, link] = await waitFor(serve.stdout, /Web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\n/, serve);
+  return { link: link!, base: new URL(link!).origin, serve, clock };
+}
+
+/**
+ * Imports `datasets` demo datasets made at UI_NOW into org acme of a fresh data dir and starts
+ * `serve --ui` on it, on a clock reading UI_NOW (or `at`) from then on.
+ */
+export async function startUiServer(datasets = 300, at: Date = UI_NOW): Promise<UiServer> {
   const dataDir = tempDir('dh-ui-');
   const snapshot = generateDemoSnapshot({ datasets, seed: 11, now: UI_NOW, orgId: UI_ORG });
   const file = join(dataDir, 'snapshot.json');
   writeFileSync(file, JSON.stringify(snapshot));
   const imported = await cli(['import', '--org', UI_ORG, file, '--data-dir', dataDir]);
   if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
-  const serve = spawnCli(['serve', '--ui', '--port', '0', '--data-dir', dataDir]);
-  const [, link] = await waitFor(serve.stdout, /Web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\n/, serve);
-  return { link: link!, base: new URL(link!).origin, dataDir, snapshot, serve };
+  return { ...(await serveUi(dataDir, testClock(at))), dataDir, snapshot };
 }
 
 export interface UiPage {
@@ -59,6 +80,7 @@ export async function openUi(
   signedIn?: UiPage,
 ): Promise<UiPage> {
   const context = await browser.newContext({ colorScheme, viewport: { width: 1400, height: 900 } });
+  if (server.clock) await installClock(context, server.clock);
   if (signedIn) await context.addCookies(await signedIn.context.cookies(server.base));
   const page = await context.newPage();
   const errors: string[] = [];

@@ -1,7 +1,8 @@
 /**
  * Overdue (unverified) in Chromium (DESIGN.md §11) against `serve --ui`: demo data imported as of
  * UI_NOW, with a source whose last successful sync was then and whose remote cannot be reached now —
- * stale for days, so the deadlines since are overdue. The datasets list marks those rows beside (never
+ * `serve` and the pages run on a clock two days later (whatever today's date), so the data has been stale
+ * for two days and the deadlines since are overdue. The datasets list marks those rows beside (never
  * instead of) the remote's status, with the count and since in the tooltip; the chips gain the
  * informational "Overdue (unverified) N"; Triage names them; axe-core finds no serious violation in light
  * or dark. Screenshot: datasets-overdue-light.
@@ -18,8 +19,11 @@ import { EMPTY_COUNTS } from '../../../shared/sync';
 import { expectAccessible } from '../../helpers/axe';
 import { launchChromium } from '../../helpers/chromium';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
-import { killChildren, spawnCli, waitFor } from '../../helpers/process';
-import { UI_NOW, UI_ORG, type UiPage, type UiServer, openUi, screenshot } from '../../helpers/ui';
+import { killChildren } from '../../helpers/process';
+import { testClock } from '../../helpers/testClock';
+import { UI_NOW, UI_ORG, type UiPage, type UiServer, openUi, screenshot, serveUi } from '../../helpers/ui';
+
+const DAY_MS = 86_400_000;
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 
@@ -47,9 +51,11 @@ beforeAll(async () => {
     counts: EMPTY_COUNTS,
   });
   await store.close();
-  const serve = spawnCli(['serve', '--ui', '--port', '0', '--data-dir', dataDir]);
-  const [, link] = await waitFor(serve.stdout, /Web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\n/, serve);
-  server = { link: link!, base: new URL(link!).origin, dataDir, snapshot, serve };
+  server = {
+    ...(await serveUi(dataDir, testClock(new Date(UI_NOW.getTime() + 2 * DAY_MS)))),
+    dataDir,
+    snapshot,
+  };
   browser = await launchChromium();
   light = await openUi(browser, server, 'light');
 }, 120_000);
