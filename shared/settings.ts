@@ -4,6 +4,7 @@
  * calls (they are records, not preferences).
  */
 import Type, { type Static } from 'typebox';
+import { DateTimeInRange } from './timeRange';
 
 const Clock = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local time' });
 
@@ -32,7 +33,7 @@ export const Settings = Type.Object(
     notifications: Type.Object(
       {
         /** RFC 3339 time until which notifications are paused; "forever" until resumed; null when not paused. */
-        pausedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Literal('forever'), Type.Null()]),
+        pausedUntil: Type.Union([DateTimeInRange, Type.Literal('forever'), Type.Null()]),
         quietHours: Type.Object(
           { enabled: Type.Boolean(), start: Clock, end: Clock },
           { additionalProperties: false },

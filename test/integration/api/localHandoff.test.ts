@@ -53,6 +53,8 @@ describe('GET /local/v1/handoff', () => {
   it.each([
     ['yesterday', "since: 'yesterday' is not a duration back from now (90m, 8h, 2d) or an RFC 3339 time"],
     ['0h', "since: '0h' is an empty window"],
+    ['999999d', "since: '999999d' is over a year back (at most 366d, 8784h or 527040m)"],
+    ['0000-01-01T00:00:00%2B01:00', "since: '0000-01-01T00:00:00+01:00' is outside the times this app keeps"],
     ['-8h', "since: '-8h' is not a duration"],
     ['2026-11-26T06:00:00', "since: '2026-11-26T06:00:00' is not a duration"],
     ['2026-02-30T06:00:00Z', "since: '2026-02-30T06:00:00Z' is not a duration"],

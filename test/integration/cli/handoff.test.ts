@@ -48,6 +48,19 @@ const USAGE = (message: string) => `dataset-health: ${message}\n`;
 const REFUSALS: [string[], number, string | RegExp][] = [
   [['handoff', '--since', 'yesterday'], 2, USAGE(`--since: 'yesterday' is not ${SINCE_FORMS}`)],
   [['handoff', '--since', '0m'], 2, USAGE(`--since: '0m' is an empty window: give ${SINCE_FORMS}`)],
+  // Was `"since":"-000711-…"` and "From -000711-01-01".
+  [
+    ['handoff', '--since', '999999d'],
+    2,
+    USAGE("--since: '999999d' is over a year back (at most 366d, 8784h or 527040m): for longer, give a time"),
+  ],
+  [
+    ['handoff', '--since', '0000-01-01T00:00:00+01:00'],
+    2,
+    USAGE(
+      "--since: '0000-01-01T00:00:00+01:00' is outside the times this app keeps (from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z in UTC)",
+    ),
+  ],
   [
     ['handoff', '--since', '2026-11-26T15:00:00Z'],
     2,

@@ -384,6 +384,12 @@ describe('since', () => {
     ['2026-11-26T07:00:00+01:00', '2026-11-26T06:00:00.000Z'],
     ['2026-11-26T06:00:00.250Z', '2026-11-26T06:00:00.250Z'],
     ['2026-11-26T14:00:00Z', '2026-11-26T14:00:00.000Z'],
+    // A year at most, as a duration; any time of years 0000–9999, as a time.
+    ['366d', '2025-11-25T14:00:00.000Z'],
+    ['8784h', '2025-11-25T14:00:00.000Z'],
+    ['527040m', '2025-11-25T14:00:00.000Z'],
+    ['0000-01-01T00:00:00Z', '0000-01-01T00:00:00.000Z'],
+    ['0000-01-01T00:30:00+00:30', '0000-01-01T00:00:00.000Z'],
   ])('%s → %s', (text, expected) => {
     expect(parseHandoffSince(text, now).toISOString()).toBe(expected);
   });
@@ -398,7 +404,22 @@ describe('since', () => {
     ['2026-02-30T06:00:00Z', /is not a duration/],
     ['', /is not a duration/],
     ['2026-11-26T14:00:01Z', /'2026-11-26T14:00:01Z' is in the future \(now is 2026-11-26T14:00:00.000Z\)/],
+    // Was "since -000711-…": years before 0000 have no RFC 3339 form.
+    ['999999d', /'999999d' is over a year back \(at most 366d, 8784h or 527040m\): for longer, give a time/],
+    ['367d', /'367d' is over a year back/],
+    ['8785h', /'8785h' is over a year back/],
+    ['527041m', /'527041m' is over a year back/],
+    [
+      '0000-01-01T00:00:00+01:00',
+      /'0000-01-01T00:00:00\+01:00' is outside the times this app keeps \(from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z in UTC\)/,
+    ],
   ])('%j is refused: %s', (text, message) => {
     expect(() => parseHandoffSince(text, now)).toThrow(message);
+  });
+
+  it('a year back from early in year 0000 would be before it: refused, not written as -000001', () => {
+    expect(() => parseHandoffSince('2d', new Date('0000-01-01T12:00:00.000Z'))).toThrow(
+      "'2d' back from now is before year 0000: give a time",
+    );
   });
 });

@@ -51,6 +51,24 @@ describe('settings file', () => {
     expect(() => memorySettings().write({ extra: true })).toThrow(SettingsError);
   });
 
+  it.each(['0000-01-01T00:00:00+01:00', '9999-12-31T23:30:00-01:00'])(
+    'refuses a pause until %s, a time outside years 0000–9999 in UTC, naming the field',
+    async (until) => {
+      const { dir, store } = await dataDir();
+      const file = openHeadlessSettings(dir, store, NOW);
+      const bad = structuredClone(DEFAULT_SETTINGS);
+      bad.notifications.pausedUntil = until;
+      expect(() => file.write(bad)).toThrow(
+        `settings/notifications/pausedUntil: '${until}' is outside the times this app keeps (from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z in UTC)`,
+      );
+      expect(file.read()).toEqual(DEFAULT_SETTINGS);
+      // The edges themselves are times like any other.
+      const edge = structuredClone(DEFAULT_SETTINGS);
+      edge.notifications.pausedUntil = '9999-12-31T23:59:59Z';
+      expect(file.write(edge).notifications.pausedUntil).toBe('9999-12-31T23:59:59Z');
+    },
+  );
+
   it('takes over the settings an earlier version kept in the database, once', async () => {
     const { dir, store } = await dataDir();
     const old = structuredClone(DEFAULT_SETTINGS);
