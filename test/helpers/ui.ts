@@ -41,8 +41,9 @@ export interface UiServer {
 export async function serveUi(
   dataDir: string,
   clock: TestClock,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<Pick<UiServer, 'link' | 'base' | 'serve' | 'clock'>> {
-  const serve = spawnCli(['serve', '--ui', '--port', '0', '--data-dir', dataDir], {}, clock);
+  const serve = spawnCli(['serve', '--ui', '--port', '0', '--data-dir', dataDir], env, clock);
   const [, link] = await waitFor(serve.stdout, /Web UI: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)\n/, serve);
   return { link: link!, base: new URL(link!).origin, serve, clock };
 }

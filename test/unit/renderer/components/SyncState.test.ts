@@ -12,6 +12,7 @@ import StaleBanner from '../../../../renderer/src/components/StaleBanner.vue';
 import SyncStatus from '../../../../renderer/src/components/SyncStatus.vue';
 import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { NOT_SIGNED_IN_HELP } from '../../../../renderer/src/lib/errors';
+import { isolate } from '../../../../shared/isolate';
 import type { OrgView } from '../../../../shared/rpc';
 import type { SourceState } from '../../../../shared/sync';
 
@@ -245,10 +246,14 @@ describe('SyncStatus', () => {
     expect(tags(w)).toEqual([
       {
         text: 'Production: synced 2 minutes ago',
-        title: 'Production (src-prod) — synced 2 minutes ago',
+        title: `${isolate('Production')} (src-prod) — synced 2 minutes ago`,
         type: 'success',
       },
-      { text: 'Test: synced just now', title: 'Test (src-test) — synced just now', type: 'success' },
+      {
+        text: 'Test: synced just now',
+        title: `${isolate('Test')} (src-test) — synced just now`,
+        type: 'success',
+      },
     ]);
   });
 
@@ -268,8 +273,8 @@ describe('SyncStatus', () => {
     expect(tags(w)).toEqual([
       {
         text: 'Production: offline',
-        title:
-          'Production (src-prod) — synced 2 minutes ago; last error: getaddrinfo ENOTFOUND api.example.com',
+        // The tooltip is plain text: the name and the error in U+2068…U+2069, as <bdi> in the tag.
+        title: `${isolate('Production')} (src-prod) — synced 2 minutes ago; last error: ${isolate('getaddrinfo ENOTFOUND api.example.com')}`,
         type: 'error',
       },
     ]);
@@ -294,7 +299,7 @@ describe('SyncStatus', () => {
   it('marks a stopped source as an error', () => {
     const w = syncStatus([source({ stopped: true, lastError: 'the API key was rejected (401)' })]);
     expect(tags(w)[0]!.type).toBe('error');
-    expect(tags(w)[0]!.title).toContain('last error: the API key was rejected (401)');
+    expect(tags(w)[0]!.title).toContain(`last error: ${isolate('the API key was rejected (401)')}`);
   });
 
   it('moves with the clock: the age grows and the source turns stale after three poll intervals', async () => {

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureOrg } from '../../../../electron/store/orgs';
 import type { ReliabilityStats } from '../../../../shared/reliability';
+import { isolate } from '../../../../shared/isolate';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';
 import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 import { type MountedView, countCalls, mountView, press } from './mountView';
@@ -58,7 +59,9 @@ describe('ReliabilityView', { timeout: 30_000 }, () => {
     expect(card()!.querySelector('[data-trend-summary]')!.textContent).toContain(
       `on time ${worst.figures.onTime} of ${worst.figures.deliveries} deliveries in the last 30 days`,
     );
-    expect(card()!.querySelector('h2')!.textContent).toBe(`Weekly trend of ${worst.name}, last 30 days`);
+    expect(card()!.querySelector('h2')!.textContent).toBe(
+      `Weekly trend of ${isolate(worst.name!)}, last 30 days`,
+    );
     expect(engine.calls.filter((call) => call.name === 'stats.get').at(-1)!.request).toEqual({
       orgId: ENGINE_ORG,
       groupBy: 'supplier',
