@@ -17,7 +17,7 @@ import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../../sha
 import type { Store } from './database';
 import { PROBLEM_DELIVERY } from './failedDelivery';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, shortQuote, statusProblem } from './importRules';
-import { RecordProblem, jsonPath, normalizeDateTime } from './normalize';
+import { RecordProblem, dateTimeRefusal, jsonPath, normalizeDateTime } from './normalize';
 import { addTimelineEntry } from './timeline';
 
 /** An acknowledgement as a snapshot holds it: the org is the one imported into. */
@@ -120,8 +120,7 @@ class Fields {
     const value = this.text(key, MAX_ID_LENGTH, true);
     if (value === null) return null;
     const time = normalizeDateTime(value);
-    if (time === null)
-      throw new RecordProblem(this.at(key), `${shortQuote(value)} is not an RFC 3339 datetime`);
+    if (time === null) throw new RecordProblem(this.at(key), dateTimeRefusal(value));
     return time;
   }
 

@@ -137,6 +137,9 @@ function tasksOf(deliveryId: string | null, detailsDeliveryId: string | null = d
 
 const MB50 = 'x'.repeat(50 * 1024 * 1024);
 
+/** `text` matched literally in a RegExp. */
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** An acknowledgement of dataset `a`'s delivery, ended unless `extra` says otherwise. */
 function ackOf(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -330,6 +333,87 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     { datasets: [record('a')], acknowledgements: [ackOf({ orgId: 'globex' })] },
     /\$\.acknowledgements\[0\]\.orgId: unknown field 'orgId'/,
   ],
+  ...(
+    [
+      [
+        'a record time before year 0000 in UTC',
+        { datasets: [record('a', { latestDeliveryTimestamp: '0000-01-01T00:00:00+01:00' })] },
+        '$.datasets[0].latestDeliveryTimestamp',
+        '0000-01-01T00:00:00+01:00',
+        '-000001-12-31T23:00:00.000Z',
+      ],
+      [
+        'a deadline after year 9999 in UTC',
+        {
+          datasets: [
+            record('a', {
+              deliveryEventList: [{ deliveryId: 'a-d0', deliveryDeadline: '9999-12-31T23:30:00-01:00' }],
+            }),
+          ],
+        },
+        '$.datasets[0].deliveryEventList[0].deliveryDeadline',
+        '9999-12-31T23:30:00-01:00',
+        '+010000-01-01T00:30:00.000Z',
+      ],
+      [
+        'a run detail before year 0000',
+        {
+          datasets: [
+            record('a', {
+              deliveryEventList: [
+                {
+                  deliveryId: 'a-d0',
+                  runDetails: [{ stage: 'ingest', startedAt: '0000-01-01 00:30+00:31' }],
+                },
+              ],
+            }),
+          ],
+        },
+        '$.datasets[0].deliveryEventList[0].runDetails[0].startedAt',
+        '0000-01-01 00:30+00:31',
+        '-000001-12-31T23:59:00.000Z',
+      ],
+      [
+        'a task time after year 9999',
+        {
+          datasets: [record('a')],
+          tasks: {
+            'a-d0': { dispatch: { tasks: [{ taskId: 't', taskEndedAt: '9999-12-31T23:59:59.999-00:01' }] } },
+          },
+        },
+        '$.tasks["a-d0"].dispatch.tasks[0].taskEndedAt',
+        '9999-12-31T23:59:59.999-00:01',
+        '+010000-01-01T00:00:59.999Z',
+      ],
+      [
+        'a timeline time before year 0000',
+        { datasets: [record('a')], timeline: { a: [{ at: '0000-01-01T00:00:00+00:01', kind: 'notified' }] } },
+        '$.timeline["a"][0].at',
+        '0000-01-01T00:00:00+00:01',
+        '-000001-12-31T23:59:00.000Z',
+      ],
+      [
+        'an acknowledgement ended after year 9999',
+        { datasets: [record('a')], acknowledgements: [ackOf({ endedAt: '9999-12-31T23:00:00-01:00' })] },
+        '$.acknowledgements[0].endedAt',
+        '9999-12-31T23:00:00-01:00',
+        '+010000-01-01T00:00:00.000Z',
+      ],
+      [
+        'a sync outage lost before year 0000',
+        { datasets: [], syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '0000-01-01T00:00+01:00' }] },
+        '$.syncOutages[0].lostAt',
+        '0000-01-01T00:00+01:00',
+        '-000001-12-31T23:00:00.000Z',
+      ],
+    ] as [string, unknown, string, string, string][]
+  ).map(([name, file, path, given, utc]): [string, unknown, RegExp] => [
+    name,
+    file,
+    new RegExp(
+      `^[^\\n]*: ${escape(path)}: ${escape(`'${given}' is ${utc} in UTC`)}: times must lie between 0000-01-01T00:00:00\\.000Z and 9999-12-31T23:59:59\\.999Z`,
+    ),
+  ]),
   [
     'a sync outage in month 13',
     { datasets: [], syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-13-01T00:00:00Z' }] },
@@ -419,6 +503,48 @@ describe('hostile snapshot files', () => {
     writeFileSync(path, JSON.stringify(file));
     const run = await cli(['import', '--org', ORG, path, '--data-dir', dataDir]);
     expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe('times at the ends of the calendar', () => {
+  it('are kept when their instant is within years 0000 to 9999 of UTC, and their export imports again byte for byte', async () => {
+    let file = join(tempDir(), 'edges.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        datasets: [
+          record('edge', {
+            latestDeliveryTimestamp: '9999-12-31T22:59:59.999-01:00',
+            deliveryEventList: [
+              {
+                deliveryId: 'edge-d0',
+                deliveryDeadline: '0000-01-01T01:00:00+01:00',
+                deliveredAt: '0000-02-29',
+              },
+            ],
+          }),
+        ],
+        timeline: { edge: [{ at: '9999-12-31T23:59:59.9999Z', kind: 'notified', text: 'far' }] },
+        syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '0000-01-01T00:00:00-00:00' }],
+      }),
+    );
+    const exports: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const dataDir = tempDir();
+      const run = await cli(['import', '--org', ORG, file, '--data-dir', dataDir]);
+      expect(run.code, run.stderr).toBe(0);
+      const exported = await cli(['export', '--org', ORG, '-', '--data-dir', dataDir]);
+      expect(exported.code, exported.stderr).toBe(0);
+      exports.push(exported.stdout);
+      writeFileSync((file = join(tempDir(), 'again.json')), exported.stdout);
+    }
+    expect(exports[1]).toBe(exports[0]);
+    for (const time of [
+      '"9999-12-31T23:59:59.999Z"',
+      '"0000-01-01T00:00:00.000Z"',
+      '"0000-02-29T00:00:00.000Z"',
+    ])
+      expect(exports[0]).toContain(time);
   });
 });
 
