@@ -1,8 +1,8 @@
 /**
  * The local knowledge in a snapshot (DESIGN.md §11: "covered by export/import"): each dataset's
  * timeline, the org's acknowledgements (open and ended) and its sync outages. Checked as strictly as
- * the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long text), each
- * problem named by its JSON path; written beside the datasets in the import's transaction. The format
+ * the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long text, names
+ * and notes the app could not have stored), each problem named by its JSON path; written beside the datasets in the import's transaction. The format
  * is docs/decisions.md "Snapshots: the local knowledge".
  */
 import {
@@ -10,7 +10,9 @@ import {
   MAX_ACK_NAME_LENGTH,
   MAX_CAUSE_ID_LENGTH,
   MAX_NOTE_LENGTH,
+  ackNameProblem,
   causeIdOf,
+  noteProblem,
   parseCauseId,
 } from '../../shared/causes';
 import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../../shared/timeline';
@@ -130,6 +132,21 @@ class Fields {
     return time;
   }
 
+  /**
+   * A value the app itself could have stored (`problem`: shared/causes.ts's ackNameProblem or
+   * noteProblem, what every door that acknowledges checks), said of `subject` ("the name", "the note").
+   */
+  madeByApp<T extends string | null>(
+    key: string,
+    value: T,
+    problem: (text: string) => string | null,
+    subject: string,
+  ): T {
+    const found = value === null ? null : problem(value);
+    if (found !== null) throw new RecordProblem(this.at(key), `${subject} ${found}`);
+    return value;
+  }
+
   /** `later` is null, or not before `earlier`. */
   notBefore(later: string | null, laterKey: string, earlier: string | null, earlierKey: string): void {
     if (later !== null && earlier !== null && Date.parse(later) < Date.parse(earlier))
@@ -150,14 +167,16 @@ export function normalizeTimeline(value: unknown, path: string): TimelineEntry[]
         fields.at('kind'),
         `${shortQuote(kind)} is not a timeline kind (allowed: ${TIMELINE_KINDS.join(', ')})`,
       );
+    const text = fields.text('text', MAX_NOTE_LENGTH);
     return {
       at,
       kind: kind as TimelineKind,
       from: fields.status('from'),
       to: fields.status('to'),
       deliveryId: fields.text('deliveryId', MAX_ID_LENGTH),
-      text: fields.text('text', MAX_NOTE_LENGTH),
-      by: fields.text('by', MAX_ACK_NAME_LENGTH),
+      // An acknowledgement's entry holds its note; the other texts are made of the remote's names and ids.
+      text: kind === 'acknowledged' ? fields.madeByApp('text', text, noteProblem, 'the note') : text,
+      by: fields.madeByApp('by', fields.text('by', MAX_ACK_NAME_LENGTH), ackNameProblem, 'the name'),
     };
   });
 }
@@ -177,8 +196,8 @@ export function normalizeAcknowledgement(value: unknown, path: string): Snapshot
       throw new RecordProblem(fields.at('causeId'), (error as Error).message);
     }
   }
-  const note = fields.text('note', MAX_NOTE_LENGTH, true);
-  const by = fields.required('by', MAX_ACK_NAME_LENGTH);
+  const note = fields.madeByApp('note', fields.text('note', MAX_NOTE_LENGTH, true), noteProblem, 'the note');
+  const by = fields.madeByApp('by', fields.required('by', MAX_ACK_NAME_LENGTH), ackNameProblem, 'the name');
   const at = fields.requiredTime('at');
   const endedAt = fields.time('endedAt');
   fields.notBefore(endedAt, 'endedAt', at, 'at');

@@ -321,6 +321,31 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     /\$\.acknowledgements\[0\]\.note: 52428800 characters, over the limit of 2000 for note/,
   ],
   [
+    'a NUL in who acknowledged',
+    { datasets: [record('a')], acknowledgements: [ackOf({ by: 'sam\u0000' })] },
+    /\$\.acknowledgements\[0\]\.by: the name has a control character \(U\+0000\); a name is plain text/,
+  ],
+  [
+    'a terminal escape in who withdrew, on the timeline',
+    {
+      datasets: [record('a')],
+      timeline: {
+        a: [{ at: '2026-11-20T05:00:00Z', kind: 'unacknowledged', deliveryId: 'a-d0', by: '\u001b[2Jsam' }],
+      },
+    },
+    /\$\.timeline\["a"\]\[0\]\.by: the name has a control character \(U\+001B\); a name is plain text/,
+  ],
+  [
+    'a C1 control in a note',
+    { datasets: [record('a')], acknowledgements: [ackOf({ note: 'on it\u009b31m' })] },
+    /\$\.acknowledgements\[0\]\.note: the note has a control character \(U\+009B\); a note holds text, line breaks and tabs/,
+  ],
+  [
+    'a name with spaces around it (the app keeps names trimmed)',
+    { datasets: [record('a')], acknowledgements: [ackOf({ by: ' sam' })] },
+    /\$\.acknowledgements\[0\]\.by: the name has spaces at its start or end \(names are kept trimmed\)/,
+  ],
+  [
     'an open acknowledgement of a dataset that is HEALTHY',
     {
       datasets: [record('a', { latestDeliveryStatus: 'HEALTHY' })],
@@ -493,7 +518,9 @@ describe('hostile snapshot files', () => {
       {
         datasets: [record('a')],
         timeline: { a: [{ at: '2026-11-20T05:00:00+01:00', kind: 'status', from: null, to: 'HEALTHY' }] },
-        acknowledgements: [ackOf({ causeId: 'INGEST:E_AUTH', note: '' })],
+        acknowledgements: [
+          ackOf({ causeId: 'INGEST:E_AUTH', note: 'line one\n\tline two', by: 'Ana María' }),
+        ],
         syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-11-20T05:00:00Z', regainedAt: null }],
       },
     ],

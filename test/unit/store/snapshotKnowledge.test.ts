@@ -390,6 +390,16 @@ const REFUSED: Row[] = [
     /^\$\.acknowledgements\[1\]\.by: 101 characters, over the limit of 100 for by$/,
   ],
   [
+    'a control character in who acknowledged',
+    (f) => void (ack(f, 1).by = 'Ana\u0007 María'),
+    /^\$\.acknowledgements\[1\]\.by: the name has a control character \(U\+0007\); a name is plain text$/,
+  ],
+  [
+    "a control character in an acknowledgement's note on the timeline",
+    (f) => void (entry(f, 'a', 2).text = 'rotating\u001b[8m'),
+    /^\$\.timeline\["a"\]\[2\]\.text: the note has a control character \(U\+001B\); a note holds text, line breaks and tabs$/,
+  ],
+  [
     'the same failure acknowledged twice',
     (f) => void (f.acknowledgements as unknown[]).push({ ...ack(f, 0) }),
     /^\$\.acknowledgements\[2\]\.deliveryId: delivery 'a1' of dataset 'a' is acknowledged also at \$\.acknowledgements\[0\]/,

@@ -87,11 +87,13 @@ const name = fc.oneof(
     .map((value) => value.replace(/\p{Cc}/gu, '').trim())
     .filter((value) => value !== ''),
 );
-/** A note as the app keeps it: lines and tabs, no other control characters. */
+/** A note as the app keeps it: trimmed, lines and tabs, no other control characters. */
 const note = nullable(
   fc.oneof(
     fc.constantFrom('rotating the key — "quoted"', 'line one\nline two\tand a tab', ''),
-    fc.string({ unit: 'grapheme', maxLength: 30 }).map((value) => value.replace(/[^\P{Cc}\n\t]/gu, '')),
+    fc
+      .string({ unit: 'grapheme', maxLength: 30 })
+      .map((value) => value.replace(/[^\P{Cc}\n\t]/gu, '').trim()),
   ),
 );
 const config = fc.oneof(
@@ -287,6 +289,7 @@ const knowledge = (d: Dataset): fc.Arbitrary<Knowledge> =>
           to: status,
           deliveryId: fc.constantFrom(null, 'gone', ...d.deliveries),
           text: nullable(text),
+          note,
         }),
         { maxLength: 4 },
       ),
@@ -338,12 +341,13 @@ const knowledge = (d: Dataset): fc.Arbitrary<Knowledge> =>
           { at: withdrawnAt, kind: 'unacknowledged', deliveryId: w.delivery, by: w.by },
         );
       }
-      for (const e of k.entries) {
+      for (const { note: entryNote, ...e } of k.entries) {
         // An acknowledgement's entry of a delivery the file has needs its acknowledgement (or withdrawal).
         const ackKind = e.kind === 'acknowledged' || e.kind === 'acknowledgement-ended';
         if (ackKind && (e.deliveryId === null || (e.deliveryId !== 'gone' && !acked.has(e.deliveryId))))
           continue;
-        timeline.push(e);
+        // An acknowledged entry's text is the acknowledgement's note.
+        timeline.push(e.kind === 'acknowledged' ? { ...e, text: entryNote } : e);
       }
       return { timeline, acknowledgements };
     });
