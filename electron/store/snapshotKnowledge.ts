@@ -167,6 +167,13 @@ export function normalizeTimeline(value: unknown, path: string): TimelineEntry[]
         fields.at('kind'),
         `${shortQuote(kind)} is not a timeline kind (allowed: ${TIMELINE_KINDS.join(', ')})`,
       );
+    // A lost contact is the org's (sync_outages), shown on every dataset's timeline: export never writes
+    // one into a dataset's timeline, and one stored there would show twice.
+    if (kind === 'outage')
+      throw new RecordProblem(
+        fields.at('kind'),
+        "an outage is the org's, not a dataset's: give it in $.syncOutages (every dataset's timeline shows the org's outages)",
+      );
     const text = fields.text('text', MAX_NOTE_LENGTH);
     return {
       at,

@@ -306,6 +306,14 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     /\$\.timeline\["a"\]\[0\]\.kind: '<script>' is not a timeline kind \(allowed: status, notified/,
   ],
   [
+    "an outage in a dataset's timeline",
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'outage', text: 'Lost contact with S' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.kind: an outage is the org's, not a dataset's: give it in \$\.syncOutages \(every dataset's timeline shows the org's outages\)/,
+  ],
+  [
     "a timeline of the org's dataset that is not in the file",
     { datasets: [record('a')], timeline: { 'keep-0000.X': [] } },
     /\$\.timeline\["keep-0000\.X"\]: the timeline of dataset 'keep-0000\.X', which is not in the file's datasets/,

@@ -313,6 +313,11 @@ const REFUSED: Row[] = [
     /^\$\.timeline\["a"\]\[1\]\.kind: 'exploded' is not a timeline kind \(allowed: status, notified, reminded, acknowledged, unacknowledged, acknowledgement-ended, outage\)$/,
   ],
   [
+    "an outage in a dataset's timeline (outages are the org's)",
+    (f) => void (entry(f, 'b', 0).kind = 'outage'),
+    /^\$\.timeline\["b"\]\[0\]\.kind: an outage is the org's, not a dataset's: give it in \$\.syncOutages/,
+  ],
+  [
     'a timeline time that is not one',
     (f) => void (entry(f, 'a', 0).at = '2026-02-30T00:00:00Z'),
     /^\$\.timeline\["a"\]\[0\]\.at: '2026-02-30T00:00:00Z' is not an RFC 3339 datetime$/,
