@@ -245,6 +245,8 @@ export class KnowledgeWriter {
   private readonly acks = new Map<string, string>();
   /** Dataset → the path of its open acknowledgement. */
   private readonly open = new Map<string, string>();
+  /** `[sourceId, lostAt]` of each sync outage written → its path. */
+  private readonly outages = new Map<string, string>();
   /** Datasets whose timeline the file gave, with its earliest entry's time: pruned to retention at the end. */
   readonly timelines = new Map<string, string>();
   counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0 };
@@ -341,8 +343,19 @@ export class KnowledgeWriter {
     );
   }
 
-  /** The org's outage of the same source and start is replaced (an import again is the same import). */
-  syncOutage(outage: SnapshotSyncOutage): void {
+  /**
+   * The org's outage of the same source and start is replaced (an import again is the same import); the
+   * file gives each once, as export writes them, so what it counts is what is stored.
+   */
+  syncOutage(outage: SnapshotSyncOutage, path: string): void {
+    const key = JSON.stringify([outage.sourceId, outage.lostAt]);
+    const same = this.outages.get(key);
+    if (same !== undefined)
+      throw new RecordProblem(
+        `${path}.lostAt`,
+        `source ${shortQuote(outage.sourceId)} lost contact at ${outage.lostAt} also at ${same} (one outage per source and start)`,
+      );
+    this.outages.set(key, path);
     this.store.run('DELETE FROM sync_outages WHERE org_id = ? AND source_id = ? AND lost_at = ?', [
       this.orgId,
       outage.sourceId,

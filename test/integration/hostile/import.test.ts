@@ -448,6 +448,18 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     ),
   ]),
   [
+    'the same sync outage twice (same source and start, written two ways)',
+    {
+      datasets: [],
+      syncOutages: [
+        { sourceId: 's', sourceName: 'S', lostAt: '2026-11-20T05:00:00Z' },
+        { sourceId: 't', sourceName: 'T', lostAt: '2026-11-20T05:00:00Z' },
+        { sourceId: 's', sourceName: 'S again', lostAt: '2026-11-20T06:00:00+01:00' },
+      ],
+    },
+    /\$\.syncOutages\[2\]\.lostAt: source 's' lost contact at 2026-11-20T05:00:00\.000Z also at \$\.syncOutages\[0\] \(one outage per source and start\)/,
+  ],
+  [
     'a sync outage in month 13',
     { datasets: [], syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-13-01T00:00:00Z' }] },
     /\$\.syncOutages\[0\]\.lostAt: '2026-13-01T00:00:00Z' is not an RFC 3339 datetime/,

@@ -430,6 +430,14 @@ const REFUSED: Row[] = [
     /^\$\.syncOutages\[1\]\.sourceId: missing; a non-empty string of at most 256 characters$/,
   ],
   [
+    'a sync outage given twice',
+    (f) => {
+      const outages = f.syncOutages as Record<string, unknown>[];
+      outages.push({ ...outages[0]!, lostAt: '2026-11-21T04:03:00+01:00' });
+    },
+    /^\$\.syncOutages\[2\]\.lostAt: source 'src-1' lost contact at 2026-11-21T03:03:00\.000Z also at \$\.syncOutages\[0\] \(one outage per source and start\)$/,
+  ],
+  [
     'acknowledgements that are not an array',
     (f) => void (f.acknowledgements = {} as never),
     /^\$\.acknowledgements: expected an array of acknowledgements$/,
