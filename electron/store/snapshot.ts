@@ -280,6 +280,8 @@ class SnapshotWriter {
         );
       }
     }
+    // Last, as the knowledge comes last in an export: its checks across the whole file.
+    knowledge.finish();
     pruneTasks(this.store, this.orgId);
     // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
     for (const [datasetId, earliest] of knowledge.timelines) {

@@ -20,6 +20,7 @@ import type { Store } from './database';
 import { PROBLEM_DELIVERY } from './failedDelivery';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, shortQuote, statusProblem } from './importRules';
 import { RecordProblem, dateTimeRefusal, jsonPath, normalizeDateTime } from './normalize';
+import { AcknowledgementEntries, acknowledgementKey } from './snapshotAckEntries';
 import { addTimelineEntry } from './timeline';
 
 /** An acknowledgement as a snapshot holds it: the org is the one imported into. */
@@ -56,6 +57,12 @@ export const SYNC_OUTAGE_FIELDS = [
 ] as const;
 
 const KINDS: ReadonlySet<string> = new Set(TIMELINE_KINDS);
+/** The entries the app writes with an acknowledgement's delivery (store/acknowledgements.ts). */
+const ACKNOWLEDGEMENT_KINDS: ReadonlySet<string> = new Set([
+  'acknowledged',
+  'unacknowledged',
+  'acknowledgement-ended',
+]);
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -175,12 +182,18 @@ export function normalizeTimeline(value: unknown, path: string): TimelineEntry[]
         "an outage is the org's, not a dataset's: give it in $.syncOutages (every dataset's timeline shows the org's outages)",
       );
     const text = fields.text('text', MAX_NOTE_LENGTH);
+    const deliveryId = fields.text('deliveryId', MAX_ID_LENGTH);
+    if (deliveryId === null && ACKNOWLEDGEMENT_KINDS.has(kind))
+      throw new RecordProblem(
+        fields.at('deliveryId'),
+        `missing; an '${kind}' entry names the delivery acknowledged`,
+      );
     return {
       at,
       kind: kind as TimelineKind,
       from: fields.status('from'),
       to: fields.status('to'),
-      deliveryId: fields.text('deliveryId', MAX_ID_LENGTH),
+      deliveryId,
       // An acknowledgement's entry holds its note; the other texts are made of the remote's names and ids.
       text: kind === 'acknowledged' ? fields.madeByApp('text', text, noteProblem, 'the note') : text,
       by: fields.madeByApp('by', fields.text('by', MAX_ACK_NAME_LENGTH), ackNameProblem, 'the name'),
@@ -241,8 +254,10 @@ export interface DeliveryOwner {
  * file's datasets are all read, and the writes. Inside the import's transaction; throws RecordProblem.
  */
 export class KnowledgeWriter {
-  /** `datasetId deliveryId` of each acknowledgement written → its path. */
+  /** Each acknowledgement written (acknowledgementKey) → its path. */
   private readonly acks = new Map<string, string>();
+  /** The timelines' entries that need one of those. */
+  private readonly ackEntries = new AcknowledgementEntries();
   /** Dataset → the path of its open acknowledgement. */
   private readonly open = new Map<string, string>();
   /** `[sourceId, lostAt]` of each sync outage written → its path. */
@@ -267,9 +282,15 @@ export class KnowledgeWriter {
       );
   }
 
-  private ownDelivery(datasetId: string, deliveryId: string | null, path: string): void {
+  /** A delivery named is not another dataset's; with `required`, it is one the file gives this dataset. */
+  private ownDelivery(datasetId: string, deliveryId: string | null, path: string, required = false): void {
     if (deliveryId === null) return;
     const owner = this.deliveryOwner(deliveryId);
+    if (owner === undefined && required)
+      throw new RecordProblem(
+        path,
+        `dataset ${shortQuote(datasetId)} has no delivery ${shortQuote(deliveryId)} in the file (an acknowledgement is of one of its dataset's deliveries: an event's deliveryId or the record's)`,
+      );
     if (owner !== undefined && owner.datasetId !== datasetId)
       throw new RecordProblem(
         path,
@@ -280,6 +301,12 @@ export class KnowledgeWriter {
   timeline(datasetId: string, entries: TimelineEntry[], path: string): void {
     this.inFile(datasetId, path, 'the timeline');
     entries.forEach((entry, i) => this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`));
+    this.ackEntries.add(
+      datasetId,
+      entries,
+      path,
+      (deliveryId) => this.deliveryOwner(deliveryId)?.datasetId === datasetId,
+    );
     let earliest: string | null = null;
     for (const entry of entries) {
       addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
@@ -292,8 +319,9 @@ export class KnowledgeWriter {
 
   acknowledgement(ack: SnapshotAcknowledgement, path: string): void {
     this.inFile(ack.datasetId, `${path}.datasetId`, 'an acknowledgement');
-    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`);
-    const key = `${ack.datasetId} ${ack.deliveryId}`;
+    // Ended ones too: export writes those of the deliveries it writes (query/exportSnapshot.ts).
+    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`, true);
+    const key = acknowledgementKey(ack.datasetId, ack.deliveryId);
     const same = this.acks.get(key);
     if (same !== undefined)
       throw new RecordProblem(
@@ -319,6 +347,11 @@ export class KnowledgeWriter {
       ],
     );
     this.counts.acknowledgements++;
+  }
+
+  /** The checks that need every record read: each acknowledgement's entry has its acknowledgement. */
+  finish(): void {
+    this.ackEntries.check(this.acks);
   }
 
   /** An open acknowledgement is of the dataset's failure now, as the file's record says (one per dataset). */

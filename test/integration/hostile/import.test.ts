@@ -354,6 +354,48 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     /\$\.acknowledgements\[0\]\.by: the name has spaces at its start or end \(names are kept trimmed\)/,
   ],
   [
+    'an ended acknowledgement of a delivery its dataset does not have',
+    { datasets: [record('a')], acknowledgements: [ackOf({ deliveryId: 'a-d9' })] },
+    /\$\.acknowledgements\[0\]\.deliveryId: dataset 'a' has no delivery 'a-d9' in the file \(an acknowledgement is of one of its dataset's deliveries: an event's deliveryId or the record's\)/,
+  ],
+  [
+    'an acknowledged entry of a delivery without its acknowledgement',
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'acknowledged', deliveryId: 'a-d0', by: 'sam' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: an 'acknowledged' entry of delivery 'a-d0', but the file has no acknowledgement of dataset 'a' and that delivery \(give it in \$\.acknowledgements, or an 'unacknowledged' entry at or after this one if it was withdrawn\)/,
+  ],
+  [
+    "an acknowledgement's end without its acknowledgement",
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'acknowledgement-ended', deliveryId: 'a-d0' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: an 'acknowledgement-ended' entry of delivery 'a-d0', but the file has no acknowledgement/,
+  ],
+  [
+    'an acknowledgement withdrawn before it was made',
+    {
+      datasets: [record('a')],
+      timeline: {
+        a: [
+          { at: '2026-11-20T05:00:00Z', kind: 'acknowledged', deliveryId: 'a-d0', by: 'sam' },
+          { at: '2026-11-20T04:59:00Z', kind: 'unacknowledged', deliveryId: 'a-d0', by: 'sam' },
+        ],
+      },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: an 'acknowledged' entry of delivery 'a-d0', but the file has no acknowledgement/,
+  ],
+  [
+    'an acknowledged entry without a delivery',
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'acknowledged', by: 'sam' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: missing; an 'acknowledged' entry names the delivery acknowledged/,
+  ],
+  [
     'an open acknowledgement of a dataset that is HEALTHY',
     {
       datasets: [record('a', { latestDeliveryStatus: 'HEALTHY' })],
@@ -542,6 +584,33 @@ describe('hostile snapshot files', () => {
           ackOf({ causeId: 'INGEST:E_AUTH', note: 'line one\n\tline two', by: 'Ana María' }),
         ],
         syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-11-20T05:00:00Z', regainedAt: null }],
+      },
+    ],
+    [
+      'acknowledgements of datasets and deliveries whose ids hold spaces ("a b" + "c", "a" + "b c")',
+      {
+        datasets: [
+          record('a b', { deliveryId: 'c', deliveryEventList: [{ deliveryId: 'c' }] }),
+          record('a', { deliveryId: 'b c', deliveryEventList: [{ deliveryId: 'b c' }] }),
+        ],
+        acknowledgements: [
+          ackOf({ datasetId: 'a b', deliveryId: 'c' }),
+          ackOf({ datasetId: 'a', deliveryId: 'b c' }),
+        ],
+      },
+    ],
+    [
+      'a withdrawn acknowledgement (its entries, none in acknowledgements) and entries of a delivery retention dropped',
+      {
+        datasets: [record('a')],
+        timeline: {
+          a: [
+            { at: '2026-11-20T05:00:00Z', kind: 'acknowledged', deliveryId: 'a-d0', by: 'sam' },
+            { at: '2026-11-20T05:00:00Z', kind: 'unacknowledged', deliveryId: 'a-d0', by: 'sam' },
+            { at: '2026-11-20T05:10:00Z', kind: 'acknowledged', deliveryId: 'a-dropped', by: 'sam' },
+            { at: '2026-11-20T05:20:00Z', kind: 'acknowledgement-ended', deliveryId: 'a-dropped' },
+          ],
+        },
       },
     ],
   ];
