@@ -109,6 +109,44 @@ export const MAX_NOTE_LENGTH = 2000;
 /** Longest name of who acknowledged. */
 export const MAX_ACK_NAME_LENGTH = 100;
 
+/** Unicode's control characters (Cc: C0, DEL, C1): they drive terminals and break one-line output. */
+const CONTROL = /\p{Cc}/u;
+/** The same but tab and line feed, which a note of several lines holds. */
+const CONTROL_IN_NOTE = /[^\P{Cc}\t\n]/u;
+
+const codePoint = (char: string): string =>
+  `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * Why a name of who acknowledges cannot be kept, or null when it can: 1 to MAX_ACK_NAME_LENGTH characters,
+ * trimmed, no control characters. Every door that acknowledges (window, CLI, control channel) checks the
+ * name it trims with this, and an import the name it reads (docs/decisions.md "Snapshots"): a file holds
+ * exactly what the app can make. The phrase follows "the name".
+ */
+export function ackNameProblem(name: string): string | null {
+  if (name === '' || name.length > MAX_ACK_NAME_LENGTH)
+    return `must be 1 to ${MAX_ACK_NAME_LENGTH} characters`;
+  if (name !== name.trim()) return 'has spaces at its start or end (names are kept trimmed)';
+  const control = CONTROL.exec(name);
+  if (control !== null) return `has a control character (${codePoint(control[0])}); a name is plain text`;
+  return null;
+}
+
+/**
+ * Why an acknowledgement's note cannot be kept, or null when it can: at most MAX_NOTE_LENGTH characters,
+ * trimmed, line breaks and tabs but no other control characters. As ackNameProblem, for every door and
+ * for import. The phrase follows "note".
+ */
+export function noteProblem(note: string): string | null {
+  if (note.length > MAX_NOTE_LENGTH)
+    return `is ${note.length} characters; at most ${MAX_NOTE_LENGTH} are kept`;
+  if (note !== note.trim()) return 'has spaces or line breaks at its start or end (notes are kept trimmed)';
+  const control = CONTROL_IN_NOTE.exec(note);
+  if (control !== null)
+    return `has a control character (${codePoint(control[0])}); a note holds text, line breaks and tabs`;
+  return null;
+}
+
 /** One dataset of a cause. */
 export interface CauseDataset {
   datasetId: string;

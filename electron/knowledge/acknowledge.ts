@@ -6,9 +6,9 @@
  */
 import {
   type AcknowledgementView,
-  MAX_ACK_NAME_LENGTH,
-  MAX_NOTE_LENGTH,
+  ackNameProblem,
   causeIdOf,
+  noteProblem,
   parseCauseId,
 } from '../../shared/causes';
 import { acknowledge, openAcknowledgement, unacknowledge } from '../store/acknowledgements';
@@ -30,24 +30,19 @@ export interface Who {
   now: Date;
 }
 
-/** The note as stored: trimmed, empty is none; too long is refused naming the field. */
+/** The note as stored: trimmed, empty is none; one it cannot keep (noteProblem) is refused naming the field. */
 export function checkNote(note: string | null | undefined): string | null {
   const trimmed = note?.trim() ?? '';
-  if (trimmed.length > MAX_NOTE_LENGTH)
-    throw new InvalidArgument(
-      'note',
-      `note is ${trimmed.length} characters; at most ${MAX_NOTE_LENGTH} are kept`,
-    );
+  const problem = noteProblem(trimmed);
+  if (problem !== null) throw new InvalidArgument('note', `note ${problem}`);
   return trimmed === '' ? null : trimmed;
 }
 
+/** The name as stored: trimmed; one it cannot keep (ackNameProblem) is refused naming the field. */
 export function checkName(by: string): string {
   const trimmed = by.trim();
-  if (trimmed === '' || trimmed.length > MAX_ACK_NAME_LENGTH)
-    throw new InvalidArgument(
-      'by',
-      `the name of who acknowledges must be 1 to ${MAX_ACK_NAME_LENGTH} characters`,
-    );
+  const problem = ackNameProblem(trimmed);
+  if (problem !== null) throw new InvalidArgument('by', `the name of who acknowledges ${problem}`);
   return trimmed;
 }
 

@@ -19,8 +19,17 @@ const OF_A_DATASET = (table: string): string =>
 const EXPORT_TIMELINE = `SELECT dataset_id, at, kind, from_status, to_status, delivery_id, text, by_name
   FROM timeline WHERE org_id = ? AND ${OF_A_DATASET('timeline')} ORDER BY dataset_id, at_key, id`;
 
+/**
+ * An ended acknowledgement goes with its delivery: once retention dropped that delivery from its dataset
+ * (as it drops tasks), the file would name a delivery it does not have, which import refuses. An open one
+ * holds on its dataset's current delivery (docs/decisions.md "Snapshots: the local knowledge").
+ */
+const OF_A_DELIVERY_KEPT = `(a.ended_at IS NULL OR EXISTS (SELECT 1 FROM datasets d WHERE d.org_id = a.org_id
+  AND d.dataset_id = a.dataset_id AND (d.delivery_id = a.delivery_id
+    OR EXISTS (SELECT 1 FROM events e WHERE e.delivery_id = a.delivery_id AND e.dataset_pk = d.pk))))`;
+
 const EXPORT_ACKNOWLEDGEMENTS = `SELECT dataset_id, delivery_id, status, cause_id, note, by_name, at, ended_at,
-  end_reason FROM acknowledgements WHERE org_id = ? AND ${OF_A_DATASET('acknowledgements')}
+  end_reason FROM acknowledgements a WHERE org_id = ? AND ${OF_A_DATASET('a')} AND ${OF_A_DELIVERY_KEPT}
   ORDER BY dataset_id, at, delivery_id`;
 
 const EXPORT_SYNC_OUTAGES = `SELECT source_id, source_name, last_success_at, lost_at, regained_at

@@ -62,11 +62,12 @@ const timeKey = (time: string | null): number => (time === null ? EMPTY_TIME : D
 
 /** Last tie-break of the events' order: a store-wide write counter (later writes first). */
 const sequences = new WeakMap<Store, number>();
-function nextSeq(store: Store): number {
-  const next =
+/** Takes `count` numbers of the counter; returns the first. */
+function takeSeqs(store: Store, count: number): number {
+  const first =
     (sequences.get(store) ?? Number(store.value<number>('SELECT coalesce(max(seq), 0) FROM events'))) + 1;
-  sequences.set(store, next);
-  return next;
+  sequences.set(store, first + count - 1);
+  return first;
 }
 
 const lower = (value: string | null): string => (value ?? '').toLowerCase();
@@ -176,11 +177,17 @@ function writeEvents(
   events: readonly DeliveryEvent[],
   statements: readonly string[],
 ): void {
+  // One record's events number down its list: of two with the same deadline and delivered time, the
+  // one listed first (the list is newest first) is newer, and reads back first. An export lists them in
+  // that order, so its import stores the same order again (docs/decisions.md "Snapshots").
+  if (events.length === 0) return;
+  const last = takeSeqs(store, events.length) + events.length - 1;
   for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
     const batch = events.slice(start, start + EVENTS_PER_STATEMENT);
     const params: (string | number | null)[] = new Array(batch.length * EVENT_COLUMNS);
     let at = 0;
-    for (const event of batch) {
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]!;
       params[at++] = datasetPk;
       params[at++] = event.deliveryId;
       params[at++] = event.status;
@@ -190,7 +197,7 @@ function writeEvents(
       params[at++] = event.runDetails === undefined ? null : JSON.stringify(event.runDetails);
       params[at++] = timeKey(event.deliveryDeadline);
       params[at++] = timeKey(event.deliveredAt);
-      params[at++] = nextSeq(store);
+      params[at++] = last - start - i;
     }
     store.run(statements[batch.length]!, params);
   }

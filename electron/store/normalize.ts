@@ -59,18 +59,41 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[
 
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/**
+ * The instants a stored time can name: years 0000 to 9999 in UTC, the only ones `toISOString` writes in
+ * the canonical form (`+010000-01-01T…` and `-000001-12-31T…` are not RFC 3339, and an export holding
+ * one would not import again; docs/decisions.md "Import").
+ */
+export const EARLIEST_TIME = '0000-01-01T00:00:00.000Z';
+export const LATEST_TIME = '9999-12-31T23:59:59.999Z';
+const EARLIEST_MS = Date.parse(EARLIEST_TIME);
+const LATEST_MS = Date.parse(LATEST_TIME);
+
 /** RFC 3339 / ISO 8601 with any offset (none means UTC) → `2026-11-21T04:41:00.000Z`; null if unparseable. */
 export function normalizeDateTime(text: string): string | null {
   // Fast path: a remote that already sends the canonical form (a sync or an import reads hundreds of
-  // thousands): its fields checked in place, nothing allocated.
+  // thousands): its fields checked in place, nothing allocated. Four digits of year and Z: always in range.
   if (CANONICAL.test(text) && canonicalInRange(text)) return text;
+  const ms = instantOf(text);
+  return ms === null || ms < EARLIEST_MS || ms > LATEST_MS ? null : new Date(ms).toISOString();
+}
+
+/** The instant a non-canonical time names (perhaps outside the stored range), or null if it names none. */
+function instantOf(text: string): number | null {
   const trimmed = text.trim();
   if (!ISO_DATE_TIME.test(trimmed)) return null;
   const hasTime = trimmed.length > 10;
   const withT = trimmed.replace(' ', 'T');
   const zoned = !hasTime ? `${withT}T00:00:00Z` : ZONE.test(withT) ? withT : `${withT}Z`;
   const ms = Date.parse(zoned);
-  return Number.isFinite(ms) && fieldsInRange(trimmed) ? new Date(ms).toISOString() : null;
+  return Number.isFinite(ms) && fieldsInRange(trimmed) ? ms : null;
+}
+
+/** Why normalizeDateTime refused `text` (it returned null), as a message naming what is allowed. */
+export function dateTimeRefusal(text: string): string {
+  const ms = instantOf(text);
+  if (ms === null) return `${shortQuote(text)} is not an RFC 3339 datetime`;
+  return `${shortQuote(text)} is ${new Date(ms).toISOString()} in UTC: times must lie between ${EARLIEST_TIME} and ${LATEST_TIME}`;
 }
 
 /** The number written by the digits of `text` from `start` to `end` (the caller knows they are digits). */
@@ -80,30 +103,37 @@ function digits(text: string, start: number, end: number): number {
   return value;
 }
 
+/** Days in a month of the proleptic Gregorian calendar (year 0 is a leap year, as in ISO 8601). */
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 /** A canonical `YYYY-MM-DDTHH:MM:SS.mmmZ` whose fields are a real date and time (as toISOString would write). */
 function canonicalInRange(text: string): boolean {
-  const year = digits(text, 0, 4);
   const month = digits(text, 5, 7);
   const day = digits(text, 8, 10);
   if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth =
-    month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return (
-    day <= daysInMonth &&
+    day <= daysInMonth(digits(text, 0, 4), month) &&
     digits(text, 11, 13) <= 23 &&
     digits(text, 14, 16) <= 59 &&
     digits(text, 17, 19) <= 59
   );
 }
 
-/** Date.parse rolls 2026-02-30 over to March: check the calendar and clock fields themselves. */
+/**
+ * Date.parse rolls 2026-02-30 over to March: check the calendar and clock fields themselves (those of
+ * `text` as written, before its offset applies). `text` matched ISO_DATE_TIME: the fields are digits at
+ * fixed places, seconds only when a colon follows the minutes (`04:41Z`, `04:41+01:00` have none).
+ */
 function fieldsInRange(text: string): boolean {
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return false;
-  const [hour = 0, minute = 0, second = 0] = text.slice(11, 19).split(':').map(Number);
-  return hour <= 23 && minute <= 59 && second <= 59;
+  const month = digits(text, 5, 7);
+  const day = digits(text, 8, 10);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(digits(text, 0, 4), month)) return false;
+  if (text.length <= 10) return true;
+  const second = text.charAt(16) === ':' ? digits(text, 17, 19) : 0;
+  return digits(text, 11, 13) <= 23 && digits(text, 14, 16) <= 59 && second <= 59;
 }
 
 /** The fields an object of the format may have, in the order messages list them. */
@@ -176,7 +206,7 @@ function dateTime(
   if (typeof value !== 'string')
     return problem(ctx, `${path}.${key}`, `expected a datetime string, got ${describe(value)}`);
   if (tooLong(ctx, value, key, path)) return null;
-  return normalizeDateTime(value) ?? problem(ctx, `${path}.${key}`, `'${value}' is not an RFC 3339 datetime`);
+  return normalizeDateTime(value) ?? problem(ctx, `${path}.${key}`, dateTimeRefusal(value));
 }
 
 /** A status: any word in strict mode (stored as given, as a sync does; importRules.ts), any string else. */

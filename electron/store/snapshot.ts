@@ -280,6 +280,8 @@ class SnapshotWriter {
         );
       }
     }
+    // Last, as the knowledge comes last in an export: its checks across the whole file.
+    knowledge.finish();
     pruneTasks(this.store, this.orgId);
     // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
     for (const [datasetId, earliest] of knowledge.timelines) {
@@ -338,6 +340,7 @@ type KnowledgePart = Extract<SnapshotPart, { kind: 'timeline' | 'acknowledgement
 
 const timelinePath = (datasetId: string): string => `$.timeline[${jsonKey(datasetId)}]`;
 const acknowledgementPath = (index: number): string => `$.acknowledgements[${index}]`;
+const syncOutagePath = (index: number): string => `$.syncOutages[${index}]`;
 
 /**
  * The knowledge parts of a file: each checked as it is read (its problems come in file order with the
@@ -376,8 +379,9 @@ class KnowledgeReader {
       const ack = normalizeAcknowledgement(part.value, path);
       return () => writer.acknowledgement(ack, path);
     }
-    const outage = normalizeSyncOutage(part.value, `$.syncOutages[${part.index}]`);
-    return () => writer.syncOutage(outage);
+    const path = syncOutagePath(part.index);
+    const outage = normalizeSyncOutage(part.value, path);
+    return () => writer.syncOutage(outage, path);
   }
 }
 
@@ -414,7 +418,7 @@ export function parseSnapshot(text: string): ParsedSnapshot {
         snapshot.acknowledgements.push(normalizeAcknowledgement(part.value, acknowledgementPath(part.index)));
         break;
       case 'syncOutage':
-        snapshot.syncOutages.push(normalizeSyncOutage(part.value, `$.syncOutages[${part.index}]`));
+        snapshot.syncOutages.push(normalizeSyncOutage(part.value, syncOutagePath(part.index)));
     }
   });
   try {
@@ -451,7 +455,7 @@ export function importSnapshot(
       for (const [datasetId, entries] of snapshot.timeline ?? [])
         knowledge.timeline(datasetId, entries, timelinePath(datasetId));
       snapshot.acknowledgements?.forEach((ack, i) => knowledge.acknowledgement(ack, acknowledgementPath(i)));
-      for (const outage of snapshot.syncOutages ?? []) knowledge.syncOutage(outage);
+      snapshot.syncOutages?.forEach((outage, i) => knowledge.syncOutage(outage, syncOutagePath(i)));
       writer.finish(checker, knowledge);
     } catch (error) {
       refused(error);

@@ -1,8 +1,8 @@
 /**
  * The local knowledge in a snapshot (DESIGN.md §11: "covered by export/import"): each dataset's
  * timeline, the org's acknowledgements (open and ended) and its sync outages. Checked as strictly as
- * the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long text), each
- * problem named by its JSON path; written beside the datasets in the import's transaction. The format
+ * the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long text, names
+ * and notes the app could not have stored), each problem named by its JSON path; written beside the datasets in the import's transaction. The format
  * is docs/decisions.md "Snapshots: the local knowledge".
  */
 import {
@@ -10,14 +10,17 @@ import {
   MAX_ACK_NAME_LENGTH,
   MAX_CAUSE_ID_LENGTH,
   MAX_NOTE_LENGTH,
+  ackNameProblem,
   causeIdOf,
+  noteProblem,
   parseCauseId,
 } from '../../shared/causes';
 import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from '../../shared/timeline';
 import type { Store } from './database';
 import { PROBLEM_DELIVERY } from './failedDelivery';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, shortQuote, statusProblem } from './importRules';
-import { RecordProblem, jsonPath, normalizeDateTime } from './normalize';
+import { RecordProblem, dateTimeRefusal, jsonPath, normalizeDateTime } from './normalize';
+import { AcknowledgementEntries, acknowledgementKey } from './snapshotAckEntries';
 import { addTimelineEntry } from './timeline';
 
 /** An acknowledgement as a snapshot holds it: the org is the one imported into. */
@@ -54,6 +57,12 @@ export const SYNC_OUTAGE_FIELDS = [
 ] as const;
 
 const KINDS: ReadonlySet<string> = new Set(TIMELINE_KINDS);
+/** The entries the app writes with an acknowledgement's delivery (store/acknowledgements.ts). */
+const ACKNOWLEDGEMENT_KINDS: ReadonlySet<string> = new Set([
+  'acknowledged',
+  'unacknowledged',
+  'acknowledgement-ended',
+]);
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -120,8 +129,7 @@ class Fields {
     const value = this.text(key, MAX_ID_LENGTH, true);
     if (value === null) return null;
     const time = normalizeDateTime(value);
-    if (time === null)
-      throw new RecordProblem(this.at(key), `${shortQuote(value)} is not an RFC 3339 datetime`);
+    if (time === null) throw new RecordProblem(this.at(key), dateTimeRefusal(value));
     return time;
   }
 
@@ -129,6 +137,21 @@ class Fields {
     const time = this.time(key);
     if (time === null) throw new RecordProblem(this.at(key), 'missing; an RFC 3339 datetime');
     return time;
+  }
+
+  /**
+   * A value the app itself could have stored (`problem`: shared/causes.ts's ackNameProblem or
+   * noteProblem, what every door that acknowledges checks), said of `subject` ("the name", "the note").
+   */
+  madeByApp<T extends string | null>(
+    key: string,
+    value: T,
+    problem: (text: string) => string | null,
+    subject: string,
+  ): T {
+    const found = value === null ? null : problem(value);
+    if (found !== null) throw new RecordProblem(this.at(key), `${subject} ${found}`);
+    return value;
   }
 
   /** `later` is null, or not before `earlier`. */
@@ -151,14 +174,29 @@ export function normalizeTimeline(value: unknown, path: string): TimelineEntry[]
         fields.at('kind'),
         `${shortQuote(kind)} is not a timeline kind (allowed: ${TIMELINE_KINDS.join(', ')})`,
       );
+    // A lost contact is the org's (sync_outages), shown on every dataset's timeline: export never writes
+    // one into a dataset's timeline, and one stored there would show twice.
+    if (kind === 'outage')
+      throw new RecordProblem(
+        fields.at('kind'),
+        "an outage is the org's, not a dataset's: give it in $.syncOutages (every dataset's timeline shows the org's outages)",
+      );
+    const text = fields.text('text', MAX_NOTE_LENGTH);
+    const deliveryId = fields.text('deliveryId', MAX_ID_LENGTH);
+    if (deliveryId === null && ACKNOWLEDGEMENT_KINDS.has(kind))
+      throw new RecordProblem(
+        fields.at('deliveryId'),
+        `missing; an '${kind}' entry names the delivery acknowledged`,
+      );
     return {
       at,
       kind: kind as TimelineKind,
       from: fields.status('from'),
       to: fields.status('to'),
-      deliveryId: fields.text('deliveryId', MAX_ID_LENGTH),
-      text: fields.text('text', MAX_NOTE_LENGTH),
-      by: fields.text('by', MAX_ACK_NAME_LENGTH),
+      deliveryId,
+      // An acknowledgement's entry holds its note; the other texts are made of the remote's names and ids.
+      text: kind === 'acknowledged' ? fields.madeByApp('text', text, noteProblem, 'the note') : text,
+      by: fields.madeByApp('by', fields.text('by', MAX_ACK_NAME_LENGTH), ackNameProblem, 'the name'),
     };
   });
 }
@@ -178,8 +216,8 @@ export function normalizeAcknowledgement(value: unknown, path: string): Snapshot
       throw new RecordProblem(fields.at('causeId'), (error as Error).message);
     }
   }
-  const note = fields.text('note', MAX_NOTE_LENGTH, true);
-  const by = fields.required('by', MAX_ACK_NAME_LENGTH);
+  const note = fields.madeByApp('note', fields.text('note', MAX_NOTE_LENGTH, true), noteProblem, 'the note');
+  const by = fields.madeByApp('by', fields.required('by', MAX_ACK_NAME_LENGTH), ackNameProblem, 'the name');
   const at = fields.requiredTime('at');
   const endedAt = fields.time('endedAt');
   fields.notBefore(endedAt, 'endedAt', at, 'at');
@@ -216,10 +254,14 @@ export interface DeliveryOwner {
  * file's datasets are all read, and the writes. Inside the import's transaction; throws RecordProblem.
  */
 export class KnowledgeWriter {
-  /** `datasetId deliveryId` of each acknowledgement written → its path. */
+  /** Each acknowledgement written (acknowledgementKey) → its path. */
   private readonly acks = new Map<string, string>();
+  /** The timelines' entries that need one of those. */
+  private readonly ackEntries = new AcknowledgementEntries();
   /** Dataset → the path of its open acknowledgement. */
   private readonly open = new Map<string, string>();
+  /** `[sourceId, lostAt]` of each sync outage written → its path. */
+  private readonly outages = new Map<string, string>();
   /** Datasets whose timeline the file gave, with its earliest entry's time: pruned to retention at the end. */
   readonly timelines = new Map<string, string>();
   counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0 };
@@ -240,9 +282,15 @@ export class KnowledgeWriter {
       );
   }
 
-  private ownDelivery(datasetId: string, deliveryId: string | null, path: string): void {
+  /** A delivery named is not another dataset's; with `required`, it is one the file gives this dataset. */
+  private ownDelivery(datasetId: string, deliveryId: string | null, path: string, required = false): void {
     if (deliveryId === null) return;
     const owner = this.deliveryOwner(deliveryId);
+    if (owner === undefined && required)
+      throw new RecordProblem(
+        path,
+        `dataset ${shortQuote(datasetId)} has no delivery ${shortQuote(deliveryId)} in the file (an acknowledgement is of one of its dataset's deliveries: an event's deliveryId or the record's)`,
+      );
     if (owner !== undefined && owner.datasetId !== datasetId)
       throw new RecordProblem(
         path,
@@ -253,6 +301,12 @@ export class KnowledgeWriter {
   timeline(datasetId: string, entries: TimelineEntry[], path: string): void {
     this.inFile(datasetId, path, 'the timeline');
     entries.forEach((entry, i) => this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`));
+    this.ackEntries.add(
+      datasetId,
+      entries,
+      path,
+      (deliveryId) => this.deliveryOwner(deliveryId)?.datasetId === datasetId,
+    );
     let earliest: string | null = null;
     for (const entry of entries) {
       addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
@@ -265,8 +319,9 @@ export class KnowledgeWriter {
 
   acknowledgement(ack: SnapshotAcknowledgement, path: string): void {
     this.inFile(ack.datasetId, `${path}.datasetId`, 'an acknowledgement');
-    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`);
-    const key = `${ack.datasetId} ${ack.deliveryId}`;
+    // Ended ones too: export writes those of the deliveries it writes (query/exportSnapshot.ts).
+    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`, true);
+    const key = acknowledgementKey(ack.datasetId, ack.deliveryId);
     const same = this.acks.get(key);
     if (same !== undefined)
       throw new RecordProblem(
@@ -294,6 +349,11 @@ export class KnowledgeWriter {
     this.counts.acknowledgements++;
   }
 
+  /** The checks that need every record read: each acknowledgement's entry has its acknowledgement. */
+  finish(): void {
+    this.ackEntries.check(this.acks);
+  }
+
   /** An open acknowledgement is of the dataset's failure now, as the file's record says (one per dataset). */
   private holds(ack: SnapshotAcknowledgement, path: string): void {
     const other = this.open.get(ack.datasetId);
@@ -316,8 +376,19 @@ export class KnowledgeWriter {
     );
   }
 
-  /** The org's outage of the same source and start is replaced (an import again is the same import). */
-  syncOutage(outage: SnapshotSyncOutage): void {
+  /**
+   * The org's outage of the same source and start is replaced (an import again is the same import); the
+   * file gives each once, as export writes them, so what it counts is what is stored.
+   */
+  syncOutage(outage: SnapshotSyncOutage, path: string): void {
+    const key = JSON.stringify([outage.sourceId, outage.lostAt]);
+    const same = this.outages.get(key);
+    if (same !== undefined)
+      throw new RecordProblem(
+        `${path}.lostAt`,
+        `source ${shortQuote(outage.sourceId)} lost contact at ${outage.lostAt} also at ${same} (one outage per source and start)`,
+      );
+    this.outages.set(key, path);
     this.store.run('DELETE FROM sync_outages WHERE org_id = ? AND source_id = ? AND lost_at = ?', [
       this.orgId,
       outage.sourceId,

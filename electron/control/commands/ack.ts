@@ -8,9 +8,9 @@ import Type from 'typebox';
 import {
   type AcknowledgementView,
   type Cause,
-  MAX_ACK_NAME_LENGTH,
-  MAX_NOTE_LENGTH,
+  ackNameProblem,
   causeIdOf,
+  noteProblem,
   parseCauseId,
 } from '../../../shared/causes';
 import {
@@ -24,7 +24,6 @@ import {
 } from '../../knowledge/acknowledge';
 import { acknowledgerName } from '../../knowledge/identity';
 import { causeOfDataset, listCauses } from '../../query/causes';
-import { InvalidArgument } from '../../query/errors';
 import { datasetStatus } from '../../query/trayCounts';
 import { openAcknowledgement } from '../../store/acknowledgements';
 import type { Store } from '../../store/database';
@@ -79,42 +78,28 @@ export function checkAckTarget(target: AckTarget): CheckedTarget {
   };
 }
 
+/** The name as kept (trimmed); one the app cannot keep (ackNameProblem) is a usage error naming --by. */
 function checkBy(by: string): string {
-  try {
-    return checkName(by);
-  } catch (error) {
-    if (error instanceof InvalidArgument)
-      throw new CommandUsageError(`--by: the name must be 1 to ${MAX_ACK_NAME_LENGTH} characters`);
-    throw error;
-  }
+  const problem = ackNameProblem(by.trim());
+  if (problem !== null) throw new CommandUsageError(`--by: the name ${problem}`);
+  return checkName(by);
 }
 
-/** The note as kept (trimmed; empty is none); too long is a usage error naming --note and the limit. */
+/** The note as kept (trimmed; empty is none); one the app cannot keep is a usage error naming --note. */
 export function checkAckNote(note: string | undefined): string | null {
-  try {
-    return checkNote(note);
-  } catch (error) {
-    if (error instanceof InvalidArgument)
-      throw new CommandUsageError(
-        `--note is ${note!.trim().length} characters; at most ${MAX_NOTE_LENGTH} are kept`,
-      );
-    throw error;
-  }
+  const problem = noteProblem(note?.trim() ?? '');
+  if (problem !== null) throw new CommandUsageError(`--note ${problem}`);
+  return checkNote(note);
 }
 
 /** Who acknowledges: `--by`, else the settings' triage name, else the OS user (a bad setting is exit 1). */
 function whoActs(ctx: CommandContext, by: string | undefined): { by: string; now: Date } {
   if (by !== undefined) return { by, now: ctx.now() };
   const name = acknowledgerName(ctx.settings());
-  try {
-    return { by: checkName(name), now: ctx.now() };
-  } catch (error) {
-    if (error instanceof InvalidArgument)
-      throw new CommandError(
-        `the name in Settings → Triage is over ${MAX_ACK_NAME_LENGTH} characters: shorten it, or pass --by NAME`,
-      );
-    throw error;
-  }
+  const problem = ackNameProblem(name);
+  if (problem !== null)
+    throw new CommandError(`the name in Settings → Triage ${problem}: change it, or pass --by NAME`);
+  return { by: checkName(name), now: ctx.now() };
 }
 
 const quoted = (id: string): string => `'${printable(id)}'`;

@@ -279,6 +279,19 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     stdout: '',
     stderr: 'dataset-health: --by: the name must be 1 to 100 characters\n',
   },
+  {
+    argv: ['ack', 'ds-auth-1', '--by', 'sam\u001b]0;pwned\u0007'],
+    code: 2,
+    stdout: '',
+    stderr: 'dataset-health: --by: the name has a control character (U+001B); a name is plain text\n',
+  },
+  {
+    argv: ['ack', 'ds-auth-1', '--note', 'line one\r\nline two'],
+    code: 2,
+    stdout: '',
+    stderr:
+      'dataset-health: --note has a control character (U+000D); a note holds text, line breaks and tabs\n',
+  },
 ];
 
 /** What the steps leave stored in acme, as seen after the process that wrote it has stopped. */

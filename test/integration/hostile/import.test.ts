@@ -137,6 +137,9 @@ function tasksOf(deliveryId: string | null, detailsDeliveryId: string | null = d
 
 const MB50 = 'x'.repeat(50 * 1024 * 1024);
 
+/** `text` matched literally in a RegExp. */
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** An acknowledgement of dataset `a`'s delivery, ended unless `extra` says otherwise. */
 function ackOf(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -303,6 +306,14 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     /\$\.timeline\["a"\]\[0\]\.kind: '<script>' is not a timeline kind \(allowed: status, notified/,
   ],
   [
+    "an outage in a dataset's timeline",
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'outage', text: 'Lost contact with S' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.kind: an outage is the org's, not a dataset's: give it in \$\.syncOutages \(every dataset's timeline shows the org's outages\)/,
+  ],
+  [
     "a timeline of the org's dataset that is not in the file",
     { datasets: [record('a')], timeline: { 'keep-0000.X': [] } },
     /\$\.timeline\["keep-0000\.X"\]: the timeline of dataset 'keep-0000\.X', which is not in the file's datasets/,
@@ -318,6 +329,73 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     /\$\.acknowledgements\[0\]\.note: 52428800 characters, over the limit of 2000 for note/,
   ],
   [
+    'a NUL in who acknowledged',
+    { datasets: [record('a')], acknowledgements: [ackOf({ by: 'sam\u0000' })] },
+    /\$\.acknowledgements\[0\]\.by: the name has a control character \(U\+0000\); a name is plain text/,
+  ],
+  [
+    'a terminal escape in who withdrew, on the timeline',
+    {
+      datasets: [record('a')],
+      timeline: {
+        a: [{ at: '2026-11-20T05:00:00Z', kind: 'unacknowledged', deliveryId: 'a-d0', by: '\u001b[2Jsam' }],
+      },
+    },
+    /\$\.timeline\["a"\]\[0\]\.by: the name has a control character \(U\+001B\); a name is plain text/,
+  ],
+  [
+    'a C1 control in a note',
+    { datasets: [record('a')], acknowledgements: [ackOf({ note: 'on it\u009b31m' })] },
+    /\$\.acknowledgements\[0\]\.note: the note has a control character \(U\+009B\); a note holds text, line breaks and tabs/,
+  ],
+  [
+    'a name with spaces around it (the app keeps names trimmed)',
+    { datasets: [record('a')], acknowledgements: [ackOf({ by: ' sam' })] },
+    /\$\.acknowledgements\[0\]\.by: the name has spaces at its start or end \(names are kept trimmed\)/,
+  ],
+  [
+    'an ended acknowledgement of a delivery its dataset does not have',
+    { datasets: [record('a')], acknowledgements: [ackOf({ deliveryId: 'a-d9' })] },
+    /\$\.acknowledgements\[0\]\.deliveryId: dataset 'a' has no delivery 'a-d9' in the file \(an acknowledgement is of one of its dataset's deliveries: an event's deliveryId or the record's\)/,
+  ],
+  [
+    'an acknowledged entry of a delivery without its acknowledgement',
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'acknowledged', deliveryId: 'a-d0', by: 'sam' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: an 'acknowledged' entry of delivery 'a-d0', but the file has no acknowledgement of dataset 'a' and that delivery \(give it in \$\.acknowledgements, or an 'unacknowledged' entry at or after this one if it was withdrawn\)/,
+  ],
+  [
+    "an acknowledgement's end without its acknowledgement",
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'acknowledgement-ended', deliveryId: 'a-d0' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: an 'acknowledgement-ended' entry of delivery 'a-d0', but the file has no acknowledgement/,
+  ],
+  [
+    'an acknowledgement withdrawn before it was made',
+    {
+      datasets: [record('a')],
+      timeline: {
+        a: [
+          { at: '2026-11-20T05:00:00Z', kind: 'acknowledged', deliveryId: 'a-d0', by: 'sam' },
+          { at: '2026-11-20T04:59:00Z', kind: 'unacknowledged', deliveryId: 'a-d0', by: 'sam' },
+        ],
+      },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: an 'acknowledged' entry of delivery 'a-d0', but the file has no acknowledgement/,
+  ],
+  [
+    'an acknowledged entry without a delivery',
+    {
+      datasets: [record('a')],
+      timeline: { a: [{ at: '2026-11-20T05:00:00Z', kind: 'acknowledged', by: 'sam' }] },
+    },
+    /\$\.timeline\["a"\]\[0\]\.deliveryId: missing; an 'acknowledged' entry names the delivery acknowledged/,
+  ],
+  [
     'an open acknowledgement of a dataset that is HEALTHY',
     {
       datasets: [record('a', { latestDeliveryStatus: 'HEALTHY' })],
@@ -329,6 +407,99 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
     'an acknowledgement for another org',
     { datasets: [record('a')], acknowledgements: [ackOf({ orgId: 'globex' })] },
     /\$\.acknowledgements\[0\]\.orgId: unknown field 'orgId'/,
+  ],
+  ...(
+    [
+      [
+        'a record time before year 0000 in UTC',
+        { datasets: [record('a', { latestDeliveryTimestamp: '0000-01-01T00:00:00+01:00' })] },
+        '$.datasets[0].latestDeliveryTimestamp',
+        '0000-01-01T00:00:00+01:00',
+        '-000001-12-31T23:00:00.000Z',
+      ],
+      [
+        'a deadline after year 9999 in UTC',
+        {
+          datasets: [
+            record('a', {
+              deliveryEventList: [{ deliveryId: 'a-d0', deliveryDeadline: '9999-12-31T23:30:00-01:00' }],
+            }),
+          ],
+        },
+        '$.datasets[0].deliveryEventList[0].deliveryDeadline',
+        '9999-12-31T23:30:00-01:00',
+        '+010000-01-01T00:30:00.000Z',
+      ],
+      [
+        'a run detail before year 0000',
+        {
+          datasets: [
+            record('a', {
+              deliveryEventList: [
+                {
+                  deliveryId: 'a-d0',
+                  runDetails: [{ stage: 'ingest', startedAt: '0000-01-01 00:30+00:31' }],
+                },
+              ],
+            }),
+          ],
+        },
+        '$.datasets[0].deliveryEventList[0].runDetails[0].startedAt',
+        '0000-01-01 00:30+00:31',
+        '-000001-12-31T23:59:00.000Z',
+      ],
+      [
+        'a task time after year 9999',
+        {
+          datasets: [record('a')],
+          tasks: {
+            'a-d0': { dispatch: { tasks: [{ taskId: 't', taskEndedAt: '9999-12-31T23:59:59.999-00:01' }] } },
+          },
+        },
+        '$.tasks["a-d0"].dispatch.tasks[0].taskEndedAt',
+        '9999-12-31T23:59:59.999-00:01',
+        '+010000-01-01T00:00:59.999Z',
+      ],
+      [
+        'a timeline time before year 0000',
+        { datasets: [record('a')], timeline: { a: [{ at: '0000-01-01T00:00:00+00:01', kind: 'notified' }] } },
+        '$.timeline["a"][0].at',
+        '0000-01-01T00:00:00+00:01',
+        '-000001-12-31T23:59:00.000Z',
+      ],
+      [
+        'an acknowledgement ended after year 9999',
+        { datasets: [record('a')], acknowledgements: [ackOf({ endedAt: '9999-12-31T23:00:00-01:00' })] },
+        '$.acknowledgements[0].endedAt',
+        '9999-12-31T23:00:00-01:00',
+        '+010000-01-01T00:00:00.000Z',
+      ],
+      [
+        'a sync outage lost before year 0000',
+        { datasets: [], syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '0000-01-01T00:00+01:00' }] },
+        '$.syncOutages[0].lostAt',
+        '0000-01-01T00:00+01:00',
+        '-000001-12-31T23:00:00.000Z',
+      ],
+    ] as [string, unknown, string, string, string][]
+  ).map(([name, file, path, given, utc]): [string, unknown, RegExp] => [
+    name,
+    file,
+    new RegExp(
+      `^[^\\n]*: ${escape(path)}: ${escape(`'${given}' is ${utc} in UTC`)}: times must lie between 0000-01-01T00:00:00\\.000Z and 9999-12-31T23:59:59\\.999Z`,
+    ),
+  ]),
+  [
+    'the same sync outage twice (same source and start, written two ways)',
+    {
+      datasets: [],
+      syncOutages: [
+        { sourceId: 's', sourceName: 'S', lostAt: '2026-11-20T05:00:00Z' },
+        { sourceId: 't', sourceName: 'T', lostAt: '2026-11-20T05:00:00Z' },
+        { sourceId: 's', sourceName: 'S again', lostAt: '2026-11-20T06:00:00+01:00' },
+      ],
+    },
+    /\$\.syncOutages\[2\]\.lostAt: source 's' lost contact at 2026-11-20T05:00:00\.000Z also at \$\.syncOutages\[0\] \(one outage per source and start\)/,
   ],
   [
     'a sync outage in month 13',
@@ -409,8 +580,37 @@ describe('hostile snapshot files', () => {
       {
         datasets: [record('a')],
         timeline: { a: [{ at: '2026-11-20T05:00:00+01:00', kind: 'status', from: null, to: 'HEALTHY' }] },
-        acknowledgements: [ackOf({ causeId: 'INGEST:E_AUTH', note: '' })],
+        acknowledgements: [
+          ackOf({ causeId: 'INGEST:E_AUTH', note: 'line one\n\tline two', by: 'Ana María' }),
+        ],
         syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '2026-11-20T05:00:00Z', regainedAt: null }],
+      },
+    ],
+    [
+      'acknowledgements of datasets and deliveries whose ids hold spaces ("a b" + "c", "a" + "b c")',
+      {
+        datasets: [
+          record('a b', { deliveryId: 'c', deliveryEventList: [{ deliveryId: 'c' }] }),
+          record('a', { deliveryId: 'b c', deliveryEventList: [{ deliveryId: 'b c' }] }),
+        ],
+        acknowledgements: [
+          ackOf({ datasetId: 'a b', deliveryId: 'c' }),
+          ackOf({ datasetId: 'a', deliveryId: 'b c' }),
+        ],
+      },
+    ],
+    [
+      'a withdrawn acknowledgement (its entries, none in acknowledgements) and entries of a delivery retention dropped',
+      {
+        datasets: [record('a')],
+        timeline: {
+          a: [
+            { at: '2026-11-20T05:00:00Z', kind: 'acknowledged', deliveryId: 'a-d0', by: 'sam' },
+            { at: '2026-11-20T05:00:00Z', kind: 'unacknowledged', deliveryId: 'a-d0', by: 'sam' },
+            { at: '2026-11-20T05:10:00Z', kind: 'acknowledged', deliveryId: 'a-dropped', by: 'sam' },
+            { at: '2026-11-20T05:20:00Z', kind: 'acknowledgement-ended', deliveryId: 'a-dropped' },
+          ],
+        },
       },
     ],
   ];
@@ -419,6 +619,48 @@ describe('hostile snapshot files', () => {
     writeFileSync(path, JSON.stringify(file));
     const run = await cli(['import', '--org', ORG, path, '--data-dir', dataDir]);
     expect(run.code, run.stderr).toBe(0);
+  });
+});
+
+describe('times at the ends of the calendar', () => {
+  it('are kept when their instant is within years 0000 to 9999 of UTC, and their export imports again byte for byte', async () => {
+    let file = join(tempDir(), 'edges.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        datasets: [
+          record('edge', {
+            latestDeliveryTimestamp: '9999-12-31T22:59:59.999-01:00',
+            deliveryEventList: [
+              {
+                deliveryId: 'edge-d0',
+                deliveryDeadline: '0000-01-01T01:00:00+01:00',
+                deliveredAt: '0000-02-29',
+              },
+            ],
+          }),
+        ],
+        timeline: { edge: [{ at: '9999-12-31T23:59:59.9999Z', kind: 'notified', text: 'far' }] },
+        syncOutages: [{ sourceId: 's', sourceName: 'S', lostAt: '0000-01-01T00:00:00-00:00' }],
+      }),
+    );
+    const exports: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const dataDir = tempDir();
+      const run = await cli(['import', '--org', ORG, file, '--data-dir', dataDir]);
+      expect(run.code, run.stderr).toBe(0);
+      const exported = await cli(['export', '--org', ORG, '-', '--data-dir', dataDir]);
+      expect(exported.code, exported.stderr).toBe(0);
+      exports.push(exported.stdout);
+      writeFileSync((file = join(tempDir(), 'again.json')), exported.stdout);
+    }
+    expect(exports[1]).toBe(exports[0]);
+    for (const time of [
+      '"9999-12-31T23:59:59.999Z"',
+      '"0000-01-01T00:00:00.000Z"',
+      '"0000-02-29T00:00:00.000Z"',
+    ])
+      expect(exports[0]).toContain(time);
   });
 });
 

@@ -217,6 +217,29 @@ describe('acknowledgement lifecycle', () => {
     );
     expect(listAcknowledgements(store, ORG, true)).toEqual([]);
   });
+
+  it('refuses control characters in who and in the note (a note keeps its line breaks and tabs)', async () => {
+    await sync(record('a', 'FAILED', 'd1'));
+    expect(() => acknowledgeDataset(store, ORG, 'a', null, { by: 'sam\u001b[31m', now: clock })).toThrow(
+      new InvalidArgument(
+        'by',
+        'the name of who acknowledges has a control character (U+001B); a name is plain text',
+      ),
+    );
+    expect(() => acknowledgeDataset(store, ORG, 'a', 'on it\u0000', who())).toThrow(
+      new InvalidArgument(
+        'note',
+        'note has a control character (U+0000); a note holds text, line breaks and tabs',
+      ),
+    );
+    expect(() => acknowledgeDataset(store, ORG, 'a', 'on it\u0085', who())).toThrow(InvalidArgument);
+    expect(listAcknowledgements(store, ORG, true)).toEqual([]);
+    const made = acknowledgeDataset(store, ORG, 'a', '  rotating:\n\t- the key  ', {
+      by: ' Ana María ',
+      now: clock,
+    });
+    expect(made).toMatchObject({ note: 'rotating:\n\t- the key', by: 'Ana María' });
+  });
 });
 
 describe('timeline retention', () => {

@@ -1,5 +1,9 @@
-/** The write path: rollbacks leave no stale caches, revisions follow data changes only. */
+/**
+ * The write path: rollbacks leave no stale caches, revisions follow data changes only, events tied in
+ * time keep their list's order.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { createApiKey, recordKeyUse } from '../../../electron/store/apiKeys';
 import { Store } from '../../../electron/store/database';
 import { writeDataset } from '../../../electron/store/datasetWriter';
@@ -33,6 +37,44 @@ describe('writeDataset', () => {
     expect(store.value('SELECT count(*) FROM datasets')).toBe(0);
     store.transaction(() => writeDataset(store, 'acme', withNewSchedule, options));
     expect(store.value('SELECT count(*) FROM datasets')).toBe(1);
+  });
+});
+
+describe('events tied in deadline and delivered time', () => {
+  const [base] = fixtureRecords(1, 3, 'tie');
+  // More than one statement's worth (EVENTS_PER_STATEMENT is 32), all due at once, none delivered.
+  const tied = Array.from({ length: 40 }, (_, i) => ({
+    ...base!.deliveryEventList[0]!,
+    deliveryId: `tie-${i}`,
+    deliveryDeadline: '2026-11-20T04:00:00.000Z',
+    deliveredAt: null,
+  }));
+  const record = { ...base!, deliveryId: 'tie-0', deliveryEventList: tied };
+  const listed = (): string[] => {
+    let text = '';
+    exportSnapshot(store, 'acme', (chunk) => (text += chunk));
+    const { datasets } = JSON.parse(text) as { datasets: { deliveryEventList: { deliveryId: string }[] }[] };
+    return datasets[0]!.deliveryEventList.map((event) => event.deliveryId);
+  };
+  const ids = tied.map((event) => event.deliveryId);
+
+  it("read back in the record's order (newest first), so an export's import lists them as the export did", () => {
+    store.transaction(() => writeDataset(store, 'acme', record, options));
+    expect(listed()).toEqual(ids);
+    // What an export wrote, imported again (and a sync that sends the list again): the same order.
+    store.transaction(() => writeDataset(store, 'acme', record, options));
+    expect(listed()).toEqual(ids);
+    store.transaction(() =>
+      writeDataset(store, 'acme', record, { events: 'merge', deliveriesPerDataset: 100 }),
+    );
+    expect(listed()).toEqual(ids);
+  });
+
+  it('retention keeps the first listed', () => {
+    store.transaction(() =>
+      writeDataset(store, 'acme', record, { events: 'replace', deliveriesPerDataset: 3 }),
+    );
+    expect(listed()).toEqual(['tie-0', 'tie-1', 'tie-2']);
   });
 });
 

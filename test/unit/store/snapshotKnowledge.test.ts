@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { MAX_NOTE_LENGTH } from '../../../shared/causes';
-import { acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
+import { acknowledgeDataset, unacknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { listCauses } from '../../../electron/query/causes';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
@@ -194,6 +194,28 @@ describe('export → import → export', () => {
     expect(exported(fresh)).toBe(first);
   });
 
+  it('a withdrawn acknowledgement (its entries, no acknowledgement) and one made again travel too', async () => {
+    await sync(store, 100, record('w', 'FAILED', 'w1', '2026-11-21T05:00:00.000Z'));
+    for (const step of ['ack', 'unack', 'ack', 'unack', 'ack'] as const) {
+      tick(1);
+      if (step === 'ack') acknowledgeDataset(store, ORG, 'w', `note ${clock.getMinutes()}`, who());
+      else unacknowledgeDataset(store, ORG, 'w', who());
+    }
+    tick(1);
+    unacknowledgeDataset(store, ORG, 'w', who());
+    const withdrawn = exported(store);
+    expect(JSON.parse(withdrawn)).toMatchObject({ acknowledgements: [] });
+    const fresh = await newStore();
+    await importText(fresh, withdrawn);
+    expect(exported(fresh)).toBe(withdrawn);
+    // Made again: its acknowledgement is in the file beside the entries of the withdrawn ones.
+    tick(1);
+    acknowledgeDataset(store, ORG, 'w', 'back on it', who());
+    const again = exported(store);
+    await importText(fresh, again);
+    expect(exported(fresh)).toBe(again);
+  });
+
   it('a snapshot without knowledge (an older one) still imports', async () => {
     await livedIn();
     const { datasets, tasks } = JSON.parse(exported(store)) as Record<string, unknown>;
@@ -265,6 +287,34 @@ describe('retention', () => {
     ]);
   });
 
+  it('an ended acknowledgement whose delivery retention dropped stays in the store, out of the export, which imports again', async () => {
+    await sync(store, 1, record('r', 'FAILED', 'r1', '2026-11-21T05:00:00.000Z'));
+    tick(5);
+    acknowledgeDataset(store, ORG, 'r', 'on it', who());
+    tick(30);
+    // Retention 1: r1 goes; r2, due 06:00, stays, and the timeline from 06:00 on with it.
+    await sync(store, 1, record('r', 'HEALTHY', 'r2', '2026-11-21T06:00:00.000Z'));
+    expect(listAcknowledgements(store, ORG, true)).toEqual([
+      expect.objectContaining({ deliveryId: 'r1', endReason: 'delivered (HEALTHY)' }),
+    ]);
+    const file = JSON.parse(exported(store)) as {
+      acknowledgements: unknown[];
+      timeline: Record<string, { kind: string; deliveryId: string }[]>;
+    };
+    // A file naming r1 without it would be refused: it goes with its delivery, as its tasks do.
+    expect(file.acknowledgements).toEqual([]);
+    // Its entries stay, history of a delivery the file no longer has (as a status entry's would).
+    expect(file.timeline.r!.map((e) => `${e.kind} ${e.deliveryId}`)).toEqual([
+      'status r1',
+      'acknowledged r1',
+      'status r2',
+      'acknowledgement-ended r1',
+    ]);
+    const fresh = await newStore();
+    await importText(fresh, exported(store), { deliveriesPerDataset: 1 });
+    expect(exported(fresh)).toBe(exported(store));
+  });
+
   const file = (): string => {
     const r = record('r', 'HEALTHY', 'r2', '2026-11-21T06:30:00.000Z');
     r.deliveryEventList.push({
@@ -311,6 +361,11 @@ const REFUSED: Row[] = [
     'an unknown timeline kind',
     (f) => void (entry(f, 'a', 1).kind = 'exploded'),
     /^\$\.timeline\["a"\]\[1\]\.kind: 'exploded' is not a timeline kind \(allowed: status, notified, reminded, acknowledged, unacknowledged, acknowledgement-ended, outage\)$/,
+  ],
+  [
+    "an outage in a dataset's timeline (outages are the org's)",
+    (f) => void (entry(f, 'b', 0).kind = 'outage'),
+    /^\$\.timeline\["b"\]\[0\]\.kind: an outage is the org's, not a dataset's: give it in \$\.syncOutages/,
   ],
   [
     'a timeline time that is not one',
@@ -390,9 +445,56 @@ const REFUSED: Row[] = [
     /^\$\.acknowledgements\[1\]\.by: 101 characters, over the limit of 100 for by$/,
   ],
   [
+    'a control character in who acknowledged',
+    (f) => void (ack(f, 1).by = 'Ana\u0007 María'),
+    /^\$\.acknowledgements\[1\]\.by: the name has a control character \(U\+0007\); a name is plain text$/,
+  ],
+  [
+    "a control character in an acknowledgement's note on the timeline",
+    (f) => void (entry(f, 'a', 2).text = 'rotating\u001b[8m'),
+    /^\$\.timeline\["a"\]\[2\]\.text: the note has a control character \(U\+001B\); a note holds text, line breaks and tabs$/,
+  ],
+  [
     'the same failure acknowledged twice',
     (f) => void (f.acknowledgements as unknown[]).push({ ...ack(f, 0) }),
     /^\$\.acknowledgements\[2\]\.deliveryId: delivery 'a1' of dataset 'a' is acknowledged also at \$\.acknowledgements\[0\]/,
+  ],
+  [
+    'an ended acknowledgement of a delivery its dataset does not have',
+    (f) => void (ack(f, 0).deliveryId = 'a9'),
+    /^\$\.acknowledgements\[0\]\.deliveryId: dataset 'a' has no delivery 'a9' in the file \(an acknowledgement is of one of its dataset's deliveries: an event's deliveryId or the record's\)$/,
+  ],
+  [
+    'an acknowledgement left out while the timeline tells of it',
+    (f) => void (f.acknowledgements as unknown[]).shift(),
+    /^\$\.timeline\["a"\]\[2\]\.deliveryId: an 'acknowledged' entry of delivery 'a1', but the file has no acknowledgement of dataset 'a' and that delivery \(give it in \$\.acknowledgements, or an 'unacknowledged' entry at or after this one if it was withdrawn\)$/,
+  ],
+  [
+    "an acknowledgement's end told of another delivery of its dataset",
+    (f) => {
+      const r = (f.datasets as DatasetRecord[]).find((d) => d.datasetId === 'a')!;
+      entry(f, 'a', 4).deliveryId = r.deliveryEventList[0]!.deliveryId;
+    },
+    /^\$\.timeline\["a"\]\[4\]\.deliveryId: an 'acknowledgement-ended' entry of delivery 'a2', but the file has no acknowledgement of dataset 'a' and that delivery/,
+  ],
+  [
+    'an acknowledged entry without its delivery',
+    (f) => void (entry(f, 'a', 2).deliveryId = null),
+    /^\$\.timeline\["a"\]\[2\]\.deliveryId: missing; an 'acknowledged' entry names the delivery acknowledged$/,
+  ],
+  [
+    'an acknowledgement withdrawn before it was made',
+    (f) => {
+      const withdrawal = {
+        ...entry(f, 'a', 2),
+        kind: 'unacknowledged',
+        at: '2026-11-21T06:04:59Z',
+        text: null,
+      };
+      (f.timeline as Record<string, unknown[]>).a!.push(withdrawal);
+      (f.acknowledgements as unknown[]).shift();
+    },
+    /^\$\.timeline\["a"\]\[2\]\.deliveryId: an 'acknowledged' entry of delivery 'a1', but the file has no acknowledgement/,
   ],
   [
     'an open acknowledgement of a failure that no longer holds',
@@ -413,6 +515,14 @@ const REFUSED: Row[] = [
     'an outage without its source',
     (f) => void delete (f.syncOutages as Record<string, unknown>[])[1]!.sourceId,
     /^\$\.syncOutages\[1\]\.sourceId: missing; a non-empty string of at most 256 characters$/,
+  ],
+  [
+    'a sync outage given twice',
+    (f) => {
+      const outages = f.syncOutages as Record<string, unknown>[];
+      outages.push({ ...outages[0]!, lostAt: '2026-11-21T04:03:00+01:00' });
+    },
+    /^\$\.syncOutages\[2\]\.lostAt: source 'src-1' lost contact at 2026-11-21T03:03:00\.000Z also at \$\.syncOutages\[0\] \(one outage per source and start\)$/,
   ],
   [
     'acknowledgements that are not an array',
