@@ -6,8 +6,10 @@
  */
 import Type from 'typebox';
 
-export const EARLIEST_TIME_MS = Date.parse('0000-01-01T00:00:00.000Z');
-export const LATEST_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
+export const EARLIEST_TIME = '0000-01-01T00:00:00.000Z';
+export const LATEST_TIME = '9999-12-31T23:59:59.999Z';
+export const EARLIEST_TIME_MS = Date.parse(EARLIEST_TIME);
+export const LATEST_TIME_MS = Date.parse(LATEST_TIME);
 
 /** The range as messages name it. */
 export const TIME_RANGE = 'from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z in UTC';

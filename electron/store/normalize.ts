@@ -4,6 +4,7 @@
  * Strict mode (import) stops at the first problem with its JSON path; lenient mode (sync) turns a bad
  * value into null and counts it.
  */
+import { EARLIEST_TIME, LATEST_TIME, inTimeRange } from '../../shared/timeRange';
 import type {
   DatasetRecord,
   DeadlineConfig,
@@ -59,23 +60,15 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[
 
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/**
- * The instants a stored time can name: years 0000 to 9999 in UTC, the only ones `toISOString` writes in
- * the canonical form (`+010000-01-01T…` and `-000001-12-31T…` are not RFC 3339, and an export holding
- * one would not import again; docs/decisions.md "Import").
- */
-export const EARLIEST_TIME = '0000-01-01T00:00:00.000Z';
-export const LATEST_TIME = '9999-12-31T23:59:59.999Z';
-const EARLIEST_MS = Date.parse(EARLIEST_TIME);
-const LATEST_MS = Date.parse(LATEST_TIME);
-
 /** RFC 3339 / ISO 8601 with any offset (none means UTC) → `2026-11-21T04:41:00.000Z`; null if unparseable. */
 export function normalizeDateTime(text: string): string | null {
   // Fast path: a remote that already sends the canonical form (a sync or an import reads hundreds of
   // thousands): its fields checked in place, nothing allocated. Four digits of year and Z: always in range.
   if (CANONICAL.test(text) && canonicalInRange(text)) return text;
   const ms = instantOf(text);
-  return ms === null || ms < EARLIEST_MS || ms > LATEST_MS ? null : new Date(ms).toISOString();
+  // Years 0000–9999 in UTC only: `toISOString` writes others as `+010000-…` or `-000001-…`, which are
+  // not RFC 3339, and an export holding one would not import again (docs/decisions.md "Import").
+  return ms === null || !inTimeRange(ms) ? null : new Date(ms).toISOString();
 }
 
 /** The instant a non-canonical time names (perhaps outside the stored range), or null if it names none. */
