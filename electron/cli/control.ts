@@ -64,6 +64,7 @@ async function runHere<N extends CommandName>(
   try {
     const context: CommandContext = {
       store: opened.store,
+      dataDir,
       now: () => io.now(),
       // Opened only by the commands that read it (`ack` for who acknowledges).
       settings: () =>

@@ -174,6 +174,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
           secret: controlSecret,
           context: () => ({
             store,
+            dataDir: options.dataDir,
             now: options.now,
             settings: () => options.settings.read(),
             instance: {

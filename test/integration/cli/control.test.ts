@@ -117,7 +117,8 @@ describe('a command while serve holds the data directory', () => {
     expect(toStdout.code).toBe(0);
     const exported = JSON.parse(toStdout.stdout) as { datasets: unknown[] };
     expect(exported.datasets).toHaveLength(12);
-    const target = join(dataDir, 'out.json');
+    // Outside the data directory: nothing may be written among its files (hostile/dataDir.test.ts).
+    const target = join(tempDir(), 'out.json');
     const toFile = await cli(['export', '--org', 'acme', target, '--data-dir', dataDir]);
     expect(toFile.stderr).toBe(`Exported 12 datasets and the tasks of 1 deliveries to ${target}.\n`);
     expect(readFileSync(target, 'utf8')).toBe(toStdout.stdout);
