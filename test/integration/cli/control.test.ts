@@ -424,3 +424,44 @@ describe('an instance quitting while a command waits for it', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('damaged files of a running instance (docs/decisions.md "A damaged lock file")', () => {
+  it('a damaged lock file: the command is handed to the instance, never run beside it as a second writer', async () => {
+    const dataDir = tempDir();
+    const instance = await startInstance(dataDir);
+    writeFileSync(join(dataDir, LOCK_FILE), '{"pid":');
+
+    const created = await cli(['keys', 'create', '--org', 'acme', '--new-org', '--data-dir', dataDir]);
+    expect(created.code, created.stderr).toBe(0);
+    // Created by the instance: its API takes the key at once (a second writer's key it would not know).
+    const answer = await fetch(`${instance.engine.api.url}/v2/ops/health/datasets/deliveries`, {
+      headers: { authorization: `Bearer ${created.stdout.trim()}` },
+    });
+    expect(answer.status).toBe(200);
+    // The instance rewrites its lock file (at its second look, a refresh apart).
+    await until(() => {
+      const lock = readDataDirLock(dataDir);
+      return lock !== null && lock !== 'damaged';
+    });
+    expect(readDataDirLock(dataDir)).toMatchObject({ pid: process.pid, purpose: 'serve' });
+  });
+
+  it('a damaged control.json: the instance rewrites it, and the command runs in it', async () => {
+    const dataDir = tempDir();
+    await startInstance(dataDir);
+    const control = readControlFile(dataDir);
+    writeFileSync(join(dataDir, CONTROL_FILE), 'not json');
+
+    const listed = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
+    expect(listed).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(readControlFile(dataDir)).toEqual(control);
+  });
+});
+
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
