@@ -2,25 +2,22 @@
  * Where a CLI command runs (DESIGN.md §3, one writer per data directory): when `serve` or the app holds
  * the directory, the command is handed to it over the control channel and what it prints is printed
  * here; otherwise the CLI takes the directory's lock and runs the same command itself. A lock or
- * control file left by a dead process is ignored (and the stale lock taken over).
+ * control file left by a dead process is ignored (and the stale lock taken over); a damaged lock file
+ * counts as held while it is recent (holderControl.ts).
  */
 import type { Static } from 'typebox';
 import { type CommandContext, CommandError, type CommandOutput, CommandUsageError } from '../control/command';
 import { COMMANDS, type CommandName } from '../control/commands';
 import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from '../control/server';
-import { type ControlInfo, readControlFile } from '../store/controlFile';
-import { DataDirLockedError, type DataDirLockHolder, readDataDirLock } from '../store/lock';
+import type { ControlInfo } from '../store/controlFile';
+import { DataDirLockDamagedError, DataDirLockedError, readDataDirLock } from '../store/lock';
 import { openHeadlessSettings } from '../store/settings';
 import type { CliIo } from './io';
+import { damagedLockControl, instanceControl } from './holderControl';
 import { openDataDir } from './openStore';
 
 type Args<N extends CommandName> = Static<(typeof COMMANDS)[N]['args']>;
 type Result<N extends CommandName> = Awaited<ReturnType<(typeof COMMANDS)[N]['run']>>;
-
-/** Purposes of holders that serve a control channel (a CLI command holding the lock does not). */
-const INSTANCES = new Set(['serve', 'app']);
-/** An instance that has the lock but has not written control.json yet is still starting. */
-const STARTING_WAIT_MS = 15_000;
 
 export interface RunOptions {
   /** When no instance runs: the command needs one (`ui`), and this is why. */
@@ -38,9 +35,10 @@ export async function runCommand<N extends CommandName>(
   for (let attempt = 0; ; attempt++) {
     const holder = readDataDirLock(dataDir);
     if (holder !== null) {
-      const control = await instanceControl(dataDir, holder);
+      const control =
+        holder === 'damaged' ? await damagedLockControl(dataDir) : await instanceControl(dataDir, holder);
       if (control) return (await runRemote(io, control, name, args)) as Result<N>;
-      // The holder let go while we waited (it was quitting): look again.
+      // The holder let go while we waited (it was quitting), or rewrote its damaged lock file: look again.
       continue;
     }
     if (options.instanceOnly) throw new CommandError(options.instanceOnly);
@@ -48,7 +46,8 @@ export async function runCommand<N extends CommandName>(
       return await runHere(io, dataDir, name, args);
     } catch (error) {
       // An instance started between the look and the lock: hand it the command instead.
-      if (error instanceof DataDirLockedError && attempt === 0) continue;
+      if ((error instanceof DataDirLockedError || error instanceof DataDirLockDamagedError) && attempt === 0)
+        continue;
       throw error;
     }
   }
@@ -64,6 +63,7 @@ async function runHere<N extends CommandName>(
   try {
     const context: CommandContext = {
       store: opened.store,
+      dataDir,
       now: () => io.now(),
       // Opened only by the commands that read it (`ack` for who acknowledges).
       settings: () =>
@@ -79,22 +79,6 @@ async function runHere<N extends CommandName>(
     return (await definition.run(context, args, io)) as Result<N>;
   } finally {
     await opened.close();
-  }
-}
-
-/**
- * The live holder's control channel, or null once the holder lets go (an instance quitting removes its
- * control file first). A CLI command holding the lock, or an instance that never gets ready, is an error.
- */
-async function instanceControl(dataDir: string, holder: DataDirLockHolder): Promise<ControlInfo | null> {
-  const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? STARTING_WAIT_MS : 0);
-  for (;;) {
-    const control = readControlFile(dataDir);
-    if (control !== null && control.pid === holder.pid) return control;
-    const now = readDataDirLock(dataDir);
-    if (now === null || now.pid !== holder.pid || now.startedAt !== holder.startedAt) return null;
-    if (Date.now() >= deadline) throw new DataDirLockedError(dataDir, holder);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -31,7 +31,7 @@ import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
 import { registerControl } from '../control/server';
-import { newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
+import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
 
 export interface EngineOptions {
   store: Store;
@@ -174,6 +174,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
           secret: controlSecret,
           context: () => ({
             store,
+            dataDir: options.dataDir,
             now: options.now,
             settings: () => options.settings.read(),
             instance: {
@@ -200,12 +201,10 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     throw error;
   }
   runtime.apiUrl = api.url;
-  writeControlFile(options.dataDir, {
-    url: api.url,
-    pid: process.pid,
-    purpose: options.purpose,
-    secret: controlSecret,
-  });
+  const control = { url: api.url, pid: process.pid, purpose: options.purpose, secret: controlSecret };
+  writeControlFile(options.dataDir, control);
+  // Rewritten should it be damaged or removed: a CLI command would wait for it, then give up.
+  const stopKeepingControl = keepControlFile(options.dataDir, control);
   // Listening before the first cycle: its failures are the first sync's summary.
   if (options.announce) alerts.onAnnouncement(options.announce);
   alerts.start();
@@ -223,6 +222,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     async stop() {
       // First: a CLI run from now on works on the directory itself once it is released.
+      stopKeepingControl();
       removeControlFile(options.dataDir);
       await sync.stop();
       stopWarming();

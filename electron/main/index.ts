@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, safeStorage, screen, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { Store } from '../store/database';
-import { DataDirLockedError } from '../store/lock';
+import { DataDirLockDamagedError, DataDirLockedError } from '../store/lock';
 import { startDesktopApp } from './desktopApp';
 import type { ShellDeps } from './types';
 
@@ -48,7 +48,10 @@ const deps: ShellDeps = {
 };
 
 startDesktopApp(deps).catch((error: unknown) => {
-  const message = error instanceof DataDirLockedError ? error.message : String(error);
+  const message =
+    error instanceof DataDirLockedError || error instanceof DataDirLockDamagedError
+      ? error.message
+      : String(error);
   console.error(`Dataset Health could not start: ${message}`);
   app.exit(1);
 });

@@ -2,14 +2,13 @@
  * The engine's side of the RPC contract (shared/rpc.ts): one handler per call, for both transports.
  * Every store use waits for a sync commit in progress (`whenIdle`), so a window never reads half a commit.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
 import { UnknownOrgError, getOrg, listOrgs } from '../store/orgs';
 import { KeyNameError, createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys';
-import { writeFileAtomicSync } from '../store/atomicFile';
+import { EXPORTS_FOLDER, ExportFileError, writeExportFile } from '../store/exportFile';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/settings';
 import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
@@ -231,11 +230,19 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'data.export': ({ orgId }) =>
       idle(() => {
         const stamp = now().toISOString().replace(/[:.]/g, '-');
-        const path = join(deps.runtime.dataDir, 'exports', `${orgId}-${stamp}.json`);
+        const path = join(deps.runtime.dataDir, EXPORTS_FOLDER, `${orgId}-${stamp}.json`);
         if (!getOrg(store, orgId)) throw new RpcError('not-found', `no org '${orgId}' in this mirror`);
-        mkdirSync(dirname(path), { recursive: true });
-        const counts = writeFileAtomicSync(path, (append) => exportSnapshot(store, orgId, append));
-        return { path, datasets: counts.datasets };
+        // The CLI's export check: `exports/` made when missing, refused when it is a link back into
+        // the data directory (docs/decisions.md "The data directory is the engine's alone").
+        try {
+          const counts = writeExportFile(deps.runtime.dataDir, path, (append) =>
+            exportSnapshot(store, orgId, append),
+          );
+          return { path, datasets: counts.datasets };
+        } catch (error) {
+          if (error instanceof ExportFileError) throw new RpcError('unavailable', error.message);
+          throw error;
+        }
       }),
   };
 }

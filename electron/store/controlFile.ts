@@ -30,3 +30,5 @@ const controlFile = instanceFile<ControlInfo>(CONTROL_FILE, {
 export const writeControlFile = controlFile.write;
 export const removeControlFile = controlFile.remove;
 export const readControlFile = controlFile.read;
+/** Keeps control.json as written while the instance runs (the CLI finds it by it); returns the stop. */
+export const keepControlFile = controlFile.keep;

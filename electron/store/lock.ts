@@ -1,7 +1,10 @@
 /**
- * One writer per data directory (DESIGN.md §3): sql.js keeps the database in memory, so a second
- * process saving the same file would silently overwrite the first one's changes. `serve` and the app
- * hold `<dataDir>/dataset-health.lock`; a lock whose process is gone is taken over.
+ * One writer per data directory (docs/decisions.md, "Beside a running instance"): sql.js keeps the
+ * database in memory, so a second process saving the same file would silently overwrite the first one's
+ * changes.
+ * `serve` and the app hold `<dataDir>/dataset-health.lock`; a lock whose process is gone is taken over.
+ * A lock file that cannot be read does not say whether its holder lives: it counts as held while it was
+ * changed recently, and the holder rewrites it (docs/decisions.md "A damaged lock file").
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -12,11 +15,22 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeFileAtomicSync } from './atomicFile';
 
 export const LOCK_FILE = 'dataset-health.lock';
+
+/** How often the holder checks that its lock file still names it, and rewrites it when it does not. */
+export const LOCK_REFRESH_MS = 2_000;
+/**
+ * An unreadable lock file changed within this long counts as held: a live holder rewrites it within two
+ * refreshes (longer only while its event loop is held up, e.g. by a large export), a dead one's stays
+ * unreadable and is stale once this has passed.
+ */
+export const DAMAGED_LOCK_HELD_MS = 30_000;
 
 /** Locks this process holds, by lock file: a lock naming our pid but not listed here is from an earlier
  * process that had the same pid (containers restart with the same small pids). */
@@ -34,7 +48,13 @@ export interface DataDirLockHolder {
 export interface DataDirLock {
   readonly dataDir: string;
   readonly holder: DataDirLockHolder;
-  /** Removes the lock file if it is still ours; calling it again does nothing. */
+  /**
+   * Makes sure the lock file still names this holder, rewriting it when it was damaged (at its second
+   * sighting), removed, or replaced by a dead process's record; a live process's record is left alone.
+   * A timer calls it every `refreshMs`.
+   */
+  refresh(): void;
+  /** Stops the refreshes and removes the lock file if it is still ours; calling it again does nothing. */
   release(): void;
 }
 
@@ -42,18 +62,41 @@ export class DataDirLockedError extends Error {
   constructor(
     readonly dataDir: string,
     readonly holder: DataDirLockHolder,
+    /** What the user can do, when not the usual. */
+    advice = 'stop it first or use another --data-dir',
   ) {
     super(
       `the data directory ${dataDir} is in use by process ${holder.pid} (${holder.purpose}, started ${holder.startedAt}); ` +
-        'stop it first or use another --data-dir',
+        advice,
     );
     this.name = 'DataDirLockedError';
   }
 }
 
+/** The lock file cannot be read but changed recently: its holder may be alive and about to rewrite it. */
+export class DataDirLockDamagedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    /** How long until the file counts as stale, if nobody rewrites it. */
+    readonly staleInSeconds: number,
+  ) {
+    super(
+      `the data directory ${dataDir} is in use by a process whose lock file ${LOCK_FILE} is damaged ` +
+        '(it does not say which process); a running Dataset Health rewrites it within seconds, so try again. ' +
+        `If no Dataset Health process runs, wait ${staleInSeconds} s or remove ${join(dataDir, LOCK_FILE)}`,
+    );
+    this.name = 'DataDirLockDamagedError';
+  }
+}
+
 export interface AcquireOptions {
   purpose: string;
+  /** The holder's `startedAt`. */
   now?: () => Date;
+  /** How often the holder checks its lock file (default LOCK_REFRESH_MS). */
+  refreshMs?: number;
+  /** What file change times are compared with: the real clock (default); tests move it on. */
+  clock?: () => number;
 }
 
 /** Takes the data directory for this process, or throws `DataDirLockedError` naming the live holder. */
@@ -66,23 +109,49 @@ export function acquireDataDirLock(directory: string, options: AcquireOptions): 
     purpose: options.purpose,
     startedAt: (options.now ?? (() => new Date()))().toISOString(),
   };
+  const clock = options.clock ?? Date.now;
   // Each pass either creates the file, throws, or removes a stale lock; a few passes cover races.
   for (let attempt = 0; attempt < 10; attempt++) {
-    if (tryCreate(file, holder)) return heldLock(dataDir, file, holder);
+    if (tryCreate(file, holder)) return heldLock(dataDir, file, holder, options.refreshMs ?? LOCK_REFRESH_MS);
     const current = readHolderWithRetry(file);
     if (current === 'missing') continue;
-    if (current !== 'unreadable' && isHeld(file, current)) throw new DataDirLockedError(dataDir, current);
+    if (current === 'unreadable') {
+      const damaged = damagedLockError(dataDir, clock);
+      if (damaged) throw damaged;
+    } else if (isHeld(file, current)) throw new DataDirLockedError(dataDir, current);
     removeStaleLock(file, current);
   }
   throw new Error(`could not take the lock ${file}: other processes keep changing it`);
 }
 
-/** The live process holding `dataDir`, or null when it is free (no lock file, or a stale one). */
-export function readDataDirLock(dataDir: string): DataDirLockHolder | null {
+/**
+ * The live process holding `dataDir`; `damaged` when its lock file cannot be read but changed recently
+ * (held by a process that does not say who it is); null when it is free (no lock file, or a stale one).
+ */
+export function readDataDirLock(
+  dataDir: string,
+  clock: () => number = Date.now,
+): DataDirLockHolder | 'damaged' | null {
   const file = join(resolve(dataDir), LOCK_FILE);
   const current = readHolder(file);
-  if (current === 'missing' || current === 'unreadable') return null;
+  if (current === 'missing') return null;
+  if (current === 'unreadable') return damagedLockError(dataDir, clock) ? 'damaged' : null;
   return isHeld(file, current) ? current : null;
+}
+
+/**
+ * The error for an unreadable lock file changed less than DAMAGED_LOCK_HELD_MS ago, else null (it is
+ * stale, or gone). Its change time (ctime, which no tool sets back, unlike mtime) is when it was damaged.
+ */
+export function damagedLockError(
+  dataDir: string,
+  clock: () => number = Date.now,
+): DataDirLockDamagedError | null {
+  const info = statSync(join(resolve(dataDir), LOCK_FILE), { throwIfNoEntry: false });
+  if (info === undefined) return null;
+  const age = clock() - Math.max(info.ctimeMs, info.mtimeMs);
+  if (age >= DAMAGED_LOCK_HELD_MS) return null;
+  return new DataDirLockDamagedError(resolve(dataDir), Math.ceil((DAMAGED_LOCK_HELD_MS - age) / 1000));
 }
 
 /** True when a process with this pid exists (also when it belongs to another user). */
@@ -113,26 +182,82 @@ function tryCreate(file: string, holder: DataDirLockHolder): boolean {
   }
   try {
     writeSync(fd, `${JSON.stringify(holder)}\n`);
-  } finally {
+  } catch (error) {
+    // Not left empty (a full disk): an empty lock file would count as held for a while.
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
   }
+  closeSync(fd);
   return true;
 }
 
-function heldLock(dataDir: string, file: string, holder: DataDirLockHolder): DataDirLock {
+function heldLock(dataDir: string, file: string, holder: DataDirLockHolder, refreshMs: number): DataDirLock {
   heldHere.set(file, holder);
   let released = false;
+  /** The unreadable file the last refresh saw, by inode, size and times. */
+  let sighted: string | null = null;
+  const refresh = (): void => {
+    if (released) return;
+    try {
+      const current = readHolder(file);
+      if (current === 'missing') {
+        sighted = null;
+        tryCreate(file, holder);
+        return;
+      }
+      if (typeof current === 'object') {
+        sighted = null;
+        if (sameHolder(current, holder)) return;
+        // Another live process took the lock (ours was removed under us): never fight over it.
+        if (current.pid !== process.pid && isProcessAlive(current.pid)) return;
+      } else {
+        // Rewritten at the second sighting of the same damaged file, not the first: a process that has
+        // just created the file (ours having been removed) writes its record into it right after.
+        const seen = sighting(file);
+        if (seen === null) return;
+        if (seen !== sighted) {
+          sighted = seen;
+          return;
+        }
+        sighted = null;
+      }
+      // Replaced in one rename, never removed first: a process looking meanwhile would find no lock
+      // file and take the directory.
+      writeFileAtomicSync(file, (append) => append(`${JSON.stringify(holder)}\n`));
+    } catch {
+      // A file that cannot be read or written now (permissions, a full disk): tried again next time.
+    }
+  };
+  const timer = setInterval(refresh, refreshMs);
+  // The lock never keeps a process alive; release() stops it.
+  timer.unref();
   return {
     dataDir,
     holder,
+    refresh,
     release() {
       if (released) return;
       released = true;
+      clearInterval(timer);
       if (heldHere.get(file) === holder) heldHere.delete(file);
       const current = readHolder(file);
       if (typeof current === 'object' && sameHolder(current, holder)) rmSync(file, { force: true });
+      // Ours, damaged since the last refresh: left behind, it would keep the next start out for a while.
+      else if (current === 'unreadable') {
+        try {
+          removeStaleLock(file, 'unreadable');
+        } catch {
+          // Left for the next start to judge by its age.
+        }
+      }
     },
   };
+}
+
+function sighting(file: string): string | null {
+  const info = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : null;
 }
 
 type ReadHolder = DataDirLockHolder | 'missing' | 'unreadable';
@@ -156,7 +281,7 @@ function readHolder(file: string): ReadHolder {
 
 /**
  * A lock file is created empty and written right after, so an unreadable one is usually being
- * written by its owner this very moment; it is stale only if it stays unreadable.
+ * written by its owner this very moment; it is damaged only if it stays unreadable.
  */
 function readHolderWithRetry(file: string): ReadHolder {
   for (let waited = 0; ; waited += 20) {

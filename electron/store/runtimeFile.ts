@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomicFile';
+import { LOCK_REFRESH_MS } from './lock';
 
 export const RUNTIME_FILE = 'runtime.json';
 
@@ -20,6 +21,12 @@ export interface InstanceFile<T extends { pid: number }> {
   remove(dataDir: string, pid?: number): void;
   /** The contents, or null when the file is missing or not of this kind. */
   read(dataDir: string): T | null;
+  /**
+   * Writes `info` again whenever the file no longer reads as it (damaged, removed, overwritten), looking
+   * every `periodMs`: what the file says stays true while the instance runs. Returns the stop; the timer
+   * never keeps the process alive.
+   */
+  keep(dataDir: string, info: T, periodMs?: number): () => void;
 }
 
 export function instanceFile<T extends { pid: number }>(
@@ -52,6 +59,19 @@ export function instanceFile<T extends { pid: number }>(
         return null;
       }
       return typeof value === 'object' && value !== null ? pick(value as Record<string, unknown>) : null;
+    },
+    keep(dataDir: string, info: T, periodMs = LOCK_REFRESH_MS) {
+      const wanted = JSON.stringify(pick(info as Record<string, unknown>));
+      const timer = setInterval(() => {
+        if (JSON.stringify(file.read(dataDir)) === wanted) return;
+        try {
+          file.write(dataDir, info);
+        } catch {
+          // A disk that refuses now: tried again next time.
+        }
+      }, periodMs);
+      timer.unref();
+      return () => clearInterval(timer);
     },
   };
   return file;

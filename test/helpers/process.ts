@@ -26,12 +26,20 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}, clock?: Te
     : spawnScript('electron/cli/main.ts', args, env);
 }
 
-/** Runs a TypeScript file of the repository (path from its root) in a child process. */
-export function spawnScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
+/**
+ * Runs a TypeScript file of the repository (path from its root) in a child process; with `stdin: 'pipe'`
+ * the test writes to (or ends) `child.stdin`.
+ */
+export function spawnScript(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { stdin?: 'ignore' | 'pipe' } = {},
+): Spawned {
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   children.add(child);
   let out = '';

@@ -8,7 +8,7 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import Type from 'typebox';
 import { exportSnapshot } from '../../query/exportSnapshot';
-import { writeFileAtomicSync } from '../../store/atomicFile';
+import { ExportFileError, writeExportFile } from '../../store/exportFile';
 import { getOrg } from '../../store/orgs';
 import { SnapshotError, importSnapshotFile } from '../../store/snapshot';
 import { CommandError, command } from '../command';
@@ -204,7 +204,7 @@ export const exportData = command({
     },
     { additionalProperties: false },
   ),
-  async run({ store }, { org, path }, out) {
+  async run({ store, dataDir }, { org, path }, out) {
     checkOrg(org);
     if (path !== '-') absolute(path);
     await store.whenIdle(() => {
@@ -213,8 +213,16 @@ export const exportData = command({
         exportSnapshot(store, org, (text) => out.stdout(text));
         return;
       }
-      // Written beside the target and renamed, so an interrupted export never leaves half a file.
-      const counts = writeFileAtomicSync(path, (append) => exportSnapshot(store, org, append));
+      // Checked here, so alone and in the running instance alike: never into the data directory's own
+      // files (docs/decisions.md "The data directory is the engine's alone"). Written beside the target
+      // and renamed, so an interrupted export never leaves half a file.
+      let counts;
+      try {
+        counts = writeExportFile(dataDir, path, (append) => exportSnapshot(store, org, append));
+      } catch (error) {
+        if (error instanceof ExportFileError) throw new CommandError(error.message);
+        throw error;
+      }
       out.stderr(
         `Exported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries to ${path}${knowledgeNote(counts)}.\n`,
       );

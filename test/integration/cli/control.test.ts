@@ -117,7 +117,8 @@ describe('a command while serve holds the data directory', () => {
     expect(toStdout.code).toBe(0);
     const exported = JSON.parse(toStdout.stdout) as { datasets: unknown[] };
     expect(exported.datasets).toHaveLength(12);
-    const target = join(dataDir, 'out.json');
+    // Outside the data directory: nothing may be written among its files (hostile/dataDir.test.ts).
+    const target = join(tempDir(), 'out.json');
     const toFile = await cli(['export', '--org', 'acme', target, '--data-dir', dataDir]);
     expect(toFile.stderr).toBe(`Exported 12 datasets and the tasks of 1 deliveries to ${target}.\n`);
     expect(readFileSync(target, 'utf8')).toBe(toStdout.stdout);
@@ -423,3 +424,44 @@ describe('an instance quitting while a command waits for it', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('damaged files of a running instance (docs/decisions.md "A damaged lock file")', () => {
+  it('a damaged lock file: the command is handed to the instance, never run beside it as a second writer', async () => {
+    const dataDir = tempDir();
+    const instance = await startInstance(dataDir);
+    writeFileSync(join(dataDir, LOCK_FILE), '{"pid":');
+
+    const created = await cli(['keys', 'create', '--org', 'acme', '--new-org', '--data-dir', dataDir]);
+    expect(created.code, created.stderr).toBe(0);
+    // Created by the instance: its API takes the key at once (a second writer's key it would not know).
+    const answer = await fetch(`${instance.engine.api.url}/v2/ops/health/datasets/deliveries`, {
+      headers: { authorization: `Bearer ${created.stdout.trim()}` },
+    });
+    expect(answer.status).toBe(200);
+    // The instance rewrites its lock file (at its second look, a refresh apart).
+    await until(() => {
+      const lock = readDataDirLock(dataDir);
+      return lock !== null && lock !== 'damaged';
+    });
+    expect(readDataDirLock(dataDir)).toMatchObject({ pid: process.pid, purpose: 'serve' });
+  });
+
+  it('a damaged control.json: the instance rewrites it, and the command runs in it', async () => {
+    const dataDir = tempDir();
+    await startInstance(dataDir);
+    const control = readControlFile(dataDir);
+    writeFileSync(join(dataDir, CONTROL_FILE), 'not json');
+
+    const listed = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
+    expect(listed).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(readControlFile(dataDir)).toEqual(control);
+  });
+});
+
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -4,12 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type AcquireOptions,
   acquireDataDirLock,
+  DAMAGED_LOCK_HELD_MS,
   type DataDirLock,
+  DataDirLockDamagedError,
   DataDirLockedError,
   LOCK_FILE,
   readDataDirLock,
 } from '../../../electron/store/lock';
+import { killChildren, spawnScript, waitFor } from '../../helpers/process';
 
 let root: string;
 let dir: string;
@@ -24,16 +28,31 @@ beforeEach(() => {
 afterEach(() => {
   for (const lock of locks.splice(0)) lock.release();
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  killChildren();
   rmSync(root, { recursive: true, force: true });
 });
 
 const lockFile = () => join(dir, LOCK_FILE);
 const at = (iso: string) => () => new Date(iso);
 
-function acquire(purpose: string, now?: () => Date): DataDirLock {
-  const lock = acquireDataDirLock(dir, now ? { purpose, now } : { purpose });
+function acquire(purpose: string, now?: () => Date, options: Omit<AcquireOptions, 'purpose' | 'now'> = {}) {
+  const lock = acquireDataDirLock(dir, { purpose, ...(now ? { now } : {}), ...options });
   locks.push(lock);
   return lock;
+}
+
+/** The real clock moved past the time an unreadable lock file counts as held. */
+const later = () => Date.now() + DAMAGED_LOCK_HELD_MS + 1000;
+
+const readLockFile = () => readFileSync(lockFile(), 'utf8');
+
+/** Waits (polling) until `check` holds; a refresh timer's work shows within a few of its periods. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 function writeLockFile(holder: unknown): void {
@@ -115,10 +134,88 @@ describe('acquireDataDirLock', () => {
     expect(readDataDirLock(dir)).toEqual(lock.holder);
   });
 
-  it('takes over a lock file that stays unreadable', () => {
-    writeLockFile('');
-    const lock = acquire('serve');
+  it('an unreadable lock file is held while it is recent (its holder may rewrite it), stale once old', () => {
+    writeLockFile('{"pid": 12');
+
+    expect(readDataDirLock(dir)).toBe('damaged');
+    expect(() => acquire('import')).toThrow(DataDirLockDamagedError);
+    expect(() => acquire('import')).toThrow(
+      new RegExp(
+        `^the data directory ${dir} is in use by a process whose lock file dataset-health.lock is damaged ` +
+          `\\(it does not say which process\\); a running Dataset Health rewrites it within seconds, so try again\\. ` +
+          `If no Dataset Health process runs, wait \\d+ s or remove ${lockFile()}$`,
+      ),
+    );
+    expect(readLockFile()).toBe('{"pid": 12');
+
+    expect(readDataDirLock(dir, later)).toBeNull();
+    const lock = acquire('serve', undefined, { clock: later });
     expect(readDataDirLock(dir)).toEqual(lock.holder);
+  });
+
+  it("a live holder's damaged lock file is not taken over; the holder rewrites it, and its timer keeps no process alive", async () => {
+    const holderProcess = spawnScript('test/helpers/lock-holder.ts', [dir, '50'], {}, { stdin: 'pipe' });
+    const line = await waitFor(holderProcess.stdout, /^(\{.*\})\n/, holderProcess);
+    const holder = JSON.parse(line[1]!) as unknown;
+    writeFileSync(lockFile(), 'garbage from an editor');
+
+    // Whatever the holder does meanwhile, the lock is never taken from it: refused as damaged, or
+    // (once rewritten) as held by the holder by name.
+    expect(() => acquire('import')).toThrow(/is in use by/);
+    await until(
+      () => JSON.stringify(readDataDirLock(dir)) === JSON.stringify(holder),
+      'the holder rewrote its lock',
+    );
+    expect(JSON.parse(readLockFile())).toEqual(holder);
+    expect(() => acquire('import')).toThrow(DataDirLockedError);
+
+    // Nothing but its stdin kept the holder alive: the refresh timer does not.
+    holderProcess.child.stdin!.end();
+    expect(await holderProcess.exited, holderProcess.stderr()).toBe(0);
+  });
+});
+
+describe('refresh', () => {
+  const HOUR = 3_600_000;
+
+  it('rewrites a damaged lock file at its second look (the first may be a record being written)', () => {
+    const lock = acquire('serve', undefined, { refreshMs: HOUR });
+    writeLockFile('');
+
+    lock.refresh();
+    expect(readLockFile()).toBe('');
+    lock.refresh();
+    expect(JSON.parse(readLockFile())).toEqual(lock.holder);
+    expect(readDataDirLock(dir)).toEqual(lock.holder);
+  });
+
+  it('puts back a removed lock file and replaces a dead process’s record, but leaves a live one’s alone', () => {
+    const lock = acquire('serve', undefined, { refreshMs: HOUR });
+    rmSync(lockFile());
+    lock.refresh();
+    expect(readDataDirLock(dir)).toEqual(lock.holder);
+
+    writeLockFile({ pid: deadPid(), purpose: 'serve', startedAt: '2026-11-20T08:00:00.000Z' });
+    lock.refresh();
+    expect(readDataDirLock(dir)).toEqual(lock.holder);
+
+    const other = { pid: liveProcess(), purpose: 'app', startedAt: '2026-11-21T05:00:00.000Z' };
+    writeLockFile(other);
+    lock.refresh();
+    expect(readDataDirLock(dir)).toEqual(other);
+  });
+
+  it('runs on its timer while held, and not after release', async () => {
+    const lock = acquire('serve', undefined, { refreshMs: 5 });
+    writeLockFile('damaged');
+    await until(() => readLockFile() !== 'damaged', 'the timer rewrote the lock file');
+    expect(JSON.parse(readLockFile())).toEqual(lock.holder);
+
+    lock.release();
+    writeLockFile('damaged');
+    // Many periods later, nothing has touched it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readLockFile()).toBe('damaged');
   });
 });
 
@@ -131,6 +228,15 @@ describe('release', () => {
     expect(existsSync(lockFile())).toBe(false);
     expect(readDataDirLock(dir)).toBeNull();
     expect(acquire('serve').holder.purpose).toBe('serve');
+  });
+
+  it('removes its own lock file damaged since the last refresh (else the next start would wait for it)', () => {
+    const lock = acquire('serve');
+    writeLockFile('');
+
+    lock.release();
+
+    expect(existsSync(lockFile())).toBe(false);
   });
 
   it('leaves a lock that is no longer ours alone', () => {

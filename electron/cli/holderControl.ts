@@ -1,0 +1,89 @@
+/**
+ * Finding the control channel of the process that holds a data directory (docs/decisions.md, CLI):
+ * `control.json`, written by `serve` or the app once its channel is open and kept by it while it runs.
+ * Each wait ends in an error that says what is really wrong: a holder with no channel (another CLI
+ * command), an instance still starting, a damaged control file, a damaged lock file.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTROL_FILE, type ControlInfo, readControlFile } from '../store/controlFile';
+import {
+  DataDirLockedError,
+  type DataDirLockHolder,
+  LOCK_REFRESH_MS,
+  damagedLockError,
+  isProcessAlive,
+  readDataDirLock,
+} from '../store/lock';
+
+/** Purposes of holders that serve a control channel (a CLI command holding the lock does not). */
+const INSTANCES = new Set(['serve', 'app']);
+/** An instance that has the lock but has not written control.json yet is still starting. */
+const STARTING_WAIT_MS = 15_000;
+/** A live holder rewrites a damaged lock file within two refreshes. */
+const DAMAGED_WAIT_MS = 3 * LOCK_REFRESH_MS;
+const POLL_MS = 100;
+
+const pause = () => new Promise((resolve) => setTimeout(resolve, POLL_MS));
+
+/**
+ * The live holder's control channel, or null once the holder lets go (an instance quitting removes its
+ * control file first). A CLI command holding the lock, or an instance that never gets ready, is an error.
+ */
+export async function instanceControl(
+  dataDir: string,
+  holder: DataDirLockHolder,
+): Promise<ControlInfo | null> {
+  const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? STARTING_WAIT_MS : 0);
+  for (;;) {
+    const control = readControlFile(dataDir);
+    if (control !== null && control.pid === holder.pid) return control;
+    const now = readDataDirLock(dataDir);
+    if (now === null || now === 'damaged' || now.pid !== holder.pid || now.startedAt !== holder.startedAt)
+      return null;
+    if (Date.now() >= deadline) throw notReady(dataDir, holder);
+    await pause();
+  }
+}
+
+/** Why a live holder takes no command, in words that are true of it. */
+function notReady(dataDir: string, holder: DataDirLockHolder): DataDirLockedError {
+  if (!INSTANCES.has(holder.purpose)) return new DataDirLockedError(dataDir, holder);
+  const seconds = STARTING_WAIT_MS / 1000;
+  if (!existsSync(join(dataDir, CONTROL_FILE)))
+    return new DataDirLockedError(
+      dataDir,
+      holder,
+      `it has not opened its control channel after ${seconds} s (no ${CONTROL_FILE}): ` +
+        'try again once it has started, or stop it first',
+    );
+  // The instance rewrites a damaged control file within seconds: one still damaged after the wait is
+  // one it cannot write (or an instance of a version that did not).
+  return new DataDirLockedError(
+    dataDir,
+    holder,
+    `its control file ${join(dataDir, CONTROL_FILE)} is damaged or names another process, so the command ` +
+      `cannot be handed to it (waited ${seconds} s): restart it, or stop it and run the command again`,
+  );
+}
+
+/**
+ * While the lock file is damaged (unreadable, changed recently): the instance `control.json` names, if
+ * it lives, takes the command (only the lock's holder writes that file; a stale one fails to answer, it
+ * never makes a second writer). Else null once the lock file reads again (its holder rewrote it) or went
+ * stale; still damaged after a few refreshes, the error says what to do.
+ */
+export async function damagedLockControl(dataDir: string): Promise<ControlInfo | null> {
+  const deadline = Date.now() + DAMAGED_WAIT_MS;
+  for (;;) {
+    const control = readControlFile(dataDir);
+    if (control !== null && INSTANCES.has(control.purpose) && isProcessAlive(control.pid)) return control;
+    if (readDataDirLock(dataDir) !== 'damaged') return null;
+    if (Date.now() >= deadline) {
+      const damaged = damagedLockError(dataDir);
+      if (damaged === null) return null;
+      throw damaged;
+    }
+    await pause();
+  }
+}
