@@ -325,6 +325,13 @@ describe('refused and malformed control requests change nothing', () => {
     ],
     ['malformed JSON', { secret: true }, '{"command": "keys.create", "args": {', 400, /JSON|body/i],
     [
+      'a body over the limit (413, in the error shape, naming the limit)',
+      { secret: true },
+      JSON.stringify({ command: 'keys.create', args: { org: 'acme', name: 'x'.repeat(1_100_000) } }),
+      413,
+      /^\{"status":413,"code":"INVALID_ARGUMENT","message":"the request body is over the limit of 1 MiB"\}$/,
+    ],
+    [
       'an unknown command',
       { secret: true },
       JSON.stringify({ command: 'db.drop', args: {} }),
