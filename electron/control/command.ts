@@ -59,6 +59,33 @@ export interface ControlledCommand<S extends TSchema = TSchema, R = unknown> {
   run(ctx: CommandContext, args: Static<S>, out: CommandOutput): Promise<R>;
 }
 
+/** How a failed command ends, whichever door it came through: what the user reads, and the exit code. */
+export interface Failure {
+  message: string;
+  exit: 1 | 2;
+  /** Neither the user's mistake nor the system's refusal: a bug (the instance logs it, the CLI is told so). */
+  bug: boolean;
+}
+
+/**
+ * What of an error is the user's to read (one place for both doors, so a command fails with the same
+ * words alone and through the instance): a `CommandError`, or a refusal by the operating system — a
+ * Node system error, which carries `code` and `syscall` (`ENOENT: no such file or directory, open …`,
+ * EACCES, ENOSPC). Anything else is a bug.
+ */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof CommandError)
+    return { message: error.message, exit: error instanceof CommandUsageError ? 2 : 1, bug: false };
+  const message = error instanceof Error ? error.message : String(error);
+  return { message, exit: 1, bug: !isSystemError(error) };
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return typeof code === 'string' && typeof syscall === 'string';
+}
+
 /** A command definition with its argument and result types inferred. */
 export function command<S extends TSchema, R>(definition: ControlledCommand<S, R>): ControlledCommand<S, R> {
   return definition;

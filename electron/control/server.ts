@@ -10,7 +10,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { ApiError, sendError } from '../api/errors';
-import { type CommandContext, CommandError, type CommandOutput, CommandUsageError } from './command';
+import { type CommandContext, type CommandOutput, failureOf } from './command';
 import { COMMANDS, type CommandName, isCommandName } from './commands';
 
 export const CONTROL_PATH = '/control/v1/run';
@@ -29,7 +29,7 @@ export interface ControlServerOptions {
   secret: string;
   /** The context commands run in: the instance's store, clock and engine. */
   context: () => CommandContext;
-  /** Unexpected failures (bugs) go to the log; the CLI gets a generic line. */
+  /** Bugs go to the log and the CLI gets a generic line; what the user reads is `failureOf`'s. */
   log?: (error: unknown) => void;
 }
 
@@ -93,14 +93,14 @@ export async function registerControl(app: FastifyInstance, options: ControlServ
         out.flush();
         send({ exit: 0, result: result ?? null });
       } catch (error) {
-        if (!(error instanceof CommandError)) options.log?.(error);
+        const failure = failureOf(error);
+        if (failure.bug) options.log?.(error);
         out.flush();
         send({
-          exit: error instanceof CommandUsageError ? 2 : 1,
-          error:
-            error instanceof CommandError
-              ? error.message
-              : 'internal error in the running instance: the details are in its log',
+          exit: failure.exit,
+          error: failure.bug
+            ? 'internal error in the running instance: the details are in its log'
+            : failure.message,
         });
       }
       response.end();
