@@ -14,6 +14,8 @@ const STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** Only the control channel, while its instance shuts down (docs/decisions.md, "Beside a running instance"). */
+  UNAVAILABLE: 503,
 };
 
 export class ApiError extends Error {
