@@ -149,6 +149,7 @@ export const ErrorBody = Type.Object(
       Type.Literal('METHOD_NOT_ALLOWED'),
       Type.Literal('RATE_LIMITED'),
       Type.Literal('INTERNAL'),
+      Type.Literal('UNAVAILABLE'),
     ]),
     message: Type.String(),
     field: Type.Optional(Type.String()),

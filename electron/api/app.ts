@@ -17,7 +17,15 @@ import { InvalidArgument } from '../query/errors';
 import type { TasksReadThrough } from '../query/tasks';
 import { Authenticator } from './auth';
 import type { Socket } from 'node:net';
-import { ApiError, methodNotAllowed, parserRefusal, quote, rawErrorResponse, sendError } from './errors';
+import {
+  ApiError,
+  bodyTooLarge,
+  methodNotAllowed,
+  parserRefusal,
+  quote,
+  rawErrorResponse,
+  sendError,
+} from './errors';
 import { checkHostAndOrigin } from './guards';
 import { OnCallKnowledge } from '../knowledge/service';
 import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
@@ -117,7 +125,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) =>
-    sendError(reply, toApiError(error, request.log)),
+    sendError(reply, toApiError(error, request.log, app.initialConfig.bodyLimit ?? 0)),
   );
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, noSuchEndpoint(request.method, request.url.split('?')[0] ?? '')),
@@ -180,8 +188,10 @@ function refuseSocket(socket: Socket, response: string): void {
   socket.end(response, () => socket.destroy());
 }
 
-function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger): ApiError {
+function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error;
+  // A route that reads a body (the control channel's POST): Fastify's "Request body is too large" was a 400.
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimit);
   if (error instanceof InvalidArgument) return new ApiError('INVALID_ARGUMENT', error.message, error.field);
   if ('validation' in error && error.validation) {
     const first = error.validation[0];

@@ -1,6 +1,7 @@
 /** The error model of the local API (DESIGN.md §2 "Errors"): one JSON shape, one status per code. */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { bodyTooLargeMessage } from '../../shared/bodyLimit';
 import type { ErrorBody } from '../../shared/schemas';
 
 export type ErrorCode = ErrorBody['code'];
@@ -13,6 +14,8 @@ const STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** Only the control channel, while its instance shuts down (docs/decisions.md, "Beside a running instance"). */
+  UNAVAILABLE: 503,
 };
 
 export class ApiError extends Error {
@@ -22,11 +25,21 @@ export class ApiError extends Error {
     message: string,
     readonly field?: string,
     readonly headers: Record<string, string> = {},
+    /** HTTP's own status where it has one for the case (413, 431), the code staying the table's. */
+    status: number = STATUS[code],
   ) {
     super(message);
     this.name = 'ApiError';
-    this.statusCode = STATUS[code];
+    this.statusCode = status;
   }
+}
+
+/**
+ * 413 for a body over the server's limit: a bad request (`INVALID_ARGUMENT`), with HTTP's status for it,
+ * as 431 for headers (docs/decisions.md, "Local API"). The web UI's RPC says the same in its own shape.
+ */
+export function bodyTooLarge(limitBytes: number): ApiError {
+  return new ApiError('INVALID_ARGUMENT', bodyTooLargeMessage(limitBytes), undefined, {}, 413);
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {

@@ -3,17 +3,20 @@
  * the directory, the command is handed to it over the control channel and what it prints is printed
  * here; otherwise the CLI takes the directory's lock and runs the same command itself. A lock or
  * control file left by a dead process is ignored (and the stale lock taken over); a damaged lock file
- * counts as held while it is recent (holderControl.ts).
+ * counts as held while it is recent (holderControl.ts). An instance that answers not a byte (shutting
+ * down, or killed after we read its control file) is waited for to let go, then the command runs here;
+ * one whose answer breaks off after it began is never run again: the user is told the outcome is
+ * unknown and how to find out (docs/decisions.md, "Beside a running instance").
  */
 import type { Static } from 'typebox';
-import { type CommandContext, CommandError, type CommandOutput, CommandUsageError } from '../control/command';
+import { type CommandContext, CommandError } from '../control/command';
 import { COMMANDS, type CommandName } from '../control/commands';
-import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from '../control/server';
 import type { ControlInfo } from '../store/controlFile';
 import { DataDirLockDamagedError, DataDirLockedError, readDataDirLock } from '../store/lock';
 import { openHeadlessSettings } from '../store/settings';
 import type { CliIo } from './io';
-import { damagedLockControl, instanceControl } from './holderControl';
+import { type HandOver, handOver } from './controlClient';
+import { INSTANCE_WAIT_MS, damagedLockControl, hasLetGo, instanceControl } from './holderControl';
 import { openDataDir } from './openStore';
 
 type Args<N extends CommandName> = Static<(typeof COMMANDS)[N]['args']>;
@@ -37,8 +40,13 @@ export async function runCommand<N extends CommandName>(
     if (holder !== null) {
       const control =
         holder === 'damaged' ? await damagedLockControl(dataDir) : await instanceControl(dataDir, holder);
-      if (control) return (await runRemote(io, control, name, args)) as Result<N>;
       // The holder let go while we waited (it was quitting), or rewrote its damaged lock file: look again.
+      if (!control) continue;
+      const answer = await handOver(io, control, name, args);
+      if (answer.answered) return answer.result as Result<N>;
+      // Not a byte of an answer: the command did not start there, so it may run here once that
+      // instance has let go — at once if it is dead (killed after we read its control file).
+      await untilReleased(io, () => hasLetGo(dataDir, holder, control), control, answer);
       continue;
     }
     if (options.instanceOnly) throw new CommandError(options.instanceOnly);
@@ -82,77 +90,28 @@ async function runHere<N extends CommandName>(
   }
 }
 
-async function runRemote(
+/**
+ * Waits, within INSTANCE_WAIT_MS, until the instance that did not answer has let go of the directory (a
+ * dead one has); then the caller looks again. Past that it says so, and that nothing was done.
+ */
+async function untilReleased(
   io: CliIo,
+  released: () => boolean,
   control: ControlInfo,
-  name: CommandName,
-  args: unknown,
-): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(`${control.url}${CONTROL_PATH}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [CONTROL_HEADER]: control.secret },
-      body: JSON.stringify({ command: name, args }),
-    });
-  } catch (error) {
-    throw new CommandError(
-      `the running ${control.purpose} (process ${control.pid}) did not answer at ${control.url}: ${describe(error)}`,
-    );
-  }
-  if (!response.ok || response.body === null) {
-    const text = await response.text().catch(() => '');
-    let message = text.trim() || response.statusText;
-    try {
-      message = (JSON.parse(text) as { message?: string }).message ?? message;
-    } catch {
-      // Not our error shape: the text as it came.
-    }
-    throw new CommandError(
-      `the running ${control.purpose} (process ${control.pid}) refused the command: ${message}`,
-    );
-  }
-  return readAnswer(io, response.body, control);
-}
-
-/** Prints the streamed lines as they arrive; the last one says how the command ended. */
-async function readAnswer(
-  out: CommandOutput,
-  body: ReadableStream<Uint8Array>,
-  control: ControlInfo,
-): Promise<unknown> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  const lines = async function* () {
-    for await (const chunk of body) {
-      pending += decoder.decode(chunk, { stream: true });
-      const parts = pending.split('\n');
-      pending = parts.pop()!;
-      yield* parts;
-    }
-  };
-  try {
-    for await (const text of lines()) {
-      if (text === '') continue;
-      const line = JSON.parse(text) as ControlLine;
-      if ('stdout' in line) out.stdout(line.stdout);
-      else if ('stderr' in line) out.stderr(line.stderr);
-      else if (line.exit === 0) return line.result;
-      else if (line.exit === 2) throw new CommandUsageError(line.error);
-      else throw new CommandError(line.error);
-    }
-  } catch (error) {
-    if (error instanceof CommandError) throw error;
-    throw new CommandError(
-      `the answer of the running ${control.purpose} (process ${control.pid}) broke off: ${describe(error)}`,
-    );
+  why: Extract<HandOver, { answered: false }>,
+): Promise<void> {
+  if (released()) return;
+  const who = `the running ${control.purpose} (process ${control.pid})`;
+  const state = why.shuttingDown ? 'is shutting down' : `did not answer at ${control.url} (${why.detail})`;
+  io.stderr(`${capitalized(who)} ${state}: waiting for it to release the data directory…\n`);
+  const deadline = Date.now() + INSTANCE_WAIT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (released()) return;
   }
   throw new CommandError(
-    `the running ${control.purpose} (process ${control.pid}) stopped before the command ended; see its log`,
+    `${who} ${state} and still holds the data directory after ${INSTANCE_WAIT_MS / 1000} s; nothing was done: run the command again once it has stopped`,
   );
 }
 
-function describe(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-}
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

@@ -18,8 +18,12 @@ import {
 
 /** Purposes of holders that serve a control channel (a CLI command holding the lock does not). */
 const INSTANCES = new Set(['serve', 'app']);
-/** An instance that has the lock but has not written control.json yet is still starting. */
-const STARTING_WAIT_MS = 15_000;
+/**
+ * How long a command waits for an instance that cannot take it yet: one that holds the lock without a
+ * control.json (starting, or stopping: it removes the file first), or one that is shutting down or
+ * does not answer (until it lets go of the directory). Then it says so instead (docs/decisions.md).
+ */
+export const INSTANCE_WAIT_MS = 30_000;
 /** A live holder rewrites a damaged lock file within two refreshes. */
 const DAMAGED_WAIT_MS = 3 * LOCK_REFRESH_MS;
 const POLL_MS = 100;
@@ -34,22 +38,35 @@ export async function instanceControl(
   dataDir: string,
   holder: DataDirLockHolder,
 ): Promise<ControlInfo | null> {
-  const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? STARTING_WAIT_MS : 0);
+  const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? INSTANCE_WAIT_MS : 0);
   for (;;) {
     const control = readControlFile(dataDir);
     if (control !== null && control.pid === holder.pid) return control;
-    const now = readDataDirLock(dataDir);
-    if (now === null || now === 'damaged' || now.pid !== holder.pid || now.startedAt !== holder.startedAt)
-      return null;
+    if (hasLetGo(dataDir, holder, null)) return null;
     if (Date.now() >= deadline) throw notReady(dataDir, holder);
     await pause();
   }
 }
 
+/**
+ * The holder no longer holds the directory: it released it, died, or another process took it. A holder
+ * read from a damaged lock file (`'damaged'`: known only by the control file it wrote) has let go once
+ * the lock file reads again or its process is gone.
+ */
+export function hasLetGo(
+  dataDir: string,
+  holder: DataDirLockHolder | 'damaged',
+  control: Pick<ControlInfo, 'pid'> | null,
+): boolean {
+  const now = readDataDirLock(dataDir);
+  if (holder === 'damaged') return now !== 'damaged' || (control !== null && !isProcessAlive(control.pid));
+  return now === null || now === 'damaged' || now.pid !== holder.pid || now.startedAt !== holder.startedAt;
+}
+
 /** Why a live holder takes no command, in words that are true of it. */
 function notReady(dataDir: string, holder: DataDirLockHolder): DataDirLockedError {
   if (!INSTANCES.has(holder.purpose)) return new DataDirLockedError(dataDir, holder);
-  const seconds = STARTING_WAIT_MS / 1000;
+  const seconds = INSTANCE_WAIT_MS / 1000;
   if (!existsSync(join(dataDir, CONTROL_FILE)))
     return new DataDirLockedError(
       dataDir,

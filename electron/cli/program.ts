@@ -1,7 +1,7 @@
 /** The `dataset-health` command line (DESIGN.md §7): exit 0 on success, 1 on failure, 2 on usage errors. */
 import { APP_VERSION } from '../../shared/version';
 import { Command, CommanderError } from 'commander';
-import { CommandUsageError } from '../control/command';
+import { failureOf } from '../control/command';
 import { ackCommand, unackCommand } from './commands/ack';
 import { demoCommand } from './commands/demo';
 import { handoffCommand } from './commands/handoff';
@@ -64,9 +64,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ? 0
         : 2;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    // One line, whatever the message quotes (a remote's error, a name): nothing in it drives the terminal.
-    io.stderr(`dataset-health: ${printable(message.split('\n')[0]!)}\n`);
-    return error instanceof CommandUsageError ? 2 : 1;
+    // The same reading of an error as the running instance's (control/command.ts): one message either way,
+    // on one line, whatever it quotes (a remote's error, a name): nothing in it drives the terminal.
+    const failure = failureOf(error);
+    io.stderr(`dataset-health: ${printable(failure.message.split('\n')[0]!)}\n`);
+    return failure.exit;
   }
 }

@@ -42,6 +42,11 @@ export interface RunningInstance {
   knowledge: OnCallKnowledge;
   /** The stored acknowledgements or snoozes changed: the alerts redraw the tray (as the window's calls do). */
   alertsChanged(): void;
+  /**
+   * Aborted when the instance starts to stop: a command that could run on for minutes (a one-off sync)
+   * ends now, since the instance waits for every command in flight before it closes (docs/decisions.md).
+   */
+  stopping: AbortSignal;
 }
 
 export interface CommandContext {
@@ -59,7 +64,43 @@ export interface ControlledCommand<S extends TSchema = TSchema, R = unknown> {
   /** The request: checked before the command runs, on both paths. */
   args: S;
   run(ctx: CommandContext, args: Static<S>, out: CommandOutput): Promise<R>;
+  /**
+   * How the user finds out whether the command was done, when the running instance's answer broke off
+   * after the command started (the instance was killed): what to look at, or that running it again is
+   * safe. Each command decides for itself (docs/decisions.md, "Beside a running instance").
+   */
+  ifOutcomeUnknown(args: Static<S>): string;
 }
+
+/** How a failed command ends, whichever door it came through: what the user reads, and the exit code. */
+export interface Failure {
+  message: string;
+  exit: 1 | 2;
+  /** Neither the user's mistake nor the system's refusal: a bug (the instance logs it, the CLI is told so). */
+  bug: boolean;
+}
+
+/**
+ * What of an error is the user's to read (one place for both doors, so a command fails with the same
+ * words alone and through the instance): a `CommandError`, or a refusal by the operating system — a
+ * Node system error, which carries `code` and `syscall` (`ENOENT: no such file or directory, open …`,
+ * EACCES, ENOSPC). Anything else is a bug.
+ */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof CommandError)
+    return { message: error.message, exit: error instanceof CommandUsageError ? 2 : 1, bug: false };
+  const message = error instanceof Error ? error.message : String(error);
+  return { message, exit: 1, bug: !isSystemError(error) };
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return typeof code === 'string' && typeof syscall === 'string';
+}
+
+/** The outcome-unknown advice of a command that changes nothing. */
+export const READ_ONLY = 'it changes nothing: safe to run again';
 
 /** A command definition with its argument and result types inferred. */
 export function command<S extends TSchema, R>(definition: ControlledCommand<S, R>): ControlledCommand<S, R> {

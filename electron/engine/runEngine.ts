@@ -3,8 +3,7 @@
  * with none configured and `demoWhenNoSources`, the built-in demo: a simulated remote in-process), the
  * local API reading through to the remotes for tasks never synced, and the RPC handlers and events the
  * window uses (over IPC in the app; over HTTP on the API's port with `ui`, for `serve --ui`). Stored
- * settings apply unless the command line gave a value. Stopping stops the sync first (a commit in
- * progress rolls back), then the API, then the demo remote.
+ * settings apply unless the command line gave a value. Stopping: see `stop()` below.
  *
  * DESIGN §1: this is the engine's composition root, the one folder above api/, rpc/, sync/, alerts/ and
  * demo/ that wires them together; both shells (`main/`, `cli/`) call it and nothing below imports it.
@@ -30,7 +29,7 @@ import { listSources } from '../store/sources';
 import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
-import { registerControl } from '../control/server';
+import { type ControlChannel, registerControl } from '../control/server';
 import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
 
 export interface EngineOptions {
@@ -159,6 +158,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   const reloadSync = () => sync.reload(syncSettings(options.settings.read(), options.intervals));
   // The CLI's commands run here while this process holds the data directory (DESIGN §3).
   const controlSecret = newControlSecret();
+  const stopping = new AbortController();
+  let control: ControlChannel | undefined;
   let api: ApiServer;
   try {
     api = await startApiServer({
@@ -170,7 +171,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       readThrough: sync.readThrough,
       knowledge,
       extend: async (app, port) => {
-        await registerControl(app, {
+        control = await registerControl(app, {
           secret: controlSecret,
           context: () => ({
             store,
@@ -186,6 +187,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
               knowledge,
               newWebUiLink: sessions ? () => `${api.url}/?token=${sessions.issue()}` : undefined,
               alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
+              stopping: stopping.signal,
             },
           }),
           log: (error) => options.logger && options.logger.error({ err: error }, 'CLI command failed'),
@@ -201,10 +203,10 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     throw error;
   }
   runtime.apiUrl = api.url;
-  const control = { url: api.url, pid: process.pid, purpose: options.purpose, secret: controlSecret };
-  writeControlFile(options.dataDir, control);
+  const controlInfo = { url: api.url, pid: process.pid, purpose: options.purpose, secret: controlSecret };
+  writeControlFile(options.dataDir, controlInfo);
   // Rewritten should it be damaged or removed: a CLI command would wait for it, then give up.
-  const stopKeepingControl = keepControlFile(options.dataDir, control);
+  const stopKeepingControl = keepControlFile(options.dataDir, controlInfo);
   // Listening before the first cycle: its failures are the first sync's summary.
   if (options.announce) alerts.onAnnouncement(options.announce);
   alerts.start();
@@ -221,10 +223,17 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     knowledge,
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     async stop() {
-      // First: a CLI run from now on works on the directory itself once it is released.
+      // The order (docs/decisions.md, "Beside a running instance"). First: a CLI run from now on works on
+      // the directory itself once it is released; one that read control.json before is refused (503) and
+      // waits for that. Commands in flight run on: a one-off sync hears `stopping` and ends.
       stopKeepingControl();
       removeControlFile(options.dataDir);
+      stopping.abort();
+      const commandsDone = control?.close();
+      // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
       await sync.stop();
+      // Every command in flight ends and sends its last line before the API closes its connections.
+      await commandsDone;
       stopWarming();
       // After the sync: the last cycle's announcements are decided (and remembered) before the end.
       await alerts.stop();

@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyTooLargeMessage } from '../../shared/bodyLimit';
 import { RpcError, type RpcErrorCode } from '../../shared/rpc';
 import { type Dispatch, errorBody, toRpcError } from './dispatch';
 import type { EventHub } from './events';
@@ -173,7 +174,7 @@ function parseRequestBody(body: string): unknown {
 function rpcErrorOf(error: FastifyError | RpcError, bodyLimit: number, log: FastifyBaseLogger): RpcError {
   if (error instanceof RpcError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new RpcError('too-large', `the request body is over the limit of ${bodyLimit / 1024 / 1024} MB`);
+    return new RpcError('too-large', bodyTooLargeMessage(bodyLimit));
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new RpcError('invalid-argument', error.message);

@@ -36,6 +36,8 @@ const READ_THROUGH_RETRY = { retries: 1, baseDelayMs: 500, maxRetryAfterMs: 2_00
 export class SyncEngine {
   private runners = new Map<string, SourceRunner>();
   private changing: Promise<void> = Promise.resolve();
+  /** Stopped for good: a reload queued behind the stop (a `sources add` as the instance quits) starts nothing. */
+  private stopped = false;
   private settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>;
   private readonly cycleListeners = new Set<Listener<CycleEvent>>();
   private readonly stateListeners = new Set<Listener<SourceState>>();
@@ -53,6 +55,7 @@ export class SyncEngine {
   }
 
   stop(): Promise<void> {
+    this.stopped = true;
     return this.inTurn(() => this.stopRunners());
   }
 
@@ -64,7 +67,8 @@ export class SyncEngine {
     return this.inTurn(async () => {
       await this.stopRunners();
       this.settings = settings;
-      this.start();
+      // The change is stored: the next start reads it.
+      if (!this.stopped) this.start();
     });
   }
 

@@ -75,6 +75,11 @@ export async function waitFor(
   }
 }
 
+/** Resolves once `check()` is true, polling every few milliseconds. */
+export async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 export function killChildren(): void {
   for (const child of children) child.kill('SIGKILL');
   children.clear();

@@ -210,6 +210,8 @@ export const ack = command({
       `acknowledged ${plural(done.acknowledged.length, 'failure', 'failures')} of ${quoted(causeId)} in org ${orgId}${already > 0 ? ` (${already} already acknowledged)` : ''}\n`,
     );
   },
+  ifOutcomeUnknown: () =>
+    'acknowledging again is safe: it sets the same acknowledgement (the timeline then lists it twice)',
 });
 
 interface Acknowledged {
@@ -291,6 +293,7 @@ export const unack = command({
         `withdrew ${plural(done.withdrawn.length, 'acknowledgement', 'acknowledgements')} of ${quoted(done.cause.causeId)} in org ${done.cause.orgId}\n`,
       );
   },
+  ifOutcomeUnknown: () => 'running it again is safe: it says so when there is nothing left to withdraw',
 });
 
 interface Withdrawn {

@@ -9,7 +9,7 @@ import { DEFAULT_HANDOFF_HOURS, handoffMarkdown, parseHandoffSince } from '../..
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
 import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
-import { type CommandContext, CommandError, CommandUsageError, command } from '../command';
+import { type CommandContext, CommandError, CommandUsageError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
 
 export const HANDOFF_FORMATS = ['md', 'json'] as const;
@@ -68,4 +68,5 @@ export const handoff = command({
     out.stdout(args.format === 'json' ? `${printableJson(report)}\n` : handoffMarkdown(report));
     return report;
   },
+  ifOutcomeUnknown: () => READ_ONLY,
 });

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { KeyNameError, checkKeyName, createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
 import { UnknownOrgError, printable, printableJson } from '../../store/orgs';
-import { CommandError, command } from '../command';
+import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
 import { printTable } from './table';
 
@@ -28,6 +28,8 @@ export const keysCreate = command({
       `Created key ${created.id} ('${printable(created.name)}') for org ${created.orgId}. Store it now: it is not shown again.\n`,
     );
   },
+  ifOutcomeUnknown: ({ org, name }) =>
+    `\`dataset-health keys list --org ${org}\` shows a key named '${printable(name)}' created just now if it was; its secret never reached you, so revoke that key and create another`,
 });
 
 /** The key name, checked before anything touches the store (on both paths). */
@@ -60,6 +62,7 @@ export const keysList = command({
       ...list.map((k) => [k.id, k.orgId, k.name, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']),
     ]);
   },
+  ifOutcomeUnknown: () => READ_ONLY,
 });
 
 export const keysRevoke = command({
@@ -70,4 +73,6 @@ export const keysRevoke = command({
       throw new CommandError(`no active key with id '${printable(id)}' (see \`dataset-health keys list\`)`);
     out.stderr(`Revoked key ${id}.\n`);
   },
+  ifOutcomeUnknown: ({ id }) =>
+    `\`dataset-health keys list\` shows whether key '${printable(id)}' is revoked; revoking it again is safe`,
 });

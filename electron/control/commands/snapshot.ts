@@ -11,7 +11,7 @@ import { exportSnapshot } from '../../query/exportSnapshot';
 import { ExportFileError, writeExportFile } from '../../store/exportFile';
 import { getOrg } from '../../store/orgs';
 import { SnapshotError, importSnapshotFile } from '../../store/snapshot';
-import { CommandError, command } from '../command';
+import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
 
 /** The default and the highest `--max-size` in MiB (the highest stays under V8's longest string). */
@@ -71,6 +71,8 @@ export const importData = command({
       stop.dispose();
     }
   },
+  ifOutcomeUnknown: ({ org, file }) =>
+    `an import is stored whole or not at all: \`dataset-health export --org ${org} -\` shows which, and importing ${file} again is safe`,
 });
 
 /**
@@ -228,6 +230,8 @@ export const exportData = command({
       );
     });
   },
+  ifOutcomeUnknown: ({ path }) =>
+    path === '-' ? READ_ONLY : 'the file is replaced whole or not at all: exporting again is safe',
 });
 
 /** The local knowledge a snapshot carried (DESIGN.md §11), when it carried any: ` (with 3 timeline entries, …)`. */

@@ -3,7 +3,8 @@ import Type from 'typebox';
 import { SourceError, listSources, removeSource, saveSource } from '../../store/sources';
 import { printableJson } from '../../store/orgs';
 import { envSecretStore } from '../../sync/secrets';
-import { CommandError, type RunningInstance, command } from '../command';
+import { CommandError, READ_ONLY, type RunningInstance, command } from '../command';
+import { printable } from '../../store/orgs';
 import { checkOrg } from './org';
 import { printTable } from './table';
 
@@ -52,6 +53,8 @@ export const sourcesAdd = command({
       }\n`,
     );
   },
+  ifOutcomeUnknown: (args) =>
+    `\`dataset-health sources list\` shows whether source '${printable(args.id ?? args.org)}' was saved; adding it again is safe (it replaces the source of the same id)`,
 });
 
 export const sourcesList = command({
@@ -72,6 +75,7 @@ export const sourcesList = command({
       ...shown.map((s) => [s.id, s.orgId, s.name, s.baseUrl, s.enabled ? 'yes' : 'no']),
     ]);
   },
+  ifOutcomeUnknown: () => READ_ONLY,
 });
 
 export const sourcesRemove = command({
@@ -82,6 +86,8 @@ export const sourcesRemove = command({
     if (instance) await restartSync(instance, `Removed source ${id}.`);
     out.stderr(`Removed source ${id}.\n`);
   },
+  ifOutcomeUnknown: ({ id }) =>
+    `\`dataset-health sources list\` shows whether source '${printable(id)}' is gone`,
 });
 
 /** The change is stored either way: a sync that cannot restart is said plainly, not as an internal error. */

@@ -64,6 +64,10 @@ export const syncOnce = command({
       result = await oneOffSync(ctx, orgId, baseUrl, configured, args.keyEnv, out, progress);
     }
     if (result.outcome === 'failed') {
+      if (ctx.instance?.stopping.aborted)
+        throw new CommandError(
+          `sync stopped: the running ${ctx.instance.purpose} (process ${ctx.instance.pid}) is shutting down (stored data unchanged); run it again once it has stopped`,
+        );
       throw new CommandError(`sync failed: ${result.error ?? 'unknown error'} (stored data unchanged)`);
     }
     const c = result.counts;
@@ -74,6 +78,7 @@ export const syncOnce = command({
         `${c.tasksFailed ? ` (${c.tasksFailed} failed, read through later)` : ''}.\n`,
     );
   },
+  ifOutcomeUnknown: () => 'a sync is stored whole or not at all: running it again is safe',
 });
 
 function remoteUrl(orgId: string, given: string | undefined, configured: string | undefined): string {
@@ -119,9 +124,15 @@ async function oneOffSync(
     onProgress: progress,
   });
   out.stderr(`Syncing org ${orgId} from ${baseUrl}…\n`);
+  // The instance's own runners stop with its sync; this one stops when the instance does (it waits for
+  // the command, and a remote that does not answer would hold it for minutes of retries).
+  const stop = () => void runner.stop();
+  ctx.instance?.stopping.addEventListener('abort', stop, { once: true });
   try {
+    if (ctx.instance?.stopping.aborted) stop();
     return await runner.syncNow();
   } finally {
+    ctx.instance?.stopping.removeEventListener('abort', stop);
     await runner.stop();
   }
 }

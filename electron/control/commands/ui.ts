@@ -22,4 +22,5 @@ export const webUiLink = command({
     out.stdout(`Web UI: ${url}\n`);
     return { url };
   },
+  ifOutcomeUnknown: () => 'a link that never reached you is never used: asking again is safe',
 });

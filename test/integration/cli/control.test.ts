@@ -16,7 +16,9 @@ import { Store } from '../../../electron/store/database';
 import { LOCK_FILE, acquireDataDirLock, readDataDirLock } from '../../../electron/store/lock';
 import { writeRuntimeFile } from '../../../electron/store/runtimeFile';
 import { REMOTE_KEY_ENV } from '../../../electron/sync/secrets';
+import { runCli } from '../../../electron/cli/program';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
+import { until } from '../../helpers/process';
 import { startInstance as startServe, stopInstances } from '../../helpers/instance';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
 
@@ -326,6 +328,13 @@ describe('refused and malformed control requests change nothing', () => {
     ],
     ['malformed JSON', { secret: true }, '{"command": "keys.create", "args": {', 400, /JSON|body/i],
     [
+      'a body over the limit (413, in the error shape, naming the limit)',
+      { secret: true },
+      JSON.stringify({ command: 'keys.create', args: { org: 'acme', name: 'x'.repeat(1_100_000) } }),
+      413,
+      /^\{"status":413,"code":"INVALID_ARGUMENT","message":"the request body is over the limit of 1 MiB"\}$/,
+    ],
+    [
       'an unknown command',
       { secret: true },
       JSON.stringify({ command: 'db.drop', args: {} }),
@@ -412,6 +421,81 @@ describe("keys: the instance's own, and the CLI's where the instance has none", 
 });
 
 describe('an instance quitting while a command waits for it', () => {
+  it('stopping: the command in flight ends first; one sent meanwhile is refused (503), its CLI waits and runs it here', async () => {
+    const dataDir = tempDir();
+    const seed = await cli([
+      'keys',
+      'create',
+      '--org',
+      'acme',
+      '--new-org',
+      '--name',
+      'seed',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(seed.code).toBe(0);
+    const instance = await startInstance(dataDir);
+    const control = readControlFile(dataDir)!;
+    const send = (name: string) =>
+      fetch(`${control.url}${CONTROL_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [CONTROL_HEADER]: control.secret },
+        body: JSON.stringify({ command: 'keys.create', args: { org: 'acme', name } }),
+      });
+    // A long commit in the store (a big sync's): a command handed over now waits for it.
+    let release!: () => void;
+    const committed = instance.store.transactionInChunks(
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    // Its answer's headers are in: the command has started (they go out first).
+    const inFlight = await send('in-flight');
+    expect(inFlight.status).toBe(200);
+
+    const stopped = instance.stop();
+    const refused = await send('refused');
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      status: 503,
+      code: 'UNAVAILABLE',
+      message: `control request refused: the running serve (process ${process.pid}) is shutting down`,
+    });
+    // A CLI that read control.json just before the stop began.
+    writeControlFile(dataDir, control);
+    let stdout = '';
+    let stderr = '';
+    const late = runCli(['keys', 'create', '--org', 'acme', '--name', 'late', '--data-dir', dataDir], {
+      stdout: (text) => void (stdout += text),
+      stderr: (text) => void (stderr += text),
+      env: {},
+      now: () => NOW,
+      stopRequested: () => new Promise(() => {}),
+      openUrl: async () => {},
+    });
+    await until(() => stderr !== '');
+    expect(stderr).toBe(
+      `The running serve (process ${process.pid}) is shutting down: waiting for it to release the data directory…\n`,
+    );
+
+    release();
+    await committed;
+    // The command in flight ran to its end and its last line arrived before the API closed.
+    const lines = (await inFlight.text()).trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ exit: 0, result: null });
+    expect(lines[0]).toMatch(/^\{"stdout":"dhk_/);
+    await stopped;
+    expect(await late).toBe(0);
+    expect(stdout).toMatch(/^dhk_[A-Za-z0-9_-]{43}\n$/);
+    expect(stderr).toMatch(/\nCreated key key_[0-9a-f]+ \('late'\) for org acme\./);
+    const store = await Store.open({ dataDir });
+    expect(
+      listApiKeys(store)
+        .map((key) => key.name)
+        .sort(),
+    ).toEqual(['in-flight', 'late', 'seed']);
+    await store.close();
+  });
+
   it('runs the command alone once the holder lets go (no wait for the full start timeout)', async () => {
     const dataDir = tempDir();
     // Held by a "serve" with no control channel: what a CLI sees while serve quits (control.json goes first).
@@ -457,11 +541,3 @@ describe('damaged files of a running instance (docs/decisions.md "A damaged lock
     expect(readControlFile(dataDir)).toEqual(control);
   });
 });
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

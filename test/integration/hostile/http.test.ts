@@ -245,12 +245,12 @@ const ROWS: Row[] = [
     message: /^no dataset 'd{200}… \(2000 characters\)'/,
   },
   {
-    name: 'an RPC body over 1 MB',
+    name: 'an RPC body over 1 MiB',
     request: () =>
       raw('POST', '/rpc/orgs.list', { ...JSON_TYPE, Cookie: cookie }, `"${'x'.repeat(1024 * 1024)}"`),
     status: 413,
     code: 'rpc:too-large',
-    message: /^the request body is over the limit of 1 MB$/,
+    message: /^the request body is over the limit of 1 MiB$/,
   },
   {
     name: 'valid JSON with a __proto__ key',

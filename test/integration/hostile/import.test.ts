@@ -4,12 +4,13 @@
  * directory did not change (the org's export and the database file, byte for byte).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { databaseDigests } from '../../helpers/databaseFiles';
 import { fixtureRecords } from '../../helpers/fixtures';
+import { hasFileOpen } from '../../helpers/procfs';
 import { killChildren, spawnCli } from '../../helpers/process';
 
 const ORG = 'acme';
@@ -774,27 +775,12 @@ describe.skipIf(process.platform !== 'linux')('signals', () => {
     writeFileSync(big, `{"datasets":[${parts.join(',')}]}`);
   });
 
-  /** Whether the process has the file open (Linux: its /proc/<pid>/fd links). */
-  function reading(pid: number, file: string): boolean {
-    try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-        try {
-          return readlinkSync(`/proc/${pid}/fd/${fd}`) === file;
-        } catch {
-          return false;
-        }
-      });
-    } catch {
-      return false;
-    }
-  }
-
   /** Sends `signal` once the CLI reads the file (then it still parses and checks it), or later. */
   async function interrupted(signal: NodeJS.Signals, afterReadMs: number) {
     const { dataDir, state } = await seeded();
     const before = await state();
     const child = spawnCli(['import', '--org', ORG, big, '--data-dir', dataDir]);
-    while (!reading(child.child.pid!, big)) {
+    while (!hasFileOpen(child.child.pid!, big)) {
       if (child.child.exitCode !== null) throw new Error(`exited early: ${child.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
