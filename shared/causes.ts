@@ -8,6 +8,7 @@
  * - `missing:<supplierId>`: MISSING datasets of that supplier (`missing:` when the supplier is unknown);
  * - `unknown`: FAILED datasets whose failure reason is not known yet.
  */
+import { CONTROL, codePoint } from './controlCharacters';
 import type { TasksRecord } from './schemas';
 import { STAGES, STAGE_LABELS, type Stage } from './status';
 
@@ -109,13 +110,8 @@ export const MAX_NOTE_LENGTH = 2000;
 /** Longest name of who acknowledged. */
 export const MAX_ACK_NAME_LENGTH = 100;
 
-/** Unicode's control characters (Cc: C0, DEL, C1): they drive terminals and break one-line output. */
-const CONTROL = /\p{Cc}/u;
-/** The same but tab and line feed, which a note of several lines holds. */
+/** Control characters but tab and line feed, which a note of several lines holds. */
 const CONTROL_IN_NOTE = /[^\P{Cc}\t\n]/u;
-
-const codePoint = (char: string): string =>
-  `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * Why a name of who acknowledges cannot be kept, or null when it can: 1 to MAX_ACK_NAME_LENGTH characters,

@@ -4,7 +4,7 @@
  * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
  * at compile time, so the document cannot drift from what the engine returns.
  */
-import { DEFAULT_HANDOFF_HOURS, SINCE_FORMS } from '../../shared/handoff';
+import { DEFAULT_HANDOFF_HOURS, MAX_SINCE_DAYS, SINCE_FORMS } from '../../shared/handoff';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import {
@@ -233,7 +233,7 @@ export const DAYS_RULE = `days must be given once: ${STATS_DAYS.join(', ')} (def
 export const KEY_RULE =
   'key must be given once: a datasetId, supplierId or dataProductName (as groupBy says) of at most 1000 characters';
 
-export const SINCE_RULE = `since must be given once: ${SINCE_FORMS}, not in the future (default ${DEFAULT_HANDOFF_HOURS}h)`;
+export const SINCE_RULE = `since must be given once: ${SINCE_FORMS}, not in the future, a duration at most ${MAX_SINCE_DAYS} days and a time in years 0000–9999 (default ${DEFAULT_HANDOFF_HOURS}h)`;
 export const FORMAT_RULE = 'format must be given once: json or md (default json)';
 
 /** What each parameter accepts, for 400 messages. */

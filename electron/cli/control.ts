@@ -16,7 +16,7 @@ import { DataDirLockDamagedError, DataDirLockedError, readDataDirLock } from '..
 import { openHeadlessSettings } from '../store/settings';
 import type { CliIo } from './io';
 import { type HandOver, handOver } from './controlClient';
-import { INSTANCE_WAIT_MS, damagedLockControl, hasLetGo, instanceControl } from './holderControl';
+import { INSTANCE_WAIT_MS, damagedLockControl, hasLetGo, instanceControl, pause } from './holderControl';
 import { openDataDir } from './openStore';
 
 type Args<N extends CommandName> = Static<(typeof COMMANDS)[N]['args']>;
@@ -35,7 +35,9 @@ export async function runCommand<N extends CommandName>(
   args: Args<N>,
   options: RunOptions = {},
 ): Promise<Result<N>> {
-  for (let attempt = 0; ; attempt++) {
+  // Lost the race for the lock once already: a second loss is an answer, not a race.
+  let raced = false;
+  for (;;) {
     const holder = readDataDirLock(dataDir);
     if (holder !== null) {
       const control =
@@ -54,8 +56,10 @@ export async function runCommand<N extends CommandName>(
       return await runHere(io, dataDir, name, args);
     } catch (error) {
       // An instance started between the look and the lock: hand it the command instead.
-      if ((error instanceof DataDirLockedError || error instanceof DataDirLockDamagedError) && attempt === 0)
+      if ((error instanceof DataDirLockedError || error instanceof DataDirLockDamagedError) && !raced) {
+        raced = true;
         continue;
+      }
       throw error;
     }
   }
@@ -101,17 +105,15 @@ async function untilReleased(
   why: Extract<HandOver, { answered: false }>,
 ): Promise<void> {
   if (released()) return;
-  const who = `the running ${control.purpose} (process ${control.pid})`;
+  const who = `running ${control.purpose} (process ${control.pid})`;
   const state = why.shuttingDown ? 'is shutting down' : `did not answer at ${control.url} (${why.detail})`;
-  io.stderr(`${capitalized(who)} ${state}: waiting for it to release the data directory…\n`);
+  io.stderr(`The ${who} ${state}: waiting for it to release the data directory…\n`);
   const deadline = Date.now() + INSTANCE_WAIT_MS;
   while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pause();
     if (released()) return;
   }
   throw new CommandError(
-    `${who} ${state} and still holds the data directory after ${INSTANCE_WAIT_MS / 1000} s; nothing was done: run the command again once it has stopped`,
+    `the ${who} ${state} and still holds the data directory after ${INSTANCE_WAIT_MS / 1000} s; nothing was done: run the command again once it has stopped`,
   );
 }
-
-const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

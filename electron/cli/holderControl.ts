@@ -7,10 +7,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_FILE, type ControlInfo, readControlFile } from '../store/controlFile';
+import { INSTANCE_FILE_REFRESH_MS } from '../store/runtimeFile';
 import {
   DataDirLockedError,
   type DataDirLockHolder,
-  LOCK_REFRESH_MS,
   damagedLockError,
   isProcessAlive,
   readDataDirLock,
@@ -25,10 +25,11 @@ const INSTANCES = new Set(['serve', 'app']);
  */
 export const INSTANCE_WAIT_MS = 30_000;
 /** A live holder rewrites a damaged lock file within two refreshes. */
-const DAMAGED_WAIT_MS = 3 * LOCK_REFRESH_MS;
+const DAMAGED_WAIT_MS = 3 * INSTANCE_FILE_REFRESH_MS;
 const POLL_MS = 100;
 
-const pause = () => new Promise((resolve) => setTimeout(resolve, POLL_MS));
+/** One look's wait while a holder gets ready or lets go. */
+export const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, POLL_MS));
 
 /**
  * The live holder's control channel, or null once the holder lets go (an instance quitting removes its

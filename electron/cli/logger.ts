@@ -1,5 +1,6 @@
 /** The headless engine's log: JSON lines on stderr (stdout stays for results), secrets redacted. */
 import { pino, type Logger } from 'pino';
+import { escapeInvisible } from '../store/orgs';
 import type { CliIo } from './io';
 
 export const LOG_LEVEL_ENV = 'DATASET_HEALTH_LOG_LEVEL';
@@ -13,6 +14,8 @@ export function cliLogger(io: CliIo): Logger {
         censor: '[redacted]',
       },
     },
-    { write: (line: string) => io.stderr(line) },
+    // A remote's error or a dataset's name in a line is JSON-escaped for controls only: format characters
+    // (a U+202E) are escaped too, so a terminal shows the line as it is.
+    { write: (line: string) => io.stderr(escapeInvisible(line)) },
   );
 }

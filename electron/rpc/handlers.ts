@@ -2,7 +2,7 @@
  * The engine's side of the RPC contract (shared/rpc.ts): one handler per call, for both transports.
  * Every store use waits for a sync commit in progress (`whenIdle`), so a window never reads half a commit.
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
@@ -240,7 +240,12 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
           );
           return { path, datasets: counts.datasets };
         } catch (error) {
-          if (error instanceof ExportFileError) throw new RpcError('unavailable', error.message);
+          // The window names no file: say what to do about its folder (the CLI's words are about a path).
+          if (error instanceof ExportFileError)
+            throw new RpcError(
+              'unavailable',
+              `the export folder ${dirname(path)} cannot be used (${error.message}); make it a plain folder, or export with \`dataset-health export --org ${orgId} FILE\` to a file of your choice`,
+            );
           throw error;
         }
       }),

@@ -2,6 +2,7 @@
  * Local API keys (DESIGN.md §2): `dhk_` + 43 base64url characters, shown once, stored only as a SHA-256
  * hash, scoped to one org, revocable, with created and last-used times.
  */
+import { CONTROL, codePoint } from '../../shared/controlCharacters';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyView } from '../../shared/rpc';
 import type { Store } from './database';
@@ -22,13 +23,6 @@ export const KEY_NAME_MAX = 128;
 
 /** A key name that cannot be stored (empty, too long, a control character). */
 export class KeyNameError extends Error {}
-
-// \p{Cc} is exactly C0, DEL and C1 (U+0000–U+001F, U+007F–U+009F): they break the `keys list`
-// table and can drive a terminal.
-const CONTROL = /\p{Cc}/u;
-
-const codePoint = (char: string): string =>
-  `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Throws KeyNameError unless the name can be stored and printed as it is. */
 export function checkKeyName(name: string): void {

@@ -20,11 +20,11 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomicSync } from './atomicFile';
+import { readControlFile } from './controlFile';
+import { INSTANCE_FILE_REFRESH_MS } from './runtimeFile';
 
 export const LOCK_FILE = 'dataset-health.lock';
 
-/** How often the holder checks that its lock file still names it, and rewrites it when it does not. */
-export const LOCK_REFRESH_MS = 2_000;
 /**
  * An unreadable lock file changed within this long counts as held: a live holder rewrites it within two
  * refreshes (longer only while its event loop is held up, e.g. by a large export), a dead one's stays
@@ -73,17 +73,26 @@ export class DataDirLockedError extends Error {
   }
 }
 
-/** The lock file cannot be read but changed recently: its holder may be alive and about to rewrite it. */
+/**
+ * The lock file cannot be read, but its holder may be alive: the file changed recently (a live holder
+ * rewrites it within seconds), or the instance control.json names is alive.
+ */
 export class DataDirLockDamagedError extends Error {
   constructor(
     readonly dataDir: string,
-    /** How long until the file counts as stale, if nobody rewrites it. */
-    readonly staleInSeconds: number,
+    /** How long until the file counts as stale, if nobody rewrites it; null: a live instance holds it. */
+    readonly staleInSeconds: number | null,
+    /** The live instance control.json names, if any. */
+    readonly instance: { pid: number; purpose: string } | null = null,
   ) {
     super(
-      `the data directory ${dataDir} is in use by a process whose lock file ${LOCK_FILE} is damaged ` +
-        '(it does not say which process); a running Dataset Health rewrites it within seconds, so try again. ' +
-        `If no Dataset Health process runs, wait ${staleInSeconds} s or remove ${join(dataDir, LOCK_FILE)}`,
+      instance !== null
+        ? `the data directory ${dataDir} is in use by process ${instance.pid} (${instance.purpose}, as its ` +
+            `control file says), whose lock file ${LOCK_FILE} is damaged; it rewrites it within seconds, so try ` +
+            'again, or stop it first'
+        : `the data directory ${dataDir} is in use by a process whose lock file ${LOCK_FILE} is damaged ` +
+            '(it does not say which process); a running Dataset Health rewrites it within seconds, so try again. ' +
+            `If no Dataset Health process runs, wait ${staleInSeconds ?? 0} s or remove ${join(dataDir, LOCK_FILE)}`,
     );
     this.name = 'DataDirLockDamagedError';
   }
@@ -93,7 +102,7 @@ export interface AcquireOptions {
   purpose: string;
   /** The holder's `startedAt`. */
   now?: () => Date;
-  /** How often the holder checks its lock file (default LOCK_REFRESH_MS). */
+  /** How often the holder checks its lock file (default INSTANCE_FILE_REFRESH_MS). */
   refreshMs?: number;
   /** What file change times are compared with: the real clock (default); tests move it on. */
   clock?: () => number;
@@ -112,7 +121,8 @@ export function acquireDataDirLock(directory: string, options: AcquireOptions): 
   const clock = options.clock ?? Date.now;
   // Each pass either creates the file, throws, or removes a stale lock; a few passes cover races.
   for (let attempt = 0; attempt < 10; attempt++) {
-    if (tryCreate(file, holder)) return heldLock(dataDir, file, holder, options.refreshMs ?? LOCK_REFRESH_MS);
+    if (tryCreate(file, holder))
+      return heldLock(dataDir, file, holder, options.refreshMs ?? INSTANCE_FILE_REFRESH_MS);
     const current = readHolderWithRetry(file);
     if (current === 'missing') continue;
     if (current === 'unreadable') {
@@ -140,8 +150,10 @@ export function readDataDirLock(
 }
 
 /**
- * The error for an unreadable lock file changed less than DAMAGED_LOCK_HELD_MS ago, else null (it is
- * stale, or gone). Its change time (ctime, which no tool sets back, unlike mtime) is when it was damaged.
+ * The error for an unreadable lock file whose holder may be alive, else null (it is stale, or gone): held
+ * while the instance control.json names is alive (however long ago the file was damaged: an instance
+ * stalled by a long export still holds the directory), else for DAMAGED_LOCK_HELD_MS from the file's
+ * change time (ctime, which no tool sets back, unlike mtime; a clock set back counts as just changed).
  */
 export function damagedLockError(
   dataDir: string,
@@ -149,7 +161,10 @@ export function damagedLockError(
 ): DataDirLockDamagedError | null {
   const info = statSync(join(resolve(dataDir), LOCK_FILE), { throwIfNoEntry: false });
   if (info === undefined) return null;
-  const age = clock() - Math.max(info.ctimeMs, info.mtimeMs);
+  const instance = readControlFile(dataDir);
+  if (instance !== null && instance.pid !== process.pid && isProcessAlive(instance.pid))
+    return new DataDirLockDamagedError(resolve(dataDir), null, instance);
+  const age = Math.max(0, clock() - info.ctimeMs);
   if (age >= DAMAGED_LOCK_HELD_MS) return null;
   return new DataDirLockDamagedError(resolve(dataDir), Math.ceil((DAMAGED_LOCK_HELD_MS - age) / 1000));
 }

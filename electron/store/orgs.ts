@@ -56,8 +56,11 @@ export function printable(text: string): string {
  * (JSON.stringify escapes controls only). The same JSON value, safe to print.
  */
 export function printableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(INVISIBLE, escaped);
+  return escapeInvisible(JSON.stringify(value, null, 2));
 }
+
+/** JSON text with its format characters and separators escaped (`\u202e`): still the same JSON value. */
+export const escapeInvisible = (json: string): string => json.replace(INVISIBLE, escaped);
 
 /** An input echoed in a message: printable, and cut after 80 characters. */
 const echo = (text: string): string =>

@@ -8,9 +8,14 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomicFile';
-import { LOCK_REFRESH_MS } from './lock';
 
 export const RUNTIME_FILE = 'runtime.json';
+
+/**
+ * How often a running instance checks that its files in the data directory (the lock, control.json)
+ * still say what it wrote, and rewrites one that does not.
+ */
+export const INSTANCE_FILE_REFRESH_MS = 2_000;
 
 type FieldType = 'string' | 'number';
 
@@ -60,7 +65,7 @@ export function instanceFile<T extends { pid: number }>(
       }
       return typeof value === 'object' && value !== null ? pick(value as Record<string, unknown>) : null;
     },
-    keep(dataDir: string, info: T, periodMs = LOCK_REFRESH_MS) {
+    keep(dataDir: string, info: T, periodMs = INSTANCE_FILE_REFRESH_MS) {
       const wanted = JSON.stringify(pick(info as Record<string, unknown>));
       const timer = setInterval(() => {
         if (JSON.stringify(file.read(dataDir)) === wanted) return;

@@ -75,9 +75,17 @@ export async function waitFor(
   }
 }
 
-/** Resolves once `check()` is true, polling every few milliseconds. */
-export async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 2));
+/** Resolves once `check()` is true, polling every few milliseconds; fails after `timeoutMs`, saying `what`. */
+export async function until(
+  check: () => boolean,
+  what = 'the condition held',
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 export function killChildren(): void {

@@ -1,5 +1,5 @@
 /**
- * Random small snapshots (DESIGN.md §7; the knowledge's format: docs/decisions.md "Snapshots: the local
+ * Random small snapshots (README "The CLI", snapshots; the knowledge's format: docs/decisions.md "Snapshots: the local
  * knowledge") that break no rule of import but one: a time may lie outside years 0000–9999 of UTC
  * (rarely: a file has dozens of times). Records with awkward text, statuses, schedules and times in every
  * form import reads, events with ties and without ids, run details, tasks, timelines, acknowledgements

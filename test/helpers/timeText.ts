@@ -7,6 +7,8 @@
  */
 import fc from 'fast-check';
 
+// The range written out here, not imported from shared/timeRange.ts: the test's own reading of it, so a
+// wrong range in the app cannot make its own test agree.
 export const EARLIEST_MS = Date.parse('0000-01-01T00:00:00.000Z');
 export const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 const DAY = 86_400_000;

@@ -86,7 +86,8 @@ afterAll(async () => {
  * follows it up to the end of its paragraph or of the element that isolates it (`unicode-bidi: isolate`,
  * as `<bdi>` has; any display but inline ends a paragraph): from the control on, that must be one stored
  * text and nothing else — unless the string itself isolates the stored text (U+2068 FIRST STRONG
- * ISOLATE … U+2069 POP DIRECTIONAL ISOLATE, the plain-text `<bdi>`).
+ * ISOLATE … U+2069 POP DIRECTIONAL ISOLATE, the plain-text `<bdi>`). Tooltips (`title`) likewise,
+ * each one paragraph.
  */
 const LEAKS = `((stored) => {
   const BIDI = /[\\u202A-\\u202E\\u2066-\\u2069]/;
@@ -115,6 +116,19 @@ const LEAKS = `((stored) => {
     const after = own === undefined ? text.slice(at) : text.slice(at + own.length);
     if (own === undefined || after.trim() !== '')
       leaks.push(element.tagName.toLowerCase() + '.' + element.className + ': ' + text.trim().slice(0, 120));
+  }
+  // Tooltips are plain text, one paragraph each: the same rule, within the attribute. (Labels for screen
+  // readers are spoken in their stored order: an override turns nothing around there.)
+  for (const element of document.querySelectorAll('[title]')) {
+    for (const name of ['title']) {
+      const text = element.getAttribute(name);
+      if (text === null) continue;
+      const at = text.replace(/[\\u2066-\\u2068][^\\u2066-\\u2069]*\\u2069/g, (run) => ' '.repeat(run.length)).search(BIDI);
+      if (at < 0) continue;
+      const own = stored.filter((s) => text.startsWith(s, at)).sort((a, b) => b.length - a.length)[0];
+      if (own === undefined || text.slice(at + own.length).trim() !== '')
+        leaks.push(element.tagName.toLowerCase() + '[' + name + ']: ' + text.slice(0, 120));
+    }
   }
   return leaks;
 })`;

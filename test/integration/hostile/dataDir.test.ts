@@ -260,7 +260,9 @@ describe("the window's export (Settings → Data) shares the check", () => {
       expect(refused).toMatchObject({
         code: 'unavailable',
         message: expect.stringMatching(
-          new RegExp(`^will not write .*: it is inside the data directory ${engine.dataDir}, `),
+          new RegExp(
+            `^the export folder ${engine.dataDir}/exports cannot be used \\(will not write .*: it is inside the data directory ${engine.dataDir}, .*\\); make it a plain folder, or export with \`dataset-health export --org ${ENGINE_ORG} FILE\` to a file of your choice$`,
+          ),
         ) as unknown,
       });
       expect(contents(engine.dataDir)).toEqual(before);

@@ -8,6 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../../electron/cli/io';
+import { cliLogger } from '../../../electron/cli/logger';
 import type { AcknowledgementView } from '../../../shared/causes';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
@@ -80,6 +82,20 @@ describe('format characters on the command line', () => {
     expect(markdown.code, markdown.stderr).toBe(0);
     expect(markdown.stdout).toContain('Quotes evil');
     expect(markdown.stdout).not.toMatch(RAW);
+  });
+
+  it("serve's JSON log lines escape them and stay the same JSON", () => {
+    let stderr = '';
+    const logger = cliLogger({
+      env: {},
+      stderr: (text: string) => void (stderr += text),
+    } as unknown as CliIo);
+    logger.warn({ error: `cannot reach ${SUPPLIER}` }, `sync of ${BY} failed`);
+    expect(stderr).not.toMatch(RAW);
+    expect(JSON.parse(stderr)).toMatchObject({
+      error: `cannot reach ${SUPPLIER}`,
+      msg: `sync of ${BY} failed`,
+    });
   });
 
   it('key lists and errors that quote an input escape them', async () => {

@@ -13,7 +13,8 @@ import {
   LOCK_FILE,
   readDataDirLock,
 } from '../../../electron/store/lock';
-import { killChildren, spawnScript, waitFor } from '../../helpers/process';
+import { writeControlFile } from '../../../electron/store/controlFile';
+import { killChildren, spawnScript, until, waitFor } from '../../helpers/process';
 
 let root: string;
 let dir: string;
@@ -45,15 +46,6 @@ function acquire(purpose: string, now?: () => Date, options: Omit<AcquireOptions
 const later = () => Date.now() + DAMAGED_LOCK_HELD_MS + 1000;
 
 const readLockFile = () => readFileSync(lockFile(), 'utf8');
-
-/** Waits (polling) until `check` holds; a refresh timer's work shows within a few of its periods. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function writeLockFile(holder: unknown): void {
   mkdirSync(dir, { recursive: true });
@@ -151,6 +143,21 @@ describe('acquireDataDirLock', () => {
     expect(readDataDirLock(dir, later)).toBeNull();
     const lock = acquire('serve', undefined, { clock: later });
     expect(readDataDirLock(dir)).toEqual(lock.holder);
+  });
+
+  it('an unreadable lock file stays held, however old, while the instance control.json names lives', () => {
+    writeLockFile('{"pid": 12');
+    // Our parent (the test runner) stands for a live serve stalled by a long export.
+    const control = { url: 'http://127.0.0.1:9', pid: process.ppid, purpose: 'serve', secret: 's' };
+    writeControlFile(dir, control);
+    expect(readDataDirLock(dir, later)).toBe('damaged');
+    expect(() => acquire('import', undefined, { clock: later })).toThrow(
+      `the data directory ${dir} is in use by process ${process.ppid} (serve, as its control file says), whose lock file dataset-health.lock is damaged; it rewrites it within seconds, so try again, or stop it first`,
+    );
+    expect(readLockFile()).toBe('{"pid": 12');
+    // Once that process is gone, the old damage is stale.
+    writeControlFile(dir, { ...control, pid: deadPid() });
+    expect(readDataDirLock(dir, later)).toBeNull();
   });
 
   it("a live holder's damaged lock file is not taken over; the holder rewrites it, and its timer keeps no process alive", async () => {

@@ -1,5 +1,5 @@
 /**
- * Export → import round-trips byte for byte on every snapshot import accepts (DESIGN.md §7; the format is
+ * Export → import round-trips byte for byte on every snapshot import accepts (README "The CLI", snapshots; the format is
  * docs/decisions.md "Snapshots: the local knowledge"), as a property over random small snapshots
  * (helpers/snapshotFile.ts: every time form import reads, ties, knowledge) and retentions that drop
  * deliveries. Each is imported into a fresh store in a temp data directory, exported, that export
