@@ -16,7 +16,7 @@ import { DataDirLockDamagedError, DataDirLockedError, readDataDirLock } from '..
 import { openHeadlessSettings } from '../store/settings';
 import type { CliIo } from './io';
 import { type HandOver, handOver } from './controlClient';
-import { INSTANCE_WAIT_MS, damagedLockControl, hasLetGo, instanceControl, pause } from './holderControl';
+import { damagedLockControl, hasLetGo, instanceControl, instanceWaitMs, pause } from './holderControl';
 import { openDataDir } from './openStore';
 
 type Args<N extends CommandName> = Static<(typeof COMMANDS)[N]['args']>;
@@ -35,20 +35,23 @@ export async function runCommand<N extends CommandName>(
   args: Args<N>,
   options: RunOptions = {},
 ): Promise<Result<N>> {
+  const waitMs = instanceWaitMs(io.env);
   // Lost the race for the lock once already: a second loss is an answer, not a race.
   let raced = false;
   for (;;) {
     const holder = readDataDirLock(dataDir);
     if (holder !== null) {
       const control =
-        holder === 'damaged' ? await damagedLockControl(dataDir) : await instanceControl(dataDir, holder);
+        holder === 'damaged'
+          ? await damagedLockControl(dataDir)
+          : await instanceControl(dataDir, holder, waitMs);
       // The holder let go while we waited (it was quitting), or rewrote its damaged lock file: look again.
       if (!control) continue;
       const answer = await handOver(io, control, name, args);
       if (answer.answered) return answer.result as Result<N>;
       // Not a byte of an answer: the command did not start there, so it may run here once that
       // instance has let go — at once if it is dead (killed after we read its control file).
-      await untilReleased(io, () => hasLetGo(dataDir, holder, control), control, answer);
+      await untilReleased(io, () => hasLetGo(dataDir, holder, control), control, answer, waitMs);
       continue;
     }
     if (options.instanceOnly) throw new CommandError(options.instanceOnly);
@@ -95,7 +98,7 @@ async function runHere<N extends CommandName>(
 }
 
 /**
- * Waits, within INSTANCE_WAIT_MS, until the instance that did not answer has let go of the directory (a
+ * Waits, within `waitMs`, until the instance that did not answer has let go of the directory (a
  * dead one has); then the caller looks again. Past that it says so, and that nothing was done.
  */
 async function untilReleased(
@@ -103,17 +106,18 @@ async function untilReleased(
   released: () => boolean,
   control: ControlInfo,
   why: Extract<HandOver, { answered: false }>,
+  waitMs: number,
 ): Promise<void> {
   if (released()) return;
   const who = `running ${control.purpose} (process ${control.pid})`;
   const state = why.shuttingDown ? 'is shutting down' : `did not answer at ${control.url} (${why.detail})`;
   io.stderr(`The ${who} ${state}: waiting for it to release the data directory…\n`);
-  const deadline = Date.now() + INSTANCE_WAIT_MS;
+  const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     await pause();
     if (released()) return;
   }
   throw new CommandError(
-    `the ${who} ${state} and still holds the data directory after ${INSTANCE_WAIT_MS / 1000} s; nothing was done: run the command again once it has stopped`,
+    `the ${who} ${state} and still holds the data directory after ${waitMs / 1000} s; nothing was done: run the command again once it has stopped`,
   );
 }

@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTROL_FILE, type ControlInfo, readControlFile } from '../store/controlFile';
+import { CommandUsageError } from '../control/command';
+import { printable } from '../store/orgs';
 import { INSTANCE_FILE_REFRESH_MS } from '../store/runtimeFile';
 import {
   DataDirLockedError,
@@ -22,8 +24,23 @@ const INSTANCES = new Set(['serve', 'app']);
  * How long a command waits for an instance that cannot take it yet: one that holds the lock without a
  * control.json (starting, or stopping: it removes the file first), or one that is shutting down or
  * does not answer (until it lets go of the directory). Then it says so instead (docs/decisions.md).
+ * `DATASET_HEALTH_WAIT_SECONDS` changes it: a script may rather fail at once than wait.
  */
 export const INSTANCE_WAIT_MS = 30_000;
+export const WAIT_ENV = 'DATASET_HEALTH_WAIT_SECONDS';
+const MAX_WAIT_SECONDS = 3600;
+
+/** The wait for an instance (INSTANCE_WAIT_MS unless the environment says otherwise), in ms. */
+export function instanceWaitMs(env: NodeJS.ProcessEnv): number {
+  const text = env[WAIT_ENV];
+  if (text === undefined || text === '') return INSTANCE_WAIT_MS;
+  const seconds = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(seconds <= MAX_WAIT_SECONDS))
+    throw new CommandUsageError(
+      `${WAIT_ENV} must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}, not '${printable(text)}'`,
+    );
+  return seconds * 1000;
+}
 /** A live holder rewrites a damaged lock file within two refreshes. */
 const DAMAGED_WAIT_MS = 3 * INSTANCE_FILE_REFRESH_MS;
 const POLL_MS = 100;
@@ -38,13 +55,14 @@ export const pause = (): Promise<void> => new Promise((resolve) => setTimeout(re
 export async function instanceControl(
   dataDir: string,
   holder: DataDirLockHolder,
+  waitMs: number,
 ): Promise<ControlInfo | null> {
-  const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? INSTANCE_WAIT_MS : 0);
+  const deadline = Date.now() + (INSTANCES.has(holder.purpose) ? waitMs : 0);
   for (;;) {
     const control = readControlFile(dataDir);
     if (control !== null && control.pid === holder.pid) return control;
     if (hasLetGo(dataDir, holder, null)) return null;
-    if (Date.now() >= deadline) throw notReady(dataDir, holder);
+    if (Date.now() >= deadline) throw notReady(dataDir, holder, waitMs);
     await pause();
   }
 }
@@ -65,9 +83,9 @@ export function hasLetGo(
 }
 
 /** Why a live holder takes no command, in words that are true of it. */
-function notReady(dataDir: string, holder: DataDirLockHolder): DataDirLockedError {
+function notReady(dataDir: string, holder: DataDirLockHolder, waitMs: number): DataDirLockedError {
   if (!INSTANCES.has(holder.purpose)) return new DataDirLockedError(dataDir, holder);
-  const seconds = INSTANCE_WAIT_MS / 1000;
+  const seconds = waitMs / 1000;
   if (!existsSync(join(dataDir, CONTROL_FILE)))
     return new DataDirLockedError(
       dataDir,

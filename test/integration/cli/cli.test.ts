@@ -107,6 +107,20 @@ describe('keys', () => {
     expect(JSON.parse(list.stdout)).toHaveLength(1);
   });
 
+  it.each(['soon', '-1', '3601', '1.5'])(
+    'DATASET_HEALTH_WAIT_SECONDS=%s (the wait for a running instance) is a usage error naming it',
+    async (value) => {
+      const run = await cli(['keys', 'list', '--data-dir', tempDir()], {
+        DATASET_HEALTH_WAIT_SECONDS: value,
+      });
+      expect(run).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: `dataset-health: DATASET_HEALTH_WAIT_SECONDS must be a whole number of seconds from 0 to 3600, not '${value}'\n`,
+      });
+    },
+  );
+
   it('an org not in the data directory is refused, naming the orgs there, unless --new-org', async () => {
     const dataDir = tempDir();
     for (const org of ['demo', 'live-demo'])

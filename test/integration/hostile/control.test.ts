@@ -233,14 +233,16 @@ describe.skipIf(!linux)('serve killed (SIGKILL) around a handed-over command', (
     expect(await keyNames(dataDir)).toEqual(['taken-over']);
   }, 60_000);
 
-  it('a holder that neither answers nor lets go: after 30 s the CLI says so, and that nothing was done', async () => {
+  it('a holder that neither answers nor lets go: after the wait (30 s; here 3) the CLI says so, and that nothing was done', async () => {
     const { dataDir } = await seeded();
     const holder = await refusingHolder(dataDir);
-    const run = spawnCli(['keys', 'create', '--org', ORG, '--name', 'never', '--data-dir', dataDir]);
+    const run = spawnCli(['keys', 'create', '--org', ORG, '--name', 'never', '--data-dir', dataDir], {
+      DATASET_HEALTH_WAIT_SECONDS: '3',
+    });
     expect(await run.exited).toBe(1);
     expect(run.stdout()).toBe('');
     expect(run.stderr().split('\n').at(-2)).toBe(
-      `dataset-health: the running serve (process ${holder.child.pid}) did not answer at ${holder.url} (ECONNREFUSED) and still holds the data directory after 30 s; nothing was done: run the command again once it has stopped`,
+      `dataset-health: the running serve (process ${holder.child.pid}) did not answer at ${holder.url} (ECONNREFUSED) and still holds the data directory after 3 s; nothing was done: run the command again once it has stopped`,
     );
     holder.child.kill('SIGKILL');
     await holder.exited;
