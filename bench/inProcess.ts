@@ -2,7 +2,8 @@
  * In-process figures: the query layer producing the exact bodies the API sends (list pages built from
  * the database, not served from the page cache), and persisting a small change.
  */
-import { listCauses } from '../electron/query/causes';
+import { listIncidents } from '../electron/query/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../electron/store/incidents';
 import { getDataset } from '../electron/query/dataset';
 import { type ListRequest, buildListPage } from '../electron/query/list';
 import { parseSelection } from '../electron/query/selection';
@@ -139,19 +140,48 @@ export function measureTasks(store: Store, orgId: string): Summary {
   );
 }
 
-/** Triage's engine side: every cause of the org with its datasets and acknowledgements, as the view asks. */
+/** Triage's engine side: every live incident of the org with its datasets and acknowledgements, as the view asks. */
 export function measureCauses(store: Store, orgId: string): Summary & { causes: number; datasets: number } {
   let causes = 0;
   let datasets = 0;
   const summary = summarize(
     timeSync(CAUSE_ITERATIONS, 2, () => {
-      const listed = listCauses(store, orgId);
+      const listed = listIncidents(store, orgId);
       causes = listed.length;
-      datasets = listed.reduce((sum, cause) => sum + cause.count, 0);
+      datasets = listed.reduce((sum, incident) => sum + incident.count, 0);
     }),
   );
   if (causes === 0) throw new Error('the demo org has no FAILED or MISSING dataset');
   return { ...summary, causes, datasets };
+}
+
+class Rollback extends Error {}
+
+/**
+ * The incidents' grouping, from nothing: every troubled dataset's failure found, timed and grouped, as
+ * the first sync's commit (or an import) does it. Each run is rolled back, so the next starts afresh.
+ */
+export function measureIncidentGrouping(
+  store: Store,
+  orgId: string,
+  now: Date,
+): Summary & { incidents: number; failures: number } {
+  let result = { opened: 0, joined: 0 };
+  const summary = summarize(
+    timeSync(CAUSE_ITERATIONS, 1, () => {
+      try {
+        store.transaction(() => {
+          store.run('DELETE FROM incident_failures WHERE org_id = ?', [orgId]);
+          store.run('DELETE FROM incidents WHERE org_id = ?', [orgId]);
+          result = refreshIncidents(store, orgId, { now, gapMs: DEFAULT_INCIDENT_GAP_MS });
+          throw new Rollback();
+        });
+      } catch (error) {
+        if (!(error instanceof Rollback)) throw error;
+      }
+    }),
+  );
+  return { ...summary, incidents: result.opened, failures: result.opened + result.joined };
 }
 
 /**

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { listCauses } from '../electron/query/causes';
+import { listIncidents } from '../electron/query/incidents';
 import { DEFAULT_HANDOFF_HOURS } from '../shared/handoff';
 import { DEFAULT_STATS_DAYS, DEFAULT_STATS_GROUP_BY } from '../shared/reliability';
 import { DEFAULT_UPCOMING_HOURS } from '../shared/upcoming';
@@ -125,7 +125,8 @@ function timeTriage(page: Page, causes: number, firstCause: string | null): Prom
         const shows = (): boolean =>
           page.document.querySelector('[data-causes]')?.getAttribute('data-causes') === expected &&
           (first === null ||
-            page.document.querySelector('section[data-cause-id]')?.getAttribute('data-cause-id') === first);
+            page.document.querySelector('section[data-incident-id]')?.getAttribute('data-incident-id') ===
+              first);
         const done = (): void => page.requestAnimationFrame(() => resolve(performance.now()));
         const observer = new page.MutationObserver(() => {
           if (!shows()) return;
@@ -142,7 +143,7 @@ function timeTriage(page: Page, causes: number, firstCause: string | null): Prom
           observer.disconnect();
           done();
         }
-        setTimeout(() => reject(new Error(`Triage did not list ${expected} causes within 30 s`)), 30_000);
+        setTimeout(() => reject(new Error(`Triage did not list ${expected} incidents within 30 s`)), 30_000);
       }),
     [String(causes), firstCause] as const,
   );
@@ -220,16 +221,16 @@ export async function rendererFigures(
       },
     );
 
-    const causes = listCauses(org.store, org.orgId);
+    const causes = listIncidents(org.store, org.orgId);
     const triageHash = `#/orgs/${org.orgId}/triage`;
     const triageOpens: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       await page.goto(`${origin}/?triage=${round}${triageHash}`, { waitUntil: 'commit' });
-      triageOpens.push(await timeTriage(page, causes.length, causes[0]?.causeId ?? null));
+      triageOpens.push(await timeTriage(page, causes.length, causes[0]?.incidentId ?? null));
     }
     const triage = summarize(triageOpens);
     report.atMost('Triage view: first content p50', org.size, triage.p50, BUDGET.viewFirstContentMs, ms, {
-      note: `${causes.length} causes listed, from navigation start (page load included); max ${ms(triage.max)}`,
+      note: `${causes.length} incidents listed, from navigation start (page load included); max ${ms(triage.max)}`,
     });
 
     for (const view of [UPCOMING_VIEW, HANDOFF_VIEW])

@@ -1,14 +1,15 @@
 /**
- * Causes (DESIGN.md §11): the current FAILED datasets grouped by their first failed stage and its
- * `shortCode`, MISSING datasets grouped by supplier, and FAILED datasets whose tasks are not stored yet
- * as one "unknown cause" group. A cause has a stable id that the window's URL, the CLI's `ack --cause`
- * and the local API all use:
+ * Causes and incidents (docs/decisions.md "Incidents"). A troubled dataset's failure has a cause key:
  *
  * - `ingest:E_AUTH_FAILED`: FAILED at Ingest with that shortCode (`ingest:` when the task gave none);
  * - `missing:<supplierId>`: MISSING datasets of that supplier (`missing:` when the supplier is unknown);
- * - `unknown`: FAILED datasets whose failure reason is not known yet.
+ * - `unknown`: FAILED datasets whose failure reason is not known yet (their tasks are not stored).
+ *
+ * Failures of one cause key close in time form an incident, with a stable id (`inc-…`) that the window's
+ * URL, the CLI's `ack --cause` and the local API all use.
  */
 import { CONTROL, codePoint } from './controlCharacters';
+import { inTimeRange } from './timeRange';
 import type { TasksRecord } from './schemas';
 import { STAGES, STAGE_LABELS, type Stage } from './status';
 
@@ -17,13 +18,32 @@ export interface FailureCause {
   stage: Stage;
   shortCode: string | null;
   message: string | null;
+  /**
+   * When it failed: the task's end, else its stage's time (RFC 3339), else null. What a failure's time
+   * is taken from first (docs/decisions.md "Failure time").
+   */
+  at: string | null;
+}
+
+/** A stage group's time: the normalize group's is a plain string, "" (or anything unreadable) when unknown. */
+function stageTime(timestamp: string | null): string | null {
+  if (timestamp === null || timestamp === '') return null;
+  const ms = Date.parse(timestamp);
+  return Number.isNaN(ms) || !inTimeRange(ms) ? null : new Date(ms).toISOString();
 }
 
 /** The first failed task, stage by stage in pipeline order (tasks in their stored order); null if none failed. */
 export function firstFailure(tasks: TasksRecord): FailureCause | null {
   for (const stage of STAGES) {
-    const task = tasks[stage].tasks.find((candidate) => candidate.status === 'FAILED');
-    if (task) return { stage, shortCode: task.shortCode, message: task.message };
+    const group = tasks[stage];
+    const task = group.tasks.find((candidate) => candidate.status === 'FAILED');
+    if (task)
+      return {
+        stage,
+        shortCode: task.shortCode,
+        message: task.message,
+        at: task.taskEndedAt ?? stageTime(group.timestamp),
+      };
   }
   return null;
 }
@@ -95,7 +115,7 @@ export interface AcknowledgementView {
   deliveryId: string;
   /** The dataset's status when acknowledged (FAILED or MISSING). */
   status: string;
-  /** The cause it was acknowledged with (`ack --cause`), or null for one failure. */
+  /** The incident it was acknowledged with (`ack --cause`; a cause key before incidents), or null for one failure. */
   causeId: string | null;
   note: string | null;
   by: string;
@@ -143,7 +163,7 @@ export function noteProblem(note: string): string | null {
   return null;
 }
 
-/** One dataset of a cause. */
+/** One failure of an incident: a dataset and its failed (or missing) delivery. */
 export interface CauseDataset {
   datasetId: string;
   datasetName: string | null;
@@ -153,29 +173,48 @@ export interface CauseDataset {
   status: string;
   /** The failed (or missing) delivery. */
   deliveryId: string | null;
-  /** When that delivery failed (delivered time, else its deadline), RFC 3339. */
-  since: string | null;
+  /**
+   * When it failed (docs/decisions.md "Failure time"): the first failed task's end, else its stage's
+   * time, else the delivery's own time; the deadline when MISSING; never after the mirror learned of it.
+   */
+  since: string;
   message: string | null;
   acknowledgement: AcknowledgementView | null;
 }
 
-export interface Cause {
+/**
+ * An incident (docs/decisions.md "Incidents"): the failures of one cause whose failure times lie within
+ * the gap of each other — one thing going wrong at one time, across suppliers.
+ */
+export interface Incident {
+  /** Stable: it never changes as failures join (`inc-` and ten hex digits). */
+  incidentId: string;
+  /** The cause key its failures share (`ingest:E_AUTH_FAILED`, `missing:SUPPLIER`, `unknown`). */
   causeId: string;
   kind: CauseKind;
   title: string;
   stage: Stage | null;
   shortCode: string | null;
+  /** Its datasets troubled now (the `datasets`). */
   count: number;
+  /** Of those, the ones no acknowledgement holds for. */
   unacknowledged: number;
+  /** Its failures that are over (their datasets recovered or failed again otherwise). */
+  recovered: number;
+  /** The suppliers of all its failures, most failures first. */
   suppliers: { id: string | null; name: string | null; count: number }[];
-  firstSeenAt: string | null;
-  lastSeenAt: string | null;
-  /** The most recent failure of the cause, with its message. */
+  /** Its earliest and latest failure time. */
+  firstFailureAt: string;
+  lastFailureAt: string;
+  /** When none of its datasets was troubled any more; null while live. */
+  endedAt: string | null;
+  /** Its most recent failure troubled now, with its message. */
   representative: {
     datasetId: string;
     datasetName: string | null;
     deliveryId: string | null;
     message: string | null;
   } | null;
+  /** Its failures troubled now: unacknowledged first, then by name. */
   datasets: CauseDataset[];
 }

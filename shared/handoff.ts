@@ -1,5 +1,5 @@
 /**
- * The shift handoff (DESIGN.md §11): what happened to an org since a time and what the next person
+ * The shift handoff (docs/decisions.md "Handoff"): what happened to an org since a time and what the next person
  * must watch. The engine assembles the report (electron/knowledge/handoff.ts); this file holds its
  * shape and its Markdown, shared so the window's "Copy as Markdown", the CLI and `/local/v1/handoff`
  * give the same bytes for the same report.
@@ -32,14 +32,15 @@ export interface HandoffNote {
   text: string;
 }
 
-/** A FAILED or MISSING dataset now, with its cause and who owns it. */
+/** A FAILED or MISSING dataset now, with its incident and who owns it. */
 export interface HandoffTrouble extends HandoffDataset {
   status: string;
   deliveryId: string | null;
-  /** When this failure began (its status entry, else the delivery's time), RFC 3339 UTC; null: unknown. */
-  since: string | null;
-  /** Whether it began within the window. */
+  /** Its failure time (shared/causes.ts CauseDataset.since), RFC 3339 UTC: never after generatedAt. */
+  since: string;
+  /** Whether it failed within the window. */
   isNew: boolean;
+  incidentId: string;
   causeId: string;
   causeTitle: string;
   message: string | null;
@@ -49,14 +50,17 @@ export interface HandoffTrouble extends HandoffDataset {
   notes: HandoffNote[];
 }
 
-/** A dataset that was FAILED or MISSING at some point in the window and is neither now. */
+/** A dataset whose trouble ended within the window and that is neither FAILED nor MISSING now. */
 export interface HandoffRecovery extends HandoffDataset {
-  /** The last troubled status it had in the window. */
+  /** The troubled status it left. */
   was: string;
   /** Its status now. */
   status: string;
-  /** When it left that status, RFC 3339 UTC; null: before the window's first entry. */
-  recoveredAt: string | null;
+  /**
+   * When it left that status: the next delivery's time, never after the mirror learned of it, RFC 3339
+   * UTC, within the window.
+   */
+  recoveredAt: string;
 }
 
 /** An overdue (unverified) dataset, with its names. */
@@ -87,14 +91,16 @@ export interface HandoffOutage {
   imported: boolean;
 }
 
-/** How many of each; the Markdown's summary line says the same. */
+/** How many of each section lists; the Markdown's summary line says the same. */
 export interface HandoffSummary {
   newlyFailed: number;
   recovered: number;
   stillFailing: number;
   missing: number;
-  overdue: number;
+  /** Overdue (unverified) datasets; null when not known here (no running instance syncs the org). */
+  overdue: number | null;
   snoozed: number;
+  /** Datasets with at-risk deadlines in the next HANDOFF_AT_RISK_HOURS (a dataset's several count once). */
   atRisk: number;
   outages: number;
 }
@@ -109,20 +115,21 @@ export interface HandoffReport {
   /** At-risk deadlines are those in (generatedAt, atRiskUntil]. */
   atRiskUntil: string;
   summary: HandoffSummary;
-  /** FAILED now, the failure began in the window; by since, then dataset id. */
+  /** FAILED now, failed within the window; newest first (by since, then dataset id). */
   newlyFailed: HandoffTrouble[];
-  /** By recoveredAt, then dataset id. */
+  /** Recovered within the window; newest first (by recoveredAt, then dataset id). */
   recovered: HandoffRecovery[];
-  /** FAILED now, new or not; by since, then dataset id. */
+  /** FAILED now, failed before the window; newest first. */
   stillFailing: HandoffTrouble[];
-  /** MISSING now; by since, then dataset id. */
+  /** MISSING now; newest first. */
   missing: HandoffTrouble[];
+  /** Its datasets newest first (by their oldest passed deadline). */
   overdue: HandoffOverdue;
-  /** Snoozes in force now, by dataset id. */
+  /** Snoozes in force now, newest first (by when set). */
   snoozed: SnoozeView[];
-  /** At-risk deadlines of the next HANDOFF_AT_RISK_HOURS, soonest first. */
+  /** At-risk deadlines of the next HANDOFF_AT_RISK_HOURS, soonest first (what comes next, first). */
   atRisk: UpcomingDeadline[];
-  /** By lostAt, then source id. */
+  /** Newest first (by lostAt, then source id). */
   outages: HandoffOutage[];
 }
 
@@ -165,17 +172,21 @@ export function parseHandoffSince(text: string, now: Date): Date {
 
 /** "2 newly failed, 1 recovered, …": the counts in one line. */
 export function handoffSummaryLine(summary: HandoffSummary): string {
-  const parts: [number, string][] = [
+  const parts: [number | null, string][] = [
     [summary.newlyFailed, 'newly failed'],
     [summary.recovered, 'recovered'],
     [summary.stillFailing, 'still failing'],
     [summary.missing, 'missing'],
     [summary.overdue, 'overdue (unverified)'],
     [summary.snoozed, 'snoozed'],
-    [summary.atRisk, summary.atRisk === 1 ? 'at-risk deadline' : 'at-risk deadlines'],
+    [summary.atRisk, `at risk in the next ${HANDOFF_AT_RISK_HOURS} h`],
     [summary.outages, summary.outages === 1 ? 'sync outage' : 'sync outages'],
   ];
-  return parts.map(([count, words]) => `${count.toLocaleString('en-US')} ${words}`).join(', ');
+  return parts
+    .map(([count, words]) =>
+      count === null ? `${words} not known` : `${count.toLocaleString('en-US')} ${words}`,
+    )
+    .join(', ');
 }
 
 // --- Markdown ---------------------------------------------------------------------------------------
@@ -249,25 +260,27 @@ function datasetText(dataset: HandoffDataset): string {
 export const MARKDOWN_SECTION_ITEMS = 30;
 
 /**
- * A section: its title with the count, then each item's lines, at most MARKDOWN_SECTION_ITEMS items and
- * a line saying how many more there are and where they are.
+ * A section: its title with the count ("not known" when `count` is null), then each item's lines — the
+ * first MARKDOWN_SECTION_ITEMS, which are the newest (every list is newest first; at-risk deadlines
+ * soonest first) — and a line saying how many it left out and where they are.
  */
 function section<T>(
   title: string,
-  count: number,
+  count: number | null,
   items: readonly T[],
   lines: (item: T) => string | string[],
   empty = '- None.',
+  older = 'older',
 ): string[] {
   const shown = items.slice(0, MARKDOWN_SECTION_ITEMS).flatMap(lines);
   const more = items.length - MARKDOWN_SECTION_ITEMS;
   return [
-    `## ${title} (${count.toLocaleString('en-US')})`,
+    `## ${title} (${count === null ? 'not known' : count.toLocaleString('en-US')})`,
     '',
     ...(items.length === 0 ? [empty] : shown),
     ...(more > 0
       ? [
-          `- … and ${more.toLocaleString('en-US')} more (all of them: the Handoff view, or \`handoff --format json\`)`,
+          `- … and ${more.toLocaleString('en-US')} ${older} not listed here (all of them: the Handoff view, or \`handoff --format json\`)`,
         ]
       : []),
     '',
@@ -275,7 +288,7 @@ function section<T>(
 }
 
 /** At-risk deadlines one line per dataset (an hourly dataset is not eight lines), soonest first. */
-function atRiskByDataset(
+export function atRiskByDataset(
   deadlines: readonly UpcomingDeadline[],
 ): { first: UpcomingDeadline; more: number }[] {
   const byDataset = new Map<string, { first: UpcomingDeadline; more: number }>();
@@ -294,7 +307,7 @@ function acknowledgementText(ack: AcknowledgementView | null): string {
 }
 
 function troubleLines(trouble: HandoffTrouble, detailed: boolean): string[] {
-  const since = trouble.since === null ? '' : `, since ${utcText(trouble.since)}`;
+  const since = `, since ${utcText(trouble.since)}`;
   const head = `- ${datasetText(trouble)} — ${markdownText(trouble.causeTitle)}${since}`;
   if (!detailed) return [`${head}; ${acknowledgementText(trouble.acknowledgement)}`];
   const lines = [head];
@@ -346,24 +359,24 @@ export function handoffMarkdown(report: HandoffReport): string {
     '',
     `**Summary:** ${handoffSummaryLine(report.summary)}.`,
     '',
-    ...section('Newly failed', report.newlyFailed.length, report.newlyFailed, (trouble) =>
+    ...section('Newly failed', report.summary.newlyFailed, report.newlyFailed, (trouble) =>
       troubleLines(trouble, true),
     ),
     ...section(
       'Recovered',
-      report.recovered.length,
+      report.summary.recovered,
       report.recovered,
       (recovery) =>
         `- ${datasetText(recovery)} — was ${markdownText(recovery.was)}, ${markdownText(recovery.status)}` +
-        (recovery.recoveredAt === null ? '' : ` since ${utcText(recovery.recoveredAt)}`),
+        ` since ${utcText(recovery.recoveredAt)}`,
     ),
-    ...section('Still failing', report.stillFailing.length, report.stillFailing, (trouble) =>
+    ...section('Still failing', report.summary.stillFailing, report.stillFailing, (trouble) =>
       troubleLines(trouble, false),
     ),
-    ...section('Missing', report.missing.length, report.missing, (trouble) => troubleLines(trouble, false)),
+    ...section('Missing', report.summary.missing, report.missing, (trouble) => troubleLines(trouble, false)),
     ...section(
       'Overdue (unverified)',
-      report.overdue.datasets.length,
+      report.summary.overdue,
       report.overdue.datasets,
       (overdue) =>
         `- ${datasetText(overdue)} — ${overdue.deadlines.toLocaleString('en-US')} deadline${overdue.deadlines === 1 ? '' : 's'} passed since ${utcText(overdue.since)}`,
@@ -373,18 +386,20 @@ export function handoffMarkdown(report: HandoffReport): string {
           ? '- None.'
           : '- None: the data is fresh.',
     ),
-    ...section('Snoozed', report.snoozed.length, report.snoozed, snoozeText),
+    ...section('Snoozed', report.summary.snoozed, report.snoozed, snoozeText),
     ...section(
       `At risk in the next ${HANDOFF_AT_RISK_HOURS} h`,
-      atRiskByDataset(report.atRisk).length,
+      report.summary.atRisk,
       atRiskByDataset(report.atRisk),
       ({ first, more }) =>
         `- ${utcText(first.deadline)}${zoneText(first.deadline, first.timeZone)}` +
         (more === 0 ? '' : ` and ${more.toLocaleString('en-US')} later`) +
         `: ${datasetText(first)}` +
         (first.habits.riskReason === null ? '' : ` — ${markdownText(first.habits.riskReason)}`),
+      '- None.',
+      'later',
     ),
-    ...section('Sync outages', report.outages.length, report.outages, outageText),
+    ...section('Sync outages', report.summary.outages, report.outages, outageText),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

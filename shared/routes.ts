@@ -9,8 +9,8 @@ export type WindowTarget =
   | { view: 'datasets'; orgId: string }
   /** The org's datasets filtered to FAILED (a summary's destination). */
   | { view: 'failed'; orgId: string }
-  /** The org's causes (Triage), with one cause opened when `causeId` is given. */
-  | { view: 'triage'; orgId: string; causeId?: string }
+  /** The org's incidents (Triage), with one incident opened when `incidentId` is given. */
+  | { view: 'triage'; orgId: string; incidentId?: string }
   | { view: 'home' };
 
 const segment = encodeURIComponent;
@@ -26,7 +26,7 @@ export function targetPath(target: WindowTarget): string {
     case 'failed':
       return `/orgs/${segment(target.orgId)}/datasets?status=FAILED`;
     case 'triage':
-      return `/orgs/${segment(target.orgId)}/triage${target.causeId === undefined ? '' : `?cause=${segment(target.causeId)}`}`;
+      return `/orgs/${segment(target.orgId)}/triage${target.incidentId === undefined ? '' : `?incident=${segment(target.incidentId)}`}`;
     case 'home':
       return '/';
   }

@@ -6,7 +6,7 @@
  * cross a trust boundary: the engine checks every one before its handler runs.
  */
 import Type, { type Static, type TSchema } from 'typebox';
-import type { AcknowledgementView, Cause } from './causes';
+import type { AcknowledgementView, Incident } from './causes';
 import { MAX_CAUSE_ID_LENGTH } from './causes';
 import type { DatabaseStatus } from './database';
 import type { TimelineEntry } from './timeline';
@@ -240,8 +240,12 @@ export const RPC_CALLS = {
   ),
   'snoozes.clear': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
   'data.export': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
-  'causes.list': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
-  /** Acknowledges one dataset's failure (`datasetId`) or every failure of a cause (`causeId`): one of the two. */
+  /** The org's live incidents, in the Triage view's order. */
+  'incidents.list': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /**
+   * Acknowledges one dataset's failure (`datasetId`) or every troubled failure of an incident (`causeId`:
+   * its id, or a cause key with one live incident): one of the two.
+   */
   'acks.set': call(
     Type.Object(
       {
@@ -323,8 +327,9 @@ export interface DatasetDeadlines {
   overdue: number;
 }
 
-/** A troubled dataset's place in triage: its cause, and who owns it. */
+/** A troubled dataset's place in triage: its incident and cause, and who owns it. */
 export interface DatasetTriage {
+  incidentId: string;
   causeId: string;
   causeTitle: string;
   message: string | null;
@@ -355,7 +360,7 @@ export interface RpcResponses {
   'snoozes.set': SnoozeView;
   'snoozes.clear': { cleared: boolean };
   'data.export': { path: string; datasets: number };
-  'causes.list': Cause[];
+  'incidents.list': Incident[];
   'acks.set': { acknowledged: AcknowledgementView[] };
   'acks.clear': { cleared: number };
   'acks.list': AcknowledgementView[];

@@ -14,6 +14,9 @@ export const INTERVAL_LIMITS = {
 } as const;
 
 export const RETENTION_LIMITS = [10, 1000] as const;
+/** Hours between failures of one cause that still make one incident. */
+export const INCIDENT_GAP_LIMITS = [1, 72] as const;
+export const DEFAULT_INCIDENT_GAP_HOURS = 6;
 
 export const Settings = Type.Object(
   {
@@ -56,6 +59,13 @@ export const Settings = Type.Object(
         name: Type.String({ maxLength: 100 }),
         /** An unacknowledged failure is reminded every this many minutes, at most 3 times (0 = never). */
         reminderMinutes: Type.Integer({ minimum: 0, maximum: 1440 }),
+        /**
+         * Failures of one cause this many hours apart or closer are one incident (docs/decisions.md
+         * "Incidents: why 6 hours"). Optional: a settings file from before incidents has none.
+         */
+        incidentGapHours: Type.Optional(
+          Type.Integer({ minimum: INCIDENT_GAP_LIMITS[0], maximum: INCIDENT_GAP_LIMITS[1] }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -80,6 +90,11 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   window: { closeToTray: true },
   api: { port: 47800 },
-  triage: { name: '', reminderMinutes: 30 },
+  triage: { name: '', reminderMinutes: 30, incidentGapHours: DEFAULT_INCIDENT_GAP_HOURS },
   data: { retentionDeliveries: 100 },
 };
+
+/** The incident gap in force, in milliseconds. */
+export function incidentGapMs(settings: Pick<Settings, 'triage'>): number {
+  return (settings.triage.incidentGapHours ?? DEFAULT_INCIDENT_GAP_HOURS) * 3_600_000;
+}

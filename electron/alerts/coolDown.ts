@@ -6,7 +6,7 @@
  * crash keeps them) and released as one notification of the cause when the cool-down is over. The
  * clock is read from the alerts' memory, not kept in the process: what was told, and when, per cause.
  */
-import type { Cause } from '../../shared/causes';
+import type { Incident } from '../../shared/causes';
 import { toldSince } from '../store/announcements';
 import type { Store } from '../store/database';
 import { withCauses } from './causes';
@@ -28,20 +28,20 @@ export class CauseClock {
   ) {}
 
   /** The org's notifications of the last COOL_DOWN_MS, by the cause their failures have now. */
-  static read(store: Store, orgId: string, now: Date, causes: readonly Cause[]): CauseClock {
+  static read(store: Store, orgId: string, now: Date, causes: readonly Incident[]): CauseClock {
     const told = toldSince(store, orgId, new Date(now.getTime() - COOL_DOWN_MS));
     const last = new Map<string, number>();
     const at = new Map(told.map((failure) => [failure.deliveryId, Date.parse(failure.announcedAt)]));
     for (const failure of withCauses(store, orgId, told, causes)) {
       const time = at.get(failure.deliveryId) ?? 0;
-      last.set(failure.causeId, Math.max(last.get(failure.causeId) ?? 0, time));
+      last.set(failure.incidentId, Math.max(last.get(failure.incidentId) ?? 0, time));
     }
     return new CauseClock(last, now.getTime());
   }
 
   /** Whether the cause was notified less than COOL_DOWN_MS ago (its new failures wait). */
-  cooling(causeId: string): boolean {
-    const last = this.last.get(causeId);
+  cooling(incidentId: string): boolean {
+    const last = this.last.get(incidentId);
     return last !== undefined && this.now - last < COOL_DOWN_MS;
   }
 }

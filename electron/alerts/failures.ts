@@ -12,7 +12,7 @@
  * A failure batched or held that is acknowledged by its release (store/acknowledgements.ts) is
  * remembered as 'acknowledged', never notified: someone is on it already.
  */
-import type { Cause } from '../../shared/causes';
+import type { Incident } from '../../shared/causes';
 import type { CycleEvent } from '../../shared/sync';
 import {
   type FailedDataset as StoredFailure,
@@ -24,7 +24,7 @@ import {
 import { openAcknowledgements } from '../store/acknowledgements';
 import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
-import { listCauses } from '../query/causes';
+import { listIncidents } from '../query/incidents';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { withCauses } from './causes';
 import { CauseClock } from './coolDown';
@@ -135,18 +135,18 @@ export function decideCycle(
   } else if (quiet(ctx)) {
     remember(store, rest, 'held', now);
   } else if (rest.length > 0) {
-    const causes = listCauses(store, event.orgId);
+    const causes = listIncidents(store, event.orgId);
     const caused = withCauses(store, event.orgId, rest, causes);
     if (event.firstSync) drafts.push(summarize(ctx, 'first-sync', event.orgId, caused));
     else {
       const clock = CauseClock.read(store, event.orgId, now, causes);
       remember(
         store,
-        caused.filter((failure) => clock.cooling(failure.causeId)),
+        caused.filter((failure) => clock.cooling(failure.incidentId)),
         'batched',
         now,
       );
-      const fresh = caused.filter((failure) => !clock.cooling(failure.causeId));
+      const fresh = caused.filter((failure) => !clock.cooling(failure.incidentId));
       drafts.push(...notify(ctx, event.orgId, fresh, causes, false));
     }
   }
@@ -168,7 +168,7 @@ export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembere
   let remembered = false;
   const made: Draft[] = [];
   for (const orgId of new Set(batched.map((failure) => failure.orgId))) {
-    const causes = listCauses(store, orgId);
+    const causes = listIncidents(store, orgId);
     const ofOrg = withCauses(
       store,
       orgId,
@@ -176,7 +176,7 @@ export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembere
       causes,
     );
     const clock = CauseClock.read(store, orgId, now, causes);
-    const ripe = ofOrg.filter((failure) => !clock.cooling(failure.causeId));
+    const ripe = ofOrg.filter((failure) => !clock.cooling(failure.incidentId));
     if (ripe.length === 0) continue;
     remembered = true;
     const { acknowledged, rest: due } = acknowledgedOf(store, orgId, ripe);
@@ -210,7 +210,7 @@ function notify(
   ctx: AlertsContext,
   orgId: string,
   failures: CausedFailure[],
-  causes: readonly Cause[],
+  causes: readonly Incident[],
   more: boolean,
 ): Draft[] {
   return planNotifications(failures).map((plan) => {
@@ -292,7 +292,7 @@ function single(ctx: AlertsContext, failure: CausedFailure): Announcement {
     kind: 'failed',
     dataset,
     reason: failure.reason,
-    causeId: failure.causeId,
+    incidentId: failure.incidentId,
     ...failedText(dataset, failure.reason),
     target: {
       view: 'delivery',
@@ -308,24 +308,25 @@ function ofCause(
   ctx: AlertsContext,
   orgId: string,
   failures: CausedFailure[],
-  causes: readonly Cause[],
+  causes: readonly Incident[],
   more: boolean,
 ): Announcement {
   const [first] = failures as [CausedFailure, ...CausedFailure[]];
   const failingNow =
-    causes.find((cause) => cause.causeId === first.causeId)?.datasets.filter((d) => d.status === 'FAILED')
-      .length ?? 0;
+    causes
+      .find((cause) => cause.incidentId === first.incidentId)
+      ?.datasets.filter((d) => d.status === 'FAILED').length ?? 0;
   return {
     kind: 'cause',
     orgId,
-    causeId: first.causeId,
+    incidentId: first.incidentId,
     causeTitle: first.causeTitle,
     suppliers: suppliersOf(failures),
     datasets: failures.map(plain),
     more,
     failingNow,
     ...(more ? moreOfCauseText(failures, failingNow) : causeText(failures)),
-    target: { view: 'triage', orgId, causeId: first.causeId },
+    target: { view: 'triage', orgId, incidentId: first.incidentId },
     at: ctx.now.toISOString(),
   };
 }

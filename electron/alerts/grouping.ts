@@ -11,16 +11,16 @@ export const SUMMARY_THRESHOLD = 3;
 
 export type NotificationPlan =
   | { kind: 'failed'; failure: CausedFailure }
-  | { kind: 'cause'; causeId: string; failures: CausedFailure[] }
+  | { kind: 'cause'; incidentId: string; failures: CausedFailure[] }
   | { kind: 'summary'; failures: CausedFailure[] };
 
 /** The failures by cause: the largest cause first, then in the order the failures came (by name). */
 export function groupByCause(failures: readonly CausedFailure[]): CausedFailure[][] {
   const groups = new Map<string, CausedFailure[]>();
   for (const failure of failures) {
-    const group = groups.get(failure.causeId);
+    const group = groups.get(failure.incidentId);
     if (group) group.push(failure);
-    else groups.set(failure.causeId, [failure]);
+    else groups.set(failure.incidentId, [failure]);
   }
   // Array.prototype.sort is stable: equal sizes keep their first failure's order.
   return [...groups.values()].sort((a, b) => b.length - a.length);
@@ -33,7 +33,7 @@ export function planNotifications(failures: readonly CausedFailure[]): Notificat
     const [only] = group;
     return group.length === 1 && only
       ? { kind: 'failed', failure: only }
-      : { kind: 'cause', causeId: group[0]!.causeId, failures: group };
+      : { kind: 'cause', incidentId: group[0]!.incidentId, failures: group };
   });
   return plans.length > SUMMARY_THRESHOLD ? [{ kind: 'summary', failures: [...failures] }] : plans;
 }

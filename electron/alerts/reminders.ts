@@ -65,7 +65,7 @@ function reminder(
     ...reminderText(failures, causes, count, MAX_REMINDERS),
     target:
       causes.length === 1 && only
-        ? { view: 'triage', orgId, causeId: only.causeId }
+        ? { view: 'triage', orgId, incidentId: only.incidentId }
         : { view: 'triage', orgId },
     at: ctx.now.toISOString(),
   };

@@ -86,13 +86,13 @@ export function moreOfCauseText(
 export function causeCounts(failures: readonly CausedFailure[]): CauseCount[] {
   const counts = new Map<string, CauseCount>();
   for (const failure of failures) {
-    const cause = counts.get(failure.causeId) ?? {
-      causeId: failure.causeId,
+    const cause = counts.get(failure.incidentId) ?? {
+      incidentId: failure.incidentId,
       title: failure.causeTitle,
       count: 0,
     };
     cause.count += 1;
-    counts.set(failure.causeId, cause);
+    counts.set(failure.incidentId, cause);
   }
   return [...counts.values()].sort((a, b) => b.count - a.count || a.title.localeCompare(b.title));
 }

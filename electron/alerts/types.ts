@@ -18,7 +18,7 @@ export interface FailureReason {
 
 /** A new failure with what it is grouped by (shared/causes.ts ids: `normalize:E_X`, `unknown`). */
 export interface CausedFailure extends FailedDataset {
-  causeId: string;
+  incidentId: string;
   /** "Ingest failed: E_AUTH_FAILED", "Failed, cause not known yet". */
   causeTitle: string;
   reason: FailureReason | null;
@@ -28,7 +28,7 @@ export interface CausedFailure extends FailedDataset {
 
 /** A cause as a summary or reminder names it. */
 export interface CauseCount {
-  causeId: string;
+  incidentId: string;
   title: string;
   count: number;
 }
@@ -60,7 +60,7 @@ export type Announcement =
       kind: 'failed';
       dataset: FailedDataset;
       reason: FailureReason | null;
-      causeId: string;
+      incidentId: string;
     })
   /**
    * Two or more new failures of one cycle with the same cause; or (`more`) those of a cause notified
@@ -69,7 +69,7 @@ export type Announcement =
   | (Common & {
       kind: 'cause';
       orgId: string;
-      causeId: string;
+      incidentId: string;
       causeTitle: string;
       suppliers: { id: string | null; name: string | null; count: number }[];
       datasets: FailedDataset[];

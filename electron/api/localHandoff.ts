@@ -42,10 +42,13 @@ const Trouble = Type.Object(
     ...datasetFields,
     status: Type.String({ description: 'FAILED or MISSING.' }),
     deliveryId: NullableString,
-    since: Type.Union([DateTime, Type.Null()], {
-      description: 'When this failure began (the delivery’s time).',
+    since: Type.String({
+      format: 'date-time',
+      description:
+        'Its failure time: the first failed task’s end, else its stage’s time, else the delivery’s own time; the deadline when MISSING; never after generatedAt.',
     }),
-    isNew: Type.Boolean({ description: 'It entered this status within the window.' }),
+    isNew: Type.Boolean({ description: 'It failed within the window (since ≥ the window’s start).' }),
+    incidentId: Type.String({ description: 'The incident it belongs to (/local/v1/incidents).' }),
     causeId: Type.String(),
     causeTitle: Type.String(),
     message: NullableString,
@@ -54,19 +57,21 @@ const Trouble = Type.Object(
       description: 'The window’s other acknowledgement notes (withdrawn or ended ones), oldest first.',
     }),
   },
-  { description: 'A FAILED or MISSING dataset now, with its cause and who owns it.' },
+  { description: 'A FAILED or MISSING dataset now, with its incident and who owns it.' },
 );
 
 const Recovery = Type.Object(
   {
     ...datasetFields,
-    was: Type.String({ description: 'The last troubled status it had in the window.' }),
+    was: Type.String({ description: 'The troubled status it left.' }),
     status: Type.String({ description: 'Its status now.' }),
-    recoveredAt: Type.Union([DateTime, Type.Null()], {
-      description: 'When it left that status; null: before the window’s first entry.',
+    recoveredAt: Type.String({
+      format: 'date-time',
+      description:
+        'When it left that status (the next delivery’s time, never after the mirror learned of it); within the window.',
     }),
   },
-  { description: 'FAILED or MISSING at some point in the window, neither now.' },
+  { description: 'Its trouble ended within the window; neither FAILED nor MISSING now.' },
 );
 
 const OverdueDataset = Type.Object({
@@ -116,9 +121,14 @@ const Summary = Type.Object({
   recovered: count,
   stillFailing: count,
   missing: count,
-  overdue: count,
+  overdue: Type.Union([count, Type.Null()], {
+    description: 'null: not known here (no running instance syncs the org).',
+  }),
   snoozed: count,
-  atRisk: count,
+  atRisk: Type.Integer({
+    minimum: 0,
+    description: 'Datasets with at-risk deadlines (the Markdown lists one line each).',
+  }),
   outages: count,
 });
 
@@ -130,17 +140,19 @@ const HandoffBody = Type.Object({
   atRiskUntil: DateTime,
   summary: Summary,
   newlyFailed: Type.Array(Trouble, {
-    description: 'FAILED now, began in the window; by since, then datasetId.',
+    description: 'FAILED now, failed within the window; newest first (by since, then datasetId).',
   }),
-  recovered: Type.Array(Recovery, { description: 'By recoveredAt, then datasetId.' }),
-  stillFailing: Type.Array(Trouble, { description: 'FAILED now, new or not; by since, then datasetId.' }),
-  missing: Type.Array(Trouble, { description: 'MISSING now; by since, then datasetId.' }),
+  recovered: Type.Array(Recovery, { description: 'Newest first (by recoveredAt, then datasetId).' }),
+  stillFailing: Type.Array(Trouble, { description: 'FAILED now, failed before the window; newest first.' }),
+  missing: Type.Array(Trouble, { description: 'MISSING now; newest first.' }),
   overdue: Overdue,
-  snoozed: Type.Array(Snooze, { description: 'Snoozes in force now, by datasetId.' }),
+  snoozed: Type.Array(Snooze, { description: 'Snoozes in force now, newest first (by createdAt).' }),
   atRisk: Type.Array(Deadline, {
     description: `At-risk deadlines of the next ${HANDOFF_AT_RISK_HOURS} h, soonest first.`,
   }),
-  outages: Type.Array(Outage, { description: 'Sync outages overlapping the window, by lostAt.' }),
+  outages: Type.Array(Outage, {
+    description: 'Sync outages overlapping the window, newest first (by lostAt).',
+  }),
 });
 
 const HandoffQuery = Type.Object({

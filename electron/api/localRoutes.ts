@@ -1,13 +1,13 @@
 /**
- * The read-only `/local/v1` endpoints (DESIGN.md §11): what only the mirror knows — causes,
+ * The read-only `/local/v1` endpoints (docs/api.md): what only the mirror knows — incidents,
  * acknowledgements and each dataset's timeline — for scripts, with the v2 endpoints' keys, org scoping,
  * errors and caching headers (they are registered beside them, behind the same hooks). Nothing here
  * writes: acknowledging is done from the window or the CLI.
  */
 import type { FastifyInstance } from 'fastify';
-import { type Cause, causeIdOf, parseCauseId } from '../../shared/causes';
+import { type Incident, causeIdOf, parseCauseId } from '../../shared/causes';
 import { TIMELINE_LIMIT } from '../../shared/timeline';
-import { listCauses } from '../query/causes';
+import { listIncidents } from '../query/incidents';
 import { resolveDatasetId } from '../query/dataset';
 import { listAcknowledgements } from '../store/acknowledgements';
 import type { Store } from '../store/database';
@@ -17,10 +17,13 @@ import { STATS_PATH, registerStatsRoute } from './localStats';
 import { HANDOFF_PATH, registerHandoffRoute } from './localHandoff';
 import { datasetTimeline } from '../store/timeline';
 import { ApiError, quote } from './errors';
+import { INCIDENT_ID } from '../store/incidents';
 import {
   AcknowledgementsQuery,
   CausesQuery,
   DEFAULT_TIMELINE_ENTRIES,
+  INCIDENT_ID_FORM,
+  IncidentsQuery,
   LOCAL_PARAMETER_RULES,
   LOCAL_RESPONSES,
   type LocalAnswer,
@@ -29,11 +32,14 @@ import {
   flag,
   type AcknowledgementsBody,
   type CausesBody,
+  type IncidentsBody,
   type TimelineBody,
 } from './localSchemas';
 import { clockFreeTag, contentTag, orgOf, sendJson, syncedAt } from './versioning';
 
 export const LOCAL_PATHS = {
+  incidents: '/local/v1/incidents',
+  /** The name before incidents: kept for scripts that use it (docs/api.md). */
   causes: '/local/v1/causes',
   acknowledgements: '/local/v1/acknowledgements',
   timeline: '/local/v1/datasets/:datasetId/timeline',
@@ -44,6 +50,8 @@ export const LOCAL_PATHS = {
 
 /** The cause id in its canonical spelling; bad syntax is a 400 naming `cause` and the allowed forms. */
 function canonicalCause(text: string): string {
+  // The acknowledgements made with an incident carry its id (`ack --cause inc-…`).
+  if (INCIDENT_ID.test(text)) return text;
   try {
     return causeIdOf(parseCauseId(text));
   } catch (error) {
@@ -64,7 +72,20 @@ function timelineLimit(value: string | undefined): number {
   return limit;
 }
 
-const withoutDatasets = ({ datasets: _datasets, ...cause }: Cause): Omit<Cause, 'datasets'> => cause;
+const withoutDatasets = ({ datasets: _datasets, ...incident }: Incident): Omit<Incident, 'datasets'> =>
+  incident;
+
+/** An incident id as incidents are named; anything else is a 400 naming `incident`. */
+function incidentParameter(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  if (!INCIDENT_ID.test(text))
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `incident '${quote(text)}': must be ${INCIDENT_ID_FORM}`,
+      'incident',
+    );
+  return text;
+}
 
 export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledge: OnCallKnowledge): void {
   /** The body as JSON, its ETag from its own bytes (see docs/decisions.md, "Local knowledge API"). */
@@ -78,28 +99,59 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
   registerStatsRoute(app, store, knowledge, answer);
   registerHandoffRoute(app, store, knowledge, answer);
 
+  app.get<{ Querystring: IncidentsQuery }>(
+    LOCAL_PATHS.incidents,
+    {
+      schema: {
+        querystring: IncidentsQuery,
+        response: LOCAL_RESPONSES.incidents,
+        summary: "The org's incidents: live ones nobody acknowledged first, then newest first",
+        description:
+          'Failures of one cause whose failure times lie within the incident gap (default 6 h) of each other, across suppliers. Body: `{ incidents: Incident[], syncedAt }`.',
+      },
+    },
+    async (request, reply) => {
+      const cause = request.query.cause === undefined ? null : canonicalCause(request.query.cause);
+      const only = incidentParameter(request.query.incident);
+      const includeDatasets = flag(request.query.includeDatasets, true);
+      const includeEnded = only !== null || flag(request.query.includeEnded, false);
+      return store.whenIdle(() => {
+        const incidents = listIncidents(store, orgOf(request), { includeEnded }).filter(
+          (incident) =>
+            (cause === null || incident.causeId === cause) && (only === null || incident.incidentId === only),
+        );
+        const body: IncidentsBody = {
+          incidents: includeDatasets ? incidents : incidents.map(withoutDatasets),
+          syncedAt: syncedAt(store, request),
+        };
+        return answer(request, reply, body);
+      });
+    },
+  );
+
   app.get<{ Querystring: CausesQuery }>(
     LOCAL_PATHS.causes,
     {
       schema: {
         querystring: CausesQuery,
         response: LOCAL_RESPONSES.causes,
-        summary: "The org's current causes of failure, worst first",
+        summary: 'The live incidents, under their name before incidents (use /local/v1/incidents)',
         description:
-          'FAILED datasets grouped by (first failed stage, shortCode), MISSING ones by supplier, FAILED ones whose tasks are not stored yet as `unknown`. Body: `{ causes: Cause[], syncedAt }`.',
+          'The live incidents of /local/v1/incidents, each also with `firstSeenAt`/`lastSeenAt` (its first and last failure time). Body: `{ causes: Incident[], syncedAt }`.',
       },
     },
     async (request, reply) => {
       const only = request.query.cause === undefined ? null : canonicalCause(request.query.cause);
       const includeDatasets = flag(request.query.includeDatasets, true);
       return store.whenIdle(() => {
-        const causes = listCauses(store, orgOf(request)).filter(
-          (cause) => only === null || cause.causeId === only,
-        );
-        const body: CausesBody = {
-          causes: includeDatasets ? causes : causes.map(withoutDatasets),
-          syncedAt: syncedAt(store, request),
-        };
+        const causes = listIncidents(store, orgOf(request))
+          .filter((incident) => only === null || incident.causeId === only)
+          .map((incident) => ({
+            ...(includeDatasets ? incident : withoutDatasets(incident)),
+            firstSeenAt: incident.firstFailureAt,
+            lastSeenAt: incident.lastFailureAt,
+          }));
+        const body: CausesBody = { causes, syncedAt: syncedAt(store, request) };
         return answer(request, reply, body);
       });
     },
@@ -126,15 +178,20 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
         if (datasetId !== undefined)
           acknowledgements = acknowledgements.filter((a) => a.datasetId === datasetId);
         if (cause !== null) {
-          // The failures that put their datasets in this cause now, with the delivery that failed.
+          // `cause` is a cause key or an incident id. Made for it: an acknowledgement with that id, or
+          // with the id of one of its incidents; or of a failure that is in it now.
+          const incidents = listIncidents(store, orgId, { includeEnded: true });
+          const causeOf = new Map(incidents.map((incident) => [incident.incidentId, incident.causeId]));
           const current = new Set<string>();
-          for (const found of listCauses(store, orgId))
-            if (found.causeId === cause)
+          for (const found of incidents)
+            if (found.causeId === cause || found.incidentId === cause)
               for (const dataset of found.datasets)
                 current.add(`${dataset.datasetId}\n${dataset.deliveryId}`);
           acknowledgements = acknowledgements.filter(
             (a) =>
-              a.causeId === cause || (a.endedAt === null && current.has(`${a.datasetId}\n${a.deliveryId}`)),
+              a.causeId === cause ||
+              (a.causeId !== null && causeOf.get(a.causeId) === cause) ||
+              (a.endedAt === null && current.has(`${a.datasetId}\n${a.deliveryId}`)),
           );
         }
         const body: AcknowledgementsBody = { acknowledgements };

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import {
   type AcknowledgementView,
-  type Cause,
+  type Incident,
   MAX_CAUSE_ID_LENGTH,
   UNKNOWN_CAUSE_ID,
 } from '../../shared/causes';
@@ -44,12 +44,29 @@ const CauseParameter = (description: string) =>
   });
 
 export const CausesQuery = Type.Object({
-  cause: Type.Optional(CauseParameter('Only this cause (an empty list when no current failure has it):')),
+  cause: Type.Optional(CauseParameter('Only incidents of this cause (an empty list when none is live):')),
   includeDatasets: Type.Optional(
-    Flag(true, 'Whether each cause lists its datasets (false leaves `datasets` out).'),
+    Flag(true, 'Whether each incident lists its datasets (false leaves `datasets` out).'),
   ),
 });
 export type CausesQuery = Static<typeof CausesQuery>;
+
+export const INCIDENT_ID_FORM = 'inc- and ten lower-case hex digits (e.g. inc-3f9a0c2b71)';
+
+export const IncidentsQuery = Type.Object({
+  ...CausesQuery.properties,
+  incident: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: `Only this incident, live or ended (an empty list when there is none): ${INCIDENT_ID_FORM}.`,
+    }),
+  ),
+  includeEnded: Type.Optional(
+    Flag(false, 'Also incidents that ended (kept 90 days after their end), after the live ones.'),
+  ),
+});
+export type IncidentsQuery = Static<typeof IncidentsQuery>;
 
 export const AcknowledgementsQuery = Type.Object({
   includeEnded: Type.Optional(
@@ -87,7 +104,6 @@ export type TimelineQuery = Static<typeof TimelineQuery>;
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
-const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 
 export const Acknowledgement = Type.Object(
   {
@@ -96,7 +112,8 @@ export const Acknowledgement = Type.Object(
     deliveryId: Type.String({ description: 'The failed (or missing) delivery it is about.' }),
     status: Type.String({ description: 'The dataset status when acknowledged: FAILED or MISSING.' }),
     causeId: Type.Union([Type.String(), Type.Null()], {
-      description: 'The cause it was acknowledged with (ack --cause); null for one failure.',
+      description:
+        'The incident it was acknowledged with (ack --cause; a cause key when made before incidents); null for one failure.',
     }),
     note: NullableString,
     by: Type.String({ description: 'Who acknowledged.' }),
@@ -117,27 +134,36 @@ const CauseDataset = Type.Object({
   supplierName: NullableString,
   status: Type.String({ description: 'FAILED or MISSING.' }),
   deliveryId: Type.Union([Type.String(), Type.Null()], { description: 'The failed (or missing) delivery.' }),
-  since: Type.Union([DateTime, Type.Null()], {
-    description: 'When that delivery failed (delivered time, else its deadline).',
+  since: Type.String({
+    format: 'date-time',
+    description:
+      "When it failed: the first failed task's end, else its stage's time, else the delivery's own time; the deadline when MISSING; never after the mirror learned of it.",
   }),
   message: Type.Union([Type.String(), Type.Null()], { description: 'The first failed task’s message.' }),
   acknowledgement: Type.Union([Acknowledgement, Type.Null()]),
 });
 
-export const CauseSchema = Type.Object(
+export const IncidentSchema = Type.Object(
   {
-    causeId: Type.String({ description: CAUSE_FORMS }),
+    incidentId: Type.String({ description: `Stable as failures join: ${INCIDENT_ID_FORM}.` }),
+    causeId: Type.String({ description: `The cause key its failures share: ${CAUSE_FORMS}` }),
     kind: Type.Enum(['failed', 'missing', 'unknown']),
     title: Type.String({ description: 'E.g. "Ingest failed: E_AUTH_FAILED".' }),
     stage: Type.Union([Type.Enum(STAGES), Type.Null()]),
     shortCode: NullableString,
-    count: Type.Integer({ description: 'Datasets with this cause now.' }),
+    count: Type.Integer({ description: 'Its datasets troubled now.' }),
     unacknowledged: Type.Integer({ description: 'Of those, how many nobody acknowledged.' }),
-    suppliers: Type.Array(Type.Object({ id: NullableString, name: NullableString, count: Type.Integer() }), {
-      description: 'Most datasets first.',
+    recovered: Type.Integer({
+      description: 'Its failures that are over (recovered, or failed again otherwise).',
     }),
-    firstSeenAt: NullableDateTime,
-    lastSeenAt: NullableDateTime,
+    suppliers: Type.Array(Type.Object({ id: NullableString, name: NullableString, count: Type.Integer() }), {
+      description: 'The suppliers of all its failures, most first.',
+    }),
+    firstFailureAt: Type.String({ format: 'date-time', description: 'Its earliest failure time.' }),
+    lastFailureAt: Type.String({ format: 'date-time', description: 'Its latest failure time.' }),
+    endedAt: Type.Union([DateTime, Type.Null()], {
+      description: 'When none of its datasets was troubled any more; null while live.',
+    }),
     representative: Type.Union(
       [
         Type.Object({
@@ -148,17 +174,31 @@ export const CauseSchema = Type.Object(
         }),
         Type.Null(),
       ],
-      { description: 'The most recent failure of the cause, with its message.' },
+      { description: 'Its most recent failure troubled now, with its message.' },
     ),
     datasets: Type.Optional(
       Type.Array(CauseDataset, {
-        description: 'Unacknowledged first, then by name; left out with includeDatasets=false.',
+        description:
+          'Its failures troubled now: unacknowledged first, then by name; left out with includeDatasets=false.',
       }),
     ),
   },
   {
     description:
-      'FAILED datasets grouped by first failed stage and shortCode, MISSING ones by supplier, FAILED ones whose tasks are not stored yet as "unknown".',
+      'Failures of one cause (first failed stage and shortCode; MISSING by supplier; "unknown" while tasks are not stored) whose failure times lie within the incident gap (default 6 h) of each other.',
+  },
+);
+
+/** `/local/v1/causes` (before incidents): each incident with its former names of its first and last times. */
+export const CauseSchema = Type.Object(
+  {
+    ...IncidentSchema.properties,
+    firstSeenAt: Type.String({ format: 'date-time', description: 'Deprecated: firstFailureAt.' }),
+    lastSeenAt: Type.String({ format: 'date-time', description: 'Deprecated: lastFailureAt.' }),
+  },
+  {
+    description:
+      'An incident, as /local/v1/causes answered before incidents (same order, same fields and more).',
   },
 );
 
@@ -178,8 +218,18 @@ export const TimelineEntrySchema = Type.Object({
   by: Type.Union([Type.String(), Type.Null()], { description: 'Who acknowledged.' }),
 });
 
+export const IncidentsBody = Type.Object({
+  incidents: Type.Array(IncidentSchema, {
+    description: 'Live ones nobody acknowledged all of first, then by last failure, newest first.',
+  }),
+  syncedAt: Type.Union([DateTime, Type.Null()], {
+    description: "The last successful sync of the key's org; null if never.",
+  }),
+});
+export type IncidentsBody = Static<typeof IncidentsBody>;
+
 export const CausesBody = Type.Object({
-  causes: Type.Array(CauseSchema, { description: 'Worst first.' }),
+  causes: Type.Array(CauseSchema, { description: 'The live incidents, in the incidents order.' }),
   syncedAt: Type.Union([DateTime, Type.Null()], {
     description: "The last successful sync of the key's org; null if never.",
   }),
@@ -222,6 +272,7 @@ export type LocalAnswer = <T extends object>(
 
 export const LOCAL_RESPONSES = {
   causes: { 200: CausesBody, ...errors },
+  incidents: { 200: IncidentsBody, ...errors },
   acknowledgements: { 200: AcknowledgementsBody, ...errors },
   timeline: { 200: TimelineBody, ...errors },
 };
@@ -260,9 +311,9 @@ export function flag(value: string | undefined, fallback: boolean): boolean {
 
 // The response schemas say exactly what the engine's types say (a compile error otherwise).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type CauseOut = Omit<Cause, 'datasets'> & { datasets?: Cause['datasets'] };
+type IncidentOut = Omit<Incident, 'datasets'> & { datasets?: Incident['datasets'] };
 export const SCHEMAS_MATCH: [
-  Same<Static<typeof CauseSchema>, CauseOut>,
+  Same<Static<typeof IncidentSchema>, IncidentOut>,
   Same<Static<typeof Acknowledgement>, AcknowledgementView>,
   Same<Static<typeof TimelineEntrySchema>, TimelineEntry>,
 ] = [true, true, true];

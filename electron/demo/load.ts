@@ -4,6 +4,7 @@
  */
 import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, pruneTasks, writeDataset, writeTasks } from '../store/datasetWriter';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
 import { ensureOrg } from '../store/orgs';
 import { generateDemoDatasets } from './generate';
 
@@ -46,6 +47,7 @@ export function loadDemo(store: Store, options: LoadDemoOptions): DemoSummary {
       datasets += 1;
     }
     pruneTasks(store, options.orgId);
+    refreshIncidents(store, options.orgId, { now: options.now, gapMs: DEFAULT_INCIDENT_GAP_MS });
   });
   return { datasets, byStatus };
 }

@@ -10,7 +10,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RpcHandlers } from '../../shared/rpc';
-import type { Settings } from '../../shared/settings';
+import { type Settings, incidentGapMs } from '../../shared/settings';
 import type { RateLimitOptions } from '../api/app';
 import { type ApiServer, startApiServer } from '../api/server';
 import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../demo/remote/builtIn';
@@ -26,7 +26,7 @@ import { NO_OVERDUE, type TrayOverdue } from '../alerts/trayState';
 import type { SourceState } from '../../shared/sync';
 import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
-import { SyncEngine, type SyncEngineOptions } from '../sync/engine';
+import { SyncEngine, type SyncSettings } from '../sync/engine';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
 import { type ControlChannel, registerControl } from '../control/server';
@@ -73,16 +73,14 @@ export interface RunningEngine {
 }
 
 /** The sync settings in force: command-line values over stored ones. */
-function syncSettings(
-  stored: Settings,
-  flags: EngineOptions['intervals'],
-): Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'> {
+function syncSettings(stored: Settings, flags: EngineOptions['intervals']): SyncSettings {
   return {
     intervals: {
       pollMs: flags?.pollMs ?? stored.intervals.pollSeconds * 1000,
       crawlMs: flags?.crawlMs ?? stored.intervals.crawlMinutes * 60_000,
     },
     deliveriesPerDataset: stored.data.retentionDeliveries,
+    incidentGapMs: incidentGapMs(stored),
   };
 }
 

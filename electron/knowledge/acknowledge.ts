@@ -1,11 +1,12 @@
 /**
  * Acknowledging (DESIGN.md §11), as the window, the CLI and the control channel all do it: check the
  * request against what is stored now, then record it in one transaction (the acknowledgement and its
- * timeline entry). A failure is the dataset's current FAILED (or MISSING) delivery; a cause is each of
- * its failures not acknowledged yet.
+ * timeline entry). A failure is the dataset's current FAILED (or MISSING) delivery; an incident is each
+ * of its failures troubled and not acknowledged at that moment (docs/decisions.md "Incidents").
  */
 import {
   type AcknowledgementView,
+  type Incident,
   ackNameProblem,
   causeIdOf,
   noteProblem,
@@ -14,7 +15,8 @@ import {
 import { acknowledge, openAcknowledgement, unacknowledge } from '../store/acknowledgements';
 import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
-import { causeOfDataset, listCauses } from '../query/causes';
+import { getIncident, incidentOfDataset, listIncidents } from '../query/incidents';
+import { INCIDENT_ID } from '../store/incidents';
 
 /** A dataset or cause that is not (or no longer) in trouble: the API's 404, the CLI's one-line error. */
 export class NothingToAcknowledge extends Error {
@@ -46,13 +48,43 @@ export function checkName(by: string): string {
   return trimmed;
 }
 
-/** The cause id in its canonical spelling; bad syntax is refused naming the field. */
-function canonicalCause(causeId: string): string {
-  try {
-    return causeIdOf(parseCauseId(causeId));
-  } catch (error) {
-    throw new InvalidArgument('cause', (error as Error).message);
+/**
+ * The live incident an id names: an incident id (`inc-…`), or a cause key (`ingest:E_AUTH_FAILED`) that
+ * exactly one live incident has — with several, the message lists them to choose from. Bad syntax is
+ * refused naming the field; an incident that is over or unknown is NothingToAcknowledge.
+ */
+export function liveIncident(store: Store, orgId: string, id: string): Incident {
+  if (INCIDENT_ID.test(id)) {
+    const incident = getIncident(store, orgId, id);
+    if (incident === null) throw new NothingToAcknowledge(`no incident '${id}' in org '${orgId}'`);
+    if (incident.endedAt !== null)
+      throw new NothingToAcknowledge(`incident '${id}' is over: none of its datasets is troubled now`);
+    return incident;
   }
+  let canonical: string;
+  try {
+    canonical = causeIdOf(parseCauseId(id));
+  } catch (error) {
+    throw new InvalidArgument(
+      'cause',
+      `${(error as Error).message}; or give an incident id (inc- and ten hex digits)`,
+    );
+  }
+  const matching = listIncidents(store, orgId).filter((incident) => incident.causeId === canonical);
+  const [only] = matching;
+  if (only === undefined)
+    throw new NothingToAcknowledge(`no current failure has cause '${canonical}' in org '${orgId}'`);
+  if (matching.length > 1)
+    throw new InvalidArgument(
+      'cause',
+      `cause '${canonical}' has ${matching.length} live incidents; give one's id: ${matching
+        .map(
+          (incident) =>
+            `${incident.incidentId} (${incident.count} dataset${incident.count === 1 ? '' : 's'}, last failed ${incident.lastFailureAt})`,
+        )
+        .join(', ')}`,
+    );
+  return only;
 }
 
 /** Acknowledges the dataset's current failure. */
@@ -65,7 +97,7 @@ export function acknowledgeDataset(
 ): AcknowledgementView {
   const text = checkNote(note);
   const by = checkName(who.by);
-  const found = causeOfDataset(store, orgId, datasetId);
+  const found = incidentOfDataset(store, orgId, datasetId);
   if (!found || found.dataset.deliveryId === null)
     throw new NothingToAcknowledge(`dataset '${datasetId}' is not FAILED or MISSING in org '${orgId}'`);
   const { dataset } = found;
@@ -83,22 +115,23 @@ export function acknowledgeDataset(
   );
 }
 
-/** Acknowledges every failure of the cause not acknowledged yet; returns the new acknowledgements. */
+/**
+ * Acknowledges every failure of the incident (by id, or a cause key with one live incident) troubled and
+ * not acknowledged yet; returns the new acknowledgements.
+ */
 export function acknowledgeCause(
   store: Store,
   orgId: string,
-  causeId: string,
+  incidentId: string,
   note: string | null | undefined,
   who: Who,
 ): AcknowledgementView[] {
   const text = checkNote(note);
   const by = checkName(who.by);
-  const canonical = canonicalCause(causeId);
-  const cause = listCauses(store, orgId).find((candidate) => candidate.causeId === canonical);
-  if (!cause) throw new NothingToAcknowledge(`no current failure has cause '${canonical}' in org '${orgId}'`);
+  const incident = liveIncident(store, orgId, incidentId);
   const at = who.now.toISOString();
   return store.transaction(() =>
-    cause.datasets
+    incident.datasets
       .filter((dataset) => dataset.acknowledgement === null && dataset.deliveryId !== null)
       .map((dataset) =>
         acknowledge(store, {
@@ -106,7 +139,7 @@ export function acknowledgeCause(
           datasetId: dataset.datasetId,
           deliveryId: dataset.deliveryId!,
           status: dataset.status,
-          causeId: canonical,
+          causeId: incident.incidentId,
           note: text,
           by,
           at,
@@ -122,16 +155,20 @@ export function unacknowledgeDataset(store: Store, orgId: string, datasetId: str
   return store.transaction(() => unacknowledge(store, orgId, datasetId, by, who.now.toISOString()));
 }
 
-/** Withdraws the acknowledgements of every current failure of the cause; how many were withdrawn. */
-export function unacknowledgeCause(store: Store, orgId: string, causeId: string, who: Who): number {
+/** Withdraws the acknowledgements of every troubled failure of the incident; how many were withdrawn. */
+export function unacknowledgeCause(store: Store, orgId: string, incidentId: string, who: Who): number {
   const by = checkName(who.by);
-  const canonical = canonicalCause(causeId);
-  const cause = listCauses(store, orgId).find((candidate) => candidate.causeId === canonical);
-  if (!cause) return 0;
+  let incident: Incident;
+  try {
+    incident = liveIncident(store, orgId, incidentId);
+  } catch (error) {
+    if (error instanceof NothingToAcknowledge) return 0;
+    throw error;
+  }
   const at = who.now.toISOString();
   return store.transaction(
     () =>
-      cause.datasets.filter(
+      incident.datasets.filter(
         (dataset) =>
           dataset.acknowledgement !== null && unacknowledge(store, orgId, dataset.datasetId, by, at),
       ).length,

@@ -1,13 +1,15 @@
 /**
- * The shift handoff (DESIGN.md §11): what happened to an org in a window and what to watch next,
- * assembled from what the mirror already keeps — the causes of its FAILED and MISSING datasets now,
- * their timeline (status entries and acknowledgement notes), snoozes, sync outages, and the on-call
- * layer's overdue and at-risk answers. Reading (`readHandoffFacts`) is apart from deciding
+ * The shift handoff (docs/decisions.md "Handoff"): what happened to an org in a window and what to watch
+ * next, by failure and recovery *times* (true on a first sync, after an import, after a week offline),
+ * assembled from what the mirror keeps — the incidents of its FAILED and MISSING datasets now, the
+ * recoveries its history shows, acknowledgement notes, snoozes, sync outages, and the on-call layer's
+ * overdue and at-risk answers. Reading (`readHandoffFacts`) is apart from deciding
  * (`assembleHandoff`, pure), so the rules are tested on constructed facts as well as on a real store.
  */
-import type { Cause, CauseDataset } from '../../shared/causes';
+import type { CauseDataset, Incident } from '../../shared/causes';
 import {
   HANDOFF_AT_RISK_HOURS,
+  atRiskByDataset,
   type HandoffDataset,
   type HandoffNote,
   type HandoffOutage,
@@ -18,8 +20,13 @@ import {
 } from '../../shared/handoff';
 import type { SnoozeView } from '../../shared/rpc';
 import type { OverdueSummary, UpcomingDeadline } from '../../shared/upcoming';
-import { listCauses } from '../query/causes';
-import { readHandoffWindow, type StatusEntry } from '../query/handoff';
+import { listIncidents } from '../query/incidents';
+import {
+  type HistoryRecovery,
+  readHandoffWindow,
+  readHistoryRecoveries,
+  type StatusEntry,
+} from '../query/handoff';
 import type { DatasetFacts } from '../query/history';
 import type { Store } from '../store/database';
 import { getOrg } from '../store/orgs';
@@ -36,8 +43,10 @@ export interface HandoffFacts {
   now: number;
   /** The org's datasets now, by id. */
   datasets: ReadonlyMap<string, DatasetFacts>;
-  /** The org's causes now (every FAILED and MISSING dataset, with its acknowledgement). */
-  causes: readonly Cause[];
+  /** The org's live incidents (every FAILED and MISSING dataset, with its failure time and acknowledgement). */
+  incidents: readonly Incident[];
+  /** Recoveries in the window as the stored history shows them. */
+  recoveries: readonly HistoryRecovery[];
   /** The troubled datasets' status when the window began (their newest status entry before it). */
   statusAtStart: ReadonlyMap<string, string | null>;
   /** Status entries within the window, oldest first. */
@@ -55,11 +64,8 @@ export interface HandoffFacts {
 const iso = (ms: number) => new Date(ms).toISOString();
 const byId = (a: { datasetId: string }, b: { datasetId: string }) =>
   a.datasetId < b.datasetId ? -1 : a.datasetId > b.datasetId ? 1 : 0;
-/** Oldest first (unknown last), then by dataset id. */
-const bySince = (a: HandoffTrouble, b: HandoffTrouble) =>
-  (a.since === null ? 1 : 0) - (b.since === null ? 1 : 0) ||
-  (a.since ?? '').localeCompare(b.since ?? '') ||
-  byId(a, b);
+/** Newest first, then by dataset id. */
+const bySince = (a: HandoffTrouble, b: HandoffTrouble) => b.since.localeCompare(a.since) || byId(a, b);
 
 function namesOf(datasetId: string, facts: DatasetFacts | undefined): HandoffDataset {
   return {
@@ -92,7 +98,12 @@ function windowIndex(
   return index;
 }
 
-function troubleOf(cause: Cause, dataset: CauseDataset, inWindow: WindowIndex): HandoffTrouble {
+function troubleOf(
+  incident: Incident,
+  dataset: CauseDataset,
+  since: number,
+  inWindow: WindowIndex,
+): HandoffTrouble {
   const ack = dataset.acknowledgement;
   return {
     datasetId: dataset.datasetId,
@@ -103,10 +114,11 @@ function troubleOf(cause: Cause, dataset: CauseDataset, inWindow: WindowIndex): 
     status: dataset.status,
     deliveryId: dataset.deliveryId,
     since: dataset.since,
-    // Entered this status in the window: a first sighting, a change, or another failed delivery.
-    isNew: inWindow.entered.has(`${dataset.datasetId}\n${dataset.status}`),
-    causeId: cause.causeId,
-    causeTitle: cause.title,
+    // Failed within the window, whatever this mirror saw before (its failure time, not a sighting).
+    isNew: Date.parse(dataset.since) >= since,
+    incidentId: incident.incidentId,
+    causeId: incident.causeId,
+    causeTitle: incident.title,
     message: dataset.message,
     acknowledgement: dataset.acknowledgement,
     // The holding acknowledgement's note is shown with it; these are the window's other notes.
@@ -119,11 +131,12 @@ function troubleOf(cause: Cause, dataset: CauseDataset, inWindow: WindowIndex): 
 }
 
 /**
- * Recovered: FAILED or MISSING when the window began or at an entry within it, and neither now (a
- * dataset the remote removed is not a recovery: it is gone). `recoveredAt`: the entry that left the
- * last troubled status.
+ * What the timeline alone shows recovered: FAILED or MISSING when the window began or at an entry
+ * within it, and neither now (a dataset the remote removed is not a recovery: it is gone), at the entry
+ * that left the last troubled status. The history's recoveries (with their true times) come first; these
+ * add what history cannot show (a MISSING delivery the remote later rewrote as late).
  */
-function recoveriesOf(facts: HandoffFacts): HandoffRecovery[] {
+function timelineRecoveries(facts: HandoffFacts): Map<string, { was: string; recoveredAt: string }> {
   const last = new Map<string, { was: string; leftAt: number | null }>();
   for (const [datasetId, status] of facts.statusAtStart)
     if (status !== null && TROUBLED.has(status)) last.set(datasetId, { was: status, leftAt: null });
@@ -135,23 +148,24 @@ function recoveriesOf(facts: HandoffFacts): HandoffRecovery[] {
       if (held !== undefined && held.leftAt === null) held.leftAt = entry.at;
     }
   }
+  const found = new Map<string, { was: string; recoveredAt: string }>();
+  for (const [datasetId, { was, leftAt }] of last)
+    if (leftAt !== null) found.set(datasetId, { was, recoveredAt: iso(leftAt) });
+  return found;
+}
+
+/** Recovered in the window, newest first: from the history, else the timeline. */
+function recoveriesOf(facts: HandoffFacts): HandoffRecovery[] {
+  const found = timelineRecoveries(facts);
+  for (const recovery of facts.recoveries)
+    found.set(recovery.datasetId, { was: recovery.was, recoveredAt: recovery.recoveredAt });
   const recovered: HandoffRecovery[] = [];
-  for (const [datasetId, { was, leftAt }] of last) {
+  for (const [datasetId, { was, recoveredAt }] of found) {
     const dataset = facts.datasets.get(datasetId);
     if (dataset === undefined || dataset.status === null || TROUBLED.has(dataset.status)) continue;
-    recovered.push({
-      ...namesOf(datasetId, dataset),
-      was,
-      status: dataset.status,
-      recoveredAt: leftAt === null ? null : iso(leftAt),
-    });
+    recovered.push({ ...namesOf(datasetId, dataset), was, status: dataset.status, recoveredAt });
   }
-  return recovered.sort(
-    (a, b) =>
-      (a.recoveredAt === null ? 1 : 0) - (b.recoveredAt === null ? 1 : 0) ||
-      (a.recoveredAt ?? '').localeCompare(b.recoveredAt ?? '') ||
-      byId(a, b),
-  );
+  return recovered.sort((a, b) => b.recoveredAt.localeCompare(a.recoveredAt) || byId(a, b));
 }
 
 function overdueOf(facts: HandoffFacts): HandoffOverdue {
@@ -168,25 +182,26 @@ function overdueOf(facts: HandoffFacts): HandoffOverdue {
         deadlines: overdue.deadlines,
         since: overdue.since,
       }))
-      .sort((a, b) => a.since.localeCompare(b.since) || byId(a, b)),
+      .sort((a, b) => b.since.localeCompare(a.since) || byId(a, b)),
   };
 }
 
 /** The report, decided from the facts alone (same facts, same report). */
 export function assembleHandoff(facts: HandoffFacts): HandoffReport {
   const inWindow = windowIndex(facts.entries, facts.notes);
-  const troubles = facts.causes.flatMap((cause) =>
-    cause.datasets.map((dataset) => troubleOf(cause, dataset, inWindow)),
+  const troubles = facts.incidents.flatMap((incident) =>
+    incident.datasets.map((dataset) => troubleOf(incident, dataset, facts.since, inWindow)),
   );
-  const stillFailing = troubles.filter((trouble) => trouble.status === 'FAILED').sort(bySince);
+  const failed = troubles.filter((trouble) => trouble.status === 'FAILED').sort(bySince);
+  const newlyFailed = failed.filter((trouble) => trouble.isNew);
+  const stillFailing = failed.filter((trouble) => !trouble.isNew);
   const missing = troubles.filter((trouble) => trouble.status === 'MISSING').sort(bySince);
-  const newlyFailed = stillFailing.filter((trouble) => trouble.isNew);
   const recovered = recoveriesOf(facts);
   const overdue = overdueOf(facts);
-  const snoozed = [...facts.snoozes].sort(byId);
+  const snoozed = [...facts.snoozes].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || byId(a, b));
   const atRisk = facts.upcoming.filter((deadline) => deadline.habits.atRisk);
   const outages = [...facts.outages].sort(
-    (a, b) => a.lostAt.localeCompare(b.lostAt) || a.sourceId.localeCompare(b.sourceId),
+    (a, b) => b.lostAt.localeCompare(a.lostAt) || a.sourceId.localeCompare(b.sourceId),
   );
   return {
     orgId: facts.orgId,
@@ -199,9 +214,9 @@ export function assembleHandoff(facts: HandoffFacts): HandoffReport {
       recovered: recovered.length,
       stillFailing: stillFailing.length,
       missing: missing.length,
-      overdue: overdue.datasets.length,
+      overdue: overdue.known ? overdue.datasets.length : null,
       snoozed: snoozed.length,
-      atRisk: atRisk.length,
+      atRisk: atRiskByDataset(atRisk).length,
       outages: outages.length,
     },
     newlyFailed,
@@ -215,17 +230,21 @@ export function assembleHandoff(facts: HandoffFacts): HandoffReport {
   };
 }
 
-/** What the store holds for the window: causes, timeline, snoozes, outages (call when the store is idle). */
+/** What the store holds for the window: incidents, recoveries, timeline, snoozes, outages (call when the store is idle). */
 export function readStoredFacts(
   store: Store,
   orgId: string,
   since: number,
   now: number,
-): Pick<HandoffFacts, 'orgName' | 'causes' | 'statusAtStart' | 'entries' | 'notes' | 'snoozes' | 'outages'> {
+): Pick<
+  HandoffFacts,
+  'orgName' | 'incidents' | 'recoveries' | 'statusAtStart' | 'entries' | 'notes' | 'snoozes' | 'outages'
+> {
   const window = readHandoffWindow(store, orgId, since, now);
   return {
     orgName: getOrg(store, orgId)?.name ?? orgId,
-    causes: listCauses(store, orgId),
+    incidents: listIncidents(store, orgId),
+    recoveries: readHistoryRecoveries(store, orgId, since, now),
     ...window,
     snoozes: listSnoozes(store, orgId, new Date(now)),
   };

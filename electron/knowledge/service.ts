@@ -13,6 +13,7 @@ import {
   type StatsGroupBy,
 } from '../../shared/reliability';
 import type { DatasetDeadlines } from '../../shared/rpc';
+import type { DeadlineConfig } from '../../shared/schemas';
 import { HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
 import { nextOccurrenceAfter } from '../../shared/deadlines';
 import type { Store } from '../store/database';
@@ -49,6 +50,15 @@ export class OnCallKnowledge {
   /** The org's history as of now (re-read where the store changed). */
   orgHistory(orgId: string): Promise<OrgHistory> {
     return this.history.current(orgId);
+  }
+
+  /**
+   * A schedule's next deadline after now, RFC 3339, as the deadline clock has it (the window's "Next
+   * expected": one source of truth with Upcoming and overdue); null when the schedule cannot be read.
+   */
+  nextDeadlineOf(config: DeadlineConfig): string | null {
+    const schedule = this.clock.at(config, this.options.now().getTime());
+    return schedule.problem !== null || schedule.next === null ? null : new Date(schedule.next).toISOString();
   }
 
   /** The org's deadlines of the next `hours` (1–168), soonest first. */

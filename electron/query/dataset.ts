@@ -1,5 +1,5 @@
 /** One dataset by id, or by its v1 `legacyDatasetId` when no dataset has that id (DESIGN.md §2). */
-import type { DatasetRecord } from '../../shared/schemas';
+import type { DatasetRecord, DeadlineConfig } from '../../shared/schemas';
 import type { Store } from '../store/database';
 import { recordJsonSql } from './recordSql';
 import { completeRunDetails } from './runDetails';
@@ -57,4 +57,21 @@ export function resolveDatasetId(store: Store, orgId: string, datasetId: string)
     ) ??
     null
   );
+}
+
+/** The current deadline config of each of these datasets of the org (the deadline clock reads them). */
+export function deadlineConfigs(
+  store: Store,
+  orgId: string,
+  datasetIds: readonly string[],
+): Map<string, DeadlineConfig> {
+  const configs = new Map<string, DeadlineConfig>();
+  if (datasetIds.length === 0) return configs;
+  for (const row of store.all(
+    `SELECT d.dataset_id, c.json FROM datasets d JOIN configs c ON c.id = d.config_id
+     WHERE d.org_id = ? AND d.dataset_id IN (${datasetIds.map(() => '?').join(', ')})`,
+    [orgId, ...datasetIds],
+  ))
+    configs.set(String(row.dataset_id), JSON.parse(String(row.json)) as DeadlineConfig);
+  return configs;
 }

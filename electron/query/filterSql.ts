@@ -6,7 +6,7 @@
  * text); the characters GLOB would treat specially (`?`, `[`) are bracketed to stay literal.
  */
 import type { Filter, FilterField } from '../../shared/filter';
-import { UNACKNOWLEDGED_SQL, causeMatchSql } from './causes';
+import { UNACKNOWLEDGED_SQL, causeMatchSql } from './incidents';
 import type { Selection } from './selection';
 
 interface Column {

@@ -84,3 +84,53 @@ export function readHandoffWindow(store: Store, orgId: string, since: number, no
     }));
   return { statusAtStart, entries, notes, outages };
 }
+
+/** A dataset not troubled now whose last trouble ended with a delivery in the window (its history says so). */
+export interface HistoryRecovery {
+  datasetId: string;
+  /** The last troubled status (FAILED or MISSING). */
+  was: string;
+  /** When it ended: the next delivery's time, never after the mirror learned of it. */
+  recoveredAt: string;
+}
+
+/**
+ * Recoveries from the stored history, so they are true on a first sync and after an import: for each
+ * dataset that is not FAILED or MISSING now, its newest troubled delivery and the delivery right after
+ * it; recovered in the window when that one's time (delivered, else deadline), capped by when the mirror
+ * learned of the recovery (its timeline entry, else now), lies in [since, now].
+ */
+export function readHistoryRecoveries(
+  store: Store,
+  orgId: string,
+  since: number,
+  now: number,
+): HistoryRecovery[] {
+  const recoveries: HistoryRecovery[] = [];
+  for (const row of store.all(
+    `SELECT c.dataset_id, t.status AS was, coalesce(r.delivered_at, r.deadline) AS r_at,
+       (SELECT min(l.at_key) FROM timeline l WHERE l.org_id = c.org_id AND l.dataset_id = c.dataset_id
+          AND l.kind = 'status' AND l.from_status IN ('FAILED', 'MISSING')
+          AND coalesce(l.to_status, '') NOT IN ('FAILED', 'MISSING') AND l.at_key >= ?2) AS learned
+     FROM datasets c
+     JOIN events t ON t.dataset_pk = c.pk AND t.status IN ('FAILED', 'MISSING')
+       AND (t.deadline_key, t.delivered_key, t.seq) = (
+         SELECT u.deadline_key, u.delivered_key, u.seq FROM events u
+         WHERE u.dataset_pk = c.pk AND u.status IN ('FAILED', 'MISSING')
+         ORDER BY u.deadline_key DESC, u.delivered_key DESC, u.seq DESC LIMIT 1)
+     JOIN events r ON r.dataset_pk = c.pk
+       AND (r.deadline_key, r.delivered_key, r.seq) = (
+         SELECT v.deadline_key, v.delivered_key, v.seq FROM events v
+         WHERE v.dataset_pk = c.pk AND (v.deadline_key, v.delivered_key, v.seq) > (t.deadline_key, t.delivered_key, t.seq)
+         ORDER BY v.deadline_key, v.delivered_key, v.seq LIMIT 1)
+     WHERE c.org_id = ?1 AND coalesce(c.status, '') NOT IN ('FAILED', 'MISSING')`,
+    [orgId, since],
+  )) {
+    const reported = row.r_at == null ? null : Date.parse(String(row.r_at));
+    const learned = row.learned == null ? now : Number(row.learned);
+    const at = reported === null || Number.isNaN(reported) ? learned : Math.min(reported, learned);
+    if (at < since || at > now) continue;
+    recoveries.push({ datasetId: String(row.dataset_id), was: String(row.was), recoveredAt: iso(at) });
+  }
+  return recoveries;
+}

@@ -11,7 +11,7 @@ import { ROW_STRIP_LENGTH } from '../../shared/rpc';
 import { DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';
 import type { Store } from '../store/database';
 import { PROBLEM_DELIVERY } from '../store/failedDelivery';
-import { classifyTrouble } from './causes';
+import { classifyTrouble } from './incidents';
 import { filtersSql, searchSql, triageSql } from './filterSql';
 import { queryPage } from './list';
 import { jsonObjectSql } from './recordSql';

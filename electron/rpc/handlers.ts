@@ -12,7 +12,7 @@ import { EXPORTS_FOLDER, ExportFileError, writeExportFile } from '../store/expor
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/settings';
 import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
-import { getDataset, resolveDatasetId } from '../query/dataset';
+import { deadlineConfigs, getDataset, resolveDatasetId } from '../query/dataset';
 import { exportSnapshot } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
 import { parseSelection } from '../query/selection';
@@ -20,7 +20,7 @@ import { readDeliveryTasks } from '../query/tasks';
 import type { SyncEngine } from '../sync/engine';
 import type { SecretStore } from '../sync/secrets';
 import { databaseStatus } from './database';
-import { listCauses, causeOfDataset } from '../query/causes';
+import { incidentOfDataset, listIncidents } from '../query/incidents';
 import { listAcknowledgements } from '../store/acknowledgements';
 import { datasetTimeline } from '../store/timeline';
 import { TIMELINE_LIMIT } from '../../shared/timeline';
@@ -82,8 +82,12 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     // Parsed once, here; a bad filter or sort is the query layer's InvalidArgument (dispatch translates it).
     'datasets.rows': async (request) => {
       const page = { ...parseSelection(request), pageSize: request.pageSize, pageToken: request.pageToken };
-      const [rows, overdue] = await Promise.all([
-        idle(() => listRows(store, page)),
+      const [{ rows, configs }, overdue] = await Promise.all([
+        idle(() => {
+          const listed = listRows(store, page);
+          const ids = listed.rows.map((row) => row.datasetId);
+          return { rows: listed, configs: deadlineConfigs(store, request.orgId, ids) };
+        }),
         knowledge.overdue(request.orgId),
       ]);
       // The deadline clock's mark beside the store's row (never its status): query/ knows no deadlines.
@@ -92,7 +96,16 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
         nextPageToken: rows.nextPageToken,
         rows: rows.rows.map((row) => {
           const mark = marks.get(row.datasetId);
-          return { ...row, overdueDeadlines: mark?.deadlines ?? 0, overdueSince: mark?.since ?? null };
+          const config = configs.get(row.datasetId);
+          // "Next expected" is the deadline clock's (what Upcoming and overdue use), not the remote's
+          // value as last synced (stale once its time passed); the remote's when the schedule is unreadable.
+          const next = config === undefined ? null : knowledge.nextDeadlineOf(config);
+          return {
+            ...row,
+            nextExpectedDeliveryTimestamp: next ?? row.nextExpectedDeliveryTimestamp,
+            overdueDeadlines: mark?.deadlines ?? 0,
+            overdueSince: mark?.since ?? null,
+          };
         }),
       };
     },
@@ -108,7 +121,12 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
           latestDeliveriesCount: ALL_RETAINED,
           includeRunDetails: true,
         });
-        return json === null ? null : (JSON.parse(json) as DatasetRecord);
+        if (json === null) return null;
+        const record = JSON.parse(json) as DatasetRecord;
+        // The window's "Next expected" is the deadline clock's, as in the datasets table (the local v2
+        // API keeps the remote's value as synced).
+        const next = knowledge.nextDeadlineOf(record.currentProcessingDeadlineConfig);
+        return next === null ? record : { ...record, nextExpectedDeliveryTimestamp: next };
       }),
     // Tasks never synced are asked of the org's remote, as the local API does.
     'delivery.tasks': (request) =>
@@ -132,7 +150,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       deps.settings.write(settings);
       deps.alertsChanged?.();
       // Only what the sync uses restarts it (a restart begins with a full crawl of every source).
-      const syncUses = (s: Settings) => JSON.stringify([s.intervals, s.data]);
+      const syncUses = (s: Settings) => JSON.stringify([s.intervals, s.data, s.triage.incidentGapHours]);
       if (syncUses(before) !== syncUses(settings)) await deps.reloadSync();
       return idle(settingsView);
     },
@@ -162,12 +180,12 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       deps.alertsChanged?.();
       return { cleared };
     },
-    'causes.list': ({ orgId }) => idle(() => listCauses(store, orgId)),
+    'incidents.list': ({ orgId }) => idle(() => listIncidents(store, orgId)),
     'acks.set': async ({ orgId, datasetId, causeId, note }) => {
       const who = { by: acknowledgerName(deps.settings.read()), now: now() };
       const acknowledged = await idle(() => {
         if ((datasetId === null) === (causeId === null))
-          throw new RpcError('invalid-argument', 'acknowledge either a dataset or a cause');
+          throw new RpcError('invalid-argument', 'acknowledge either a dataset or an incident');
         return datasetId !== null
           ? [acknowledgeDataset(store, orgId, datasetId, note, who)]
           : acknowledgeCause(store, orgId, causeId!, note, who);
@@ -181,7 +199,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
         if ((datasetId === null) === (causeId === null))
           throw new RpcError(
             'invalid-argument',
-            'withdraw the acknowledgement of either a dataset or a cause',
+            'withdraw the acknowledgement of either a dataset or an incident',
           );
         return datasetId !== null
           ? Number(unacknowledgeDataset(store, orgId, datasetId, who))
@@ -193,9 +211,10 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'acks.list': ({ orgId, includeEnded }) => idle(() => listAcknowledgements(store, orgId, includeEnded)),
     'dataset.triage': ({ orgId, datasetId }) =>
       idle(() => {
-        const found = causeOfDataset(store, orgId, datasetId);
+        const found = incidentOfDataset(store, orgId, datasetId);
         return found
           ? {
+              incidentId: found.incidentId,
               causeId: found.causeId,
               causeTitle: found.title,
               message: found.dataset.message,

@@ -219,11 +219,19 @@ export function writePackedTasks(
   failure: FailureCause | null,
 ): void {
   store.run(
-    `INSERT INTO delivery_tasks (org_id, delivery_id, json, fail_stage, fail_code, fail_message)
-     VALUES (?, ?, ?, ?, ?, ?)
+    `INSERT INTO delivery_tasks (org_id, delivery_id, json, fail_stage, fail_code, fail_message, fail_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, fail_stage = excluded.fail_stage,
-       fail_code = excluded.fail_code, fail_message = excluded.fail_message`,
-    [orgId, deliveryId, packed, failure?.stage ?? null, failure?.shortCode ?? null, failure?.message ?? null],
+       fail_code = excluded.fail_code, fail_message = excluded.fail_message, fail_at = excluded.fail_at`,
+    [
+      orgId,
+      deliveryId,
+      packed,
+      failure?.stage ?? null,
+      failure?.shortCode ?? null,
+      failure?.message ?? null,
+      failure?.at ?? null,
+    ],
   );
 }
 

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'sql.js';
 import { firstFailure } from '../../shared/causes';
+import { DEFAULT_INCIDENT_GAP_HOURS, HOUR_MS, type IncidentSql, refreshIncidents } from './incidents';
 import { unpackTasks } from './tasksBlob';
 import { SORT_INDEXES } from './sortKeys';
 
@@ -265,6 +266,114 @@ const COOL_DOWN_SCHEMA = `
 CREATE INDEX announced_batched ON announced_deliveries (outcome) WHERE outcome = 'batched';
 `;
 
+/**
+ * Incidents (docs/decisions.md "Incidents"): each stored tasks record keeps its failure's time beside
+ * its first failed task; the incidents and the failures each holds.
+ */
+const INCIDENTS_SCHEMA = `
+ALTER TABLE delivery_tasks ADD COLUMN fail_at TEXT;
+
+CREATE TABLE incidents (
+  org_id TEXT NOT NULL,
+  incident_id TEXT NOT NULL,
+  -- The cause key its failures share (shared/causes.ts), and its title when it opened.
+  cause_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  first_failure_at TEXT NOT NULL,
+  last_failure_at TEXT NOT NULL,
+  opened_at TEXT NOT NULL,
+  -- When none of its failures was troubled any more; null while live.
+  ended_at TEXT,
+  PRIMARY KEY (org_id, incident_id)
+);
+CREATE INDEX incidents_by_time ON incidents (org_id, last_failure_at);
+CREATE INDEX incidents_live ON incidents (org_id, ended_at);
+
+-- One row per failure (dataset, its failed or missing delivery, that status) an incident holds.
+CREATE TABLE incident_failures (
+  org_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  delivery_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  incident_id TEXT NOT NULL,
+  cause_id TEXT NOT NULL,
+  -- When it happened (never after learned_at), and when the mirror learned of it.
+  failure_at TEXT NOT NULL,
+  learned_at TEXT NOT NULL,
+  -- When it stopped being its dataset's problem (recovered, failed again, gone).
+  ended_at TEXT,
+  PRIMARY KEY (org_id, dataset_id, delivery_id, status)
+);
+CREATE INDEX incident_failures_by_incident ON incident_failures (org_id, incident_id);
+CREATE INDEX incident_failures_live ON incident_failures (org_id, ended_at);
+
+-- Each dataset's troubled deliveries, newest first: its last trouble is one seek (the handoff's
+-- recoveries read it for every dataset that is not troubled now).
+CREATE INDEX events_troubled ON events (dataset_pk, deadline_key DESC, delivered_key DESC, seq DESC)
+  WHERE status IN ('FAILED', 'MISSING');
+`;
+
+/** The raw database as refreshIncidents writes through. */
+function incidentSql(db: Database): IncidentSql {
+  return {
+    all(sql, params = []) {
+      const statement = db.prepare(sql);
+      try {
+        statement.bind(params);
+        const rows = [];
+        while (statement.step()) rows.push(statement.getAsObject());
+        return rows;
+      } finally {
+        statement.free();
+      }
+    },
+    run: (sql, params = []) => db.run(sql, params),
+  };
+}
+
+/**
+ * Fills the failure time of every stored tasks record and groups each org's troubles into incidents
+ * (once, at upgrade), with the default gap. When the mirror learned of a failure: the timeline's entry
+ * of it, else the org's last sync (it knew by then), else when the org was made.
+ */
+const incidentsOfStoredTroubles: Migration = (db) => {
+  const read = db.prepare(
+    'SELECT org_id, delivery_id, json FROM delivery_tasks WHERE fail_stage IS NOT NULL',
+  );
+  const write = db.prepare('UPDATE delivery_tasks SET fail_at = ? WHERE org_id = ? AND delivery_id = ?');
+  try {
+    while (read.step()) {
+      const [orgId, deliveryId, blob] = read.get() as [string, string, Uint8Array];
+      try {
+        const at = firstFailure(unpackTasks(blob))?.at ?? null;
+        if (at !== null) write.run([at, orgId, deliveryId]);
+      } catch {
+        // Unreadable: its time is the delivery's, as for a record never fetched.
+      }
+    }
+  } finally {
+    read.free();
+    write.free();
+  }
+  const sql = incidentSql(db);
+  for (const org of sql.all('SELECT id, created_at, last_synced_at FROM orgs')) {
+    const orgId = String(org.id);
+    const known = String(org.last_synced_at ?? org.created_at);
+    refreshIncidents(sql, orgId, {
+      now: new Date(known),
+      gapMs: DEFAULT_INCIDENT_GAP_HOURS * HOUR_MS,
+      learnedAt: (failure) => {
+        const [entry] = sql.all(
+          `SELECT min(at_key) AS at FROM timeline WHERE org_id = ? AND dataset_id = ? AND kind = 'status'
+             AND to_status = ? AND delivery_id IS ?`,
+          [orgId, failure.datasetId, failure.status, failure.deliveryId === '' ? null : failure.deliveryId],
+        );
+        return entry?.at == null ? null : new Date(Number(entry.at)).toISOString();
+      },
+    });
+  }
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   BASE_SCHEMA + sortIndexes(),
   SYNC_SCHEMA,
@@ -273,4 +382,6 @@ export const MIGRATIONS: readonly Migration[] = [
   KNOWLEDGE_SCHEMA,
   failureOfStoredTasks,
   COOL_DOWN_SCHEMA,
+  INCIDENTS_SCHEMA,
+  incidentsOfStoredTroubles,
 ];

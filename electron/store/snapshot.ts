@@ -7,6 +7,7 @@
  * never held in memory whole (§10). Export, a read, is query/exportSnapshot.ts.
  */
 import { type FailureCause, firstFailure } from '../../shared/causes';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from './incidents';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
 import type { TimelineEntry } from '../../shared/timeline';
@@ -49,6 +50,8 @@ export interface ParsedSnapshot {
 export interface ImportOptions {
   now: Date;
   deliveriesPerDataset?: number;
+  /** Failures of one cause this close in time are one incident (incidents.ts); default 6 h. */
+  incidentGapMs?: number;
 }
 
 export interface ImportCounts {
@@ -186,6 +189,8 @@ function sameDelivery(record: TasksRecord, deliveryId: string, path: string): vo
  */
 class SnapshotWriter {
   private readonly deliveriesPerDataset: number;
+  private readonly now: Date;
+  private readonly incidentGapMs: number;
   /** The org's datasets before the import: a dataset not among them is written without looking. */
   private readonly stored: Set<string>;
   private readonly tasksFiled: string[] = [];
@@ -205,6 +210,8 @@ class SnapshotWriter {
     options: ImportOptions,
   ) {
     this.deliveriesPerDataset = options.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET;
+    this.now = options.now;
+    this.incidentGapMs = options.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS;
     ensureOrg(store, orgId, options.now);
     this.stored = new Set(store.column<string>('SELECT dataset_id FROM datasets WHERE org_id = ?', [orgId]));
     this.deferIndexes();
@@ -283,6 +290,9 @@ class SnapshotWriter {
     // Last, as the knowledge comes last in an export: its checks across the whole file.
     knowledge.finish();
     pruneTasks(this.store, this.orgId);
+    // The org's failures as the file gives them, grouped as a sync groups them (the import's time is
+    // when this mirror learned of them; their failure times come from the deliveries).
+    refreshIncidents(this.store, this.orgId, { now: this.now, gapMs: this.incidentGapMs });
     // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
     for (const [datasetId, earliest] of knowledge.timelines) {
       const oldest = this.oldestKept.get(datasetId);

@@ -21,6 +21,7 @@ import { PROBLEM_DELIVERY } from './failedDelivery';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, shortQuote, statusProblem } from './importRules';
 import { RecordProblem, dateTimeRefusal, jsonPath, normalizeDateTime } from './normalize';
 import { AcknowledgementEntries, acknowledgementKey } from './snapshotAckEntries';
+import { INCIDENT_ID } from './incidents';
 import { addTimelineEntry } from './timeline';
 
 /** An acknowledgement as a snapshot holds it: the org is the one imported into. */
@@ -209,7 +210,8 @@ export function normalizeAcknowledgement(value: unknown, path: string): Snapshot
   if (status === null || status === '')
     throw new RecordProblem(fields.at('status'), 'missing; the status acknowledged (FAILED or MISSING)');
   let causeId = fields.text('causeId', MAX_CAUSE_ID_LENGTH);
-  if (causeId !== null) {
+  // An incident's id (`ack --cause inc-…`), or a cause key (acknowledgements made before incidents).
+  if (causeId !== null && !INCIDENT_ID.test(causeId)) {
     try {
       causeId = causeIdOf(parseCauseId(causeId));
     } catch (error) {

@@ -7,6 +7,7 @@ import type { Store } from '../store/database';
 import type { DatasetRecord } from '../../shared/schemas';
 import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
 import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
 import { ensureOrg, markOrgSynced } from '../store/orgs';
 import { endStaleAcknowledgements, openAcknowledgements } from '../store/acknowledgements';
 import { addTimelineEntry, forgetDataset, pruneTimeline } from '../store/timeline';
@@ -26,6 +27,8 @@ export interface ApplyInput {
   gone?: readonly string[];
   now: Date;
   deliveriesPerDataset: number;
+  /** Failures of one cause this close in time are one incident (store/incidents.ts); default 6 h. */
+  incidentGapMs?: number;
   signal?: AbortSignal;
 }
 
@@ -149,6 +152,10 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
     await slice(() => {
       input.signal?.throwIfAborted();
       pruneTasks(store, orgId);
+      refreshIncidents(store, orgId, {
+        now: input.now,
+        gapMs: input.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS,
+      });
       markOrgSynced(store, orgId, input.now);
     });
     return { transitions, written: input.changes.count, removed };

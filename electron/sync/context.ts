@@ -13,6 +13,8 @@ export interface CycleContext {
   signal?: AbortSignal;
   /** Retention: events kept per dataset. */
   deliveriesPerDataset: number;
+  /** Failures of one cause this close in time are one incident (store/incidents.ts). */
+  incidentGapMs: number;
   /** Concurrent requests for tasks and direct dataset fetches. */
   concurrency: number;
   /** Where and past how much the cycle's changed records wait on disk for its commit (changes.ts). */

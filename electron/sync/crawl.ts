@@ -48,6 +48,7 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
         listed: counts.skipped > 0 ? undefined : collector.seen,
         now: startedAt,
         deliveriesPerDataset: ctx.deliveriesPerDataset,
+        incidentGapMs: ctx.incidentGapMs,
         signal: ctx.signal,
       }),
     );

@@ -3,6 +3,7 @@
  * source, their states, "sync now", listeners for finished cycles and state changes, and the tasks
  * read-through the local API uses for deliveries whose tasks were never synced.
  */
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
 import type { SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
@@ -20,12 +21,17 @@ export interface SyncEngineOptions extends SyncDeps {
   /** Other intervals than the defaults (serve flags, tests). */
   intervals?: { pollMs?: number; crawlMs?: number };
   deliveriesPerDataset?: number;
+  /** Failures of one cause this close in time are one incident; default 6 h. */
+  incidentGapMs?: number;
   /**
    * Sources that live only while this process runs, with their key (the built-in demo source backed by
    * the in-process simulator): never stored, so a stale loopback URL never outlives its simulator.
    */
   builtIn?: { source: Source; apiKey: string; intervals?: { pollMs: number; crawlMs: number } }[];
 }
+
+/** What the settings change in the sync (reload). */
+export type SyncSettings = Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset' | 'incidentGapMs'>;
 
 type Listener<T> = (value: T) => void;
 
@@ -38,11 +44,15 @@ export class SyncEngine {
   private changing: Promise<void> = Promise.resolve();
   /** Stopped for good: a reload queued behind the stop (a `sources add` as the instance quits) starts nothing. */
   private stopped = false;
-  private settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>;
+  private settings: SyncSettings;
   private readonly cycleListeners = new Set<Listener<CycleEvent>>();
   private readonly stateListeners = new Set<Listener<SourceState>>();
   constructor(private readonly options: SyncEngineOptions) {
-    this.settings = { intervals: options.intervals, deliveriesPerDataset: options.deliveriesPerDataset };
+    this.settings = {
+      intervals: options.intervals,
+      deliveriesPerDataset: options.deliveriesPerDataset,
+      incidentGapMs: options.incidentGapMs,
+    };
   }
 
   /**
@@ -63,7 +73,7 @@ export class SyncEngine {
    * Applies changed sources or settings: stops every runner (a commit in progress rolls back) and starts
    * them again from the stored sources, each with a full crawl.
    */
-  reload(settings: Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset'>): Promise<void> {
+  reload(settings: SyncSettings): Promise<void> {
     return this.inTurn(async () => {
       await this.stopRunners();
       this.settings = settings;
@@ -116,7 +126,14 @@ export class SyncEngine {
     try {
       const tasks = await fetchTasks(client, deliveryId);
       if (tasks === null) return false;
-      await store.whenIdle(() => writeTasks(store, orgId, deliveryId, tasks));
+      const gapMs = this.settings.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS;
+      await store.whenIdle(() =>
+        store.transaction(() => {
+          writeTasks(store, orgId, deliveryId, tasks);
+          // A failure whose cause was unknown moves to its own incident, with its true time.
+          refreshIncidents(store, orgId, { now: this.options.now(), gapMs });
+        }),
+      );
       return true;
     } catch {
       return false;
@@ -140,6 +157,7 @@ export class SyncEngine {
           now: this.options.now,
           intervals: own ?? intervals,
           deliveriesPerDataset: this.settings.deliveriesPerDataset ?? DEFAULT_DELIVERIES_PER_DATASET,
+          incidentGapMs: this.settings.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS,
           fetch: this.options.fetch,
           sleep: this.options.sleep,
           random: this.options.random,

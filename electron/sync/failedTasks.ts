@@ -10,6 +10,7 @@ import type { SyncCounts } from '../../shared/sync';
 import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../query/missingTasks';
 import type { Store } from '../store/database';
 import { writeTasks } from '../store/datasetWriter';
+import { refreshIncidents } from '../store/incidents';
 import { RemoteError } from './client';
 import type { CycleContext } from './context';
 import { fetchTasks } from './remote';
@@ -73,14 +74,16 @@ export async function storeTasks(
 ): Promise<void> {
   if (fetched.length === 0) return;
   const { store, orgId } = ctx;
-  await store.transactionInChunks(async (slice) =>
-    inSlices(
+  await store.transactionInChunks(async (slice) => {
+    await inSlices(
       slice,
       fetched,
       ([deliveryId, tasks]) => writeTasks(store, orgId, deliveryId, tasks),
       ctx.signal,
-    ),
-  );
+    );
+    // A failure whose cause was unknown moves to its own incident, with its true time.
+    await slice(() => refreshIncidents(store, orgId, { now: ctx.now(), gapMs: ctx.incidentGapMs }));
+  });
   counts.tasksFetched += fetched.length;
 }
 

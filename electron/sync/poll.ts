@@ -46,6 +46,7 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
         gone,
         now: startedAt,
         deliveriesPerDataset: ctx.deliveriesPerDataset,
+        incidentGapMs: ctx.incidentGapMs,
         signal: ctx.signal,
       }),
     );

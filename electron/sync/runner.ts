@@ -3,6 +3,7 @@
  * `pollMs` in between, one cycle at a time. Each cycle is recorded as a sync run, updates the source's
  * state and reports its transitions. A key the remote refuses stops the loop until the source changes.
  */
+import { DEFAULT_INCIDENT_GAP_MS } from '../store/incidents';
 import { EMPTY_COUNTS, type CycleEvent, type SourceState, type SyncKind } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { Source } from '../store/sources';
@@ -44,6 +45,8 @@ export interface RunnerOptions extends SyncDeps {
   missingKeyHint: string;
   intervals: { pollMs: number; crawlMs: number };
   deliveriesPerDataset: number;
+  /** Failures of one cause this close in time are one incident; default 6 h. */
+  incidentGapMs?: number;
   concurrency?: number;
   onCycle?: (event: CycleEvent) => void;
   onState?: (state: SourceState) => void;
@@ -207,6 +210,7 @@ export class SourceRunner {
       now,
       signal: this.abort.signal,
       deliveriesPerDataset: this.options.deliveriesPerDataset,
+      incidentGapMs: this.options.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS,
       concurrency: this.options.concurrency ?? DEFAULT_CONCURRENCY,
       spool: defaultSpoolOptions(this.options.spool),
       progress: (line) => this.progress(line),

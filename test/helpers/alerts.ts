@@ -11,6 +11,7 @@ import type { Store } from '../../electron/store/database';
 import { writeDataset, writeTasks } from '../../electron/store/datasetWriter';
 import { ensureOrg } from '../../electron/store/orgs';
 import { fixtureRecords, fixtureTasks } from './fixtures';
+import { regroup } from './incidents';
 
 export const ORG = 'acme';
 
@@ -122,6 +123,7 @@ export function putDataset(
     ensureOrg(store, orgId, options.now ?? new Date('2026-11-21T04:00:00.000Z'));
     writeDataset(store, orgId, record, { events: 'merge', deliveriesPerDataset: 100 });
     if (status === 'FAILED' && options.tasks !== false) writeTasks(store, orgId, deliveryId, tasks);
+    regroup(store, orgId, options.now ?? new Date('2026-11-21T04:00:00.000Z'));
   });
   return datasetId;
 }

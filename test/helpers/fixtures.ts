@@ -149,6 +149,8 @@ export function tasksFailingAt(
   stage: Stage | null,
   code: string | null,
   message = 'it broke',
+  /** When the failed task ended (and its stage's time); default the fixture's. */
+  endedAt?: string,
 ): TasksRecord {
   const record = structuredClone(fixtureTasks(deliveryId, datasetId));
   const template = record.normalize.tasks[0]!;
@@ -161,8 +163,10 @@ export function tasksFailingAt(
         status: failing ? 'FAILED' : 'SUCCEEDED',
         shortCode: failing ? code : null,
         message: failing ? message : null,
+        ...(failing && endedAt !== undefined ? { taskEndedAt: endedAt } : {}),
       },
     ];
+    if (failing && endedAt !== undefined) record[each].timestamp = endedAt;
   }
   return record;
 }

@@ -24,6 +24,7 @@ import type { DatasetRecord } from '../../shared/schemas';
 import type { Stage } from '../../shared/status';
 import { tasksFailingAt } from './fixtures';
 import { scheduleConfig } from './history';
+import { regroup } from './incidents';
 
 export const SHIFT_ORG = 'acme';
 export const SHIFT_ORG_NAME = 'Acme Markets';
@@ -185,15 +186,24 @@ async function sync(store: Store, now: string, specs: Spec[]): Promise<void> {
 
 function failedTasks(
   store: Store,
+  now: string,
   datasetId: string,
   deliveryId: string,
   stage: Stage,
   code: string,
   message: string,
+  endedAt: string,
 ) {
-  store.transaction(() =>
-    writeTasks(store, SHIFT_ORG, deliveryId, tasksFailingAt(deliveryId, datasetId, stage, code, message)),
-  );
+  store.transaction(() => {
+    writeTasks(
+      store,
+      SHIFT_ORG,
+      deliveryId,
+      tasksFailingAt(deliveryId, datasetId, stage, code, message, endedAt),
+    );
+    // As the sync's tasks commit: the failure moves to the incident of its cause.
+    regroup(store, SHIFT_ORG, new Date(now));
+  });
 }
 
 /** Plays the shift into an open store. */
@@ -202,11 +212,13 @@ export async function playShift(store: Store): Promise<void> {
   await sync(store, at(26, '05:00'), [EQ, FX, CREDIT, BONDS, INDEX]);
   failedTasks(
     store,
+    at(26, '05:00'),
     'fx-rates',
     'fx-rates-26',
     'normalize',
     'E_SCHEMA_MISMATCH',
     'column "px_last" is missing',
+    at(26, '04:38'),
   );
 
   const creditFailed = withLatest(CREDIT, {
@@ -216,7 +228,16 @@ export async function playShift(store: Store): Promise<void> {
     status: 'FAILED',
   });
   await sync(store, at(26, '07:10'), [creditFailed]);
-  failedTasks(store, 'credit', 'credit-26', 'process', 'E_TIMEOUT', 'worker timed out after 600 s');
+  failedTasks(
+    store,
+    at(26, '07:10'),
+    'credit',
+    'credit-26',
+    'process',
+    'E_TIMEOUT',
+    'worker timed out after 600 s',
+    at(26, '07:04'),
+  );
 
   await sync(store, at(26, '09:00'), [
     withLatest(EQ, {
@@ -228,11 +249,13 @@ export async function playShift(store: Store): Promise<void> {
   ]);
   failedTasks(
     store,
+    at(26, '09:00'),
     'eq-prices',
     'eq-prices-26',
     'ingest',
     'E_AUTH_FAILED',
     'SFTP login refused for user acme',
+    at(26, '08:48'),
   );
 
   acknowledgeDataset(store, SHIFT_ORG, 'eq-prices', 'Rotating the key | see runbook step 3', {

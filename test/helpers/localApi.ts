@@ -15,6 +15,7 @@ import { ChangeSet, defaultSpoolOptions } from '../../electron/sync/changes';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { STAGES, type Stage } from '../../shared/status';
 import { CONFIG, fixtureTasks } from './fixtures';
+import { regroup } from './incidents';
 
 /** One dataset as the remote reports it now: its latest delivery and, when FAILED, why (tasks stored). */
 export interface DatasetSpec {
@@ -74,13 +75,17 @@ export function failingTasks(spec: DatasetSpec): TasksRecord {
       });
   }
   if (tasks[stage].tasks.length === 0) tasks[stage].tasks.push(structuredClone(tasks.ingest.tasks[0]!));
+  // It failed when the delivery says it did (its delivered time, else its deadline).
+  const failedAt = spec.deliveredAt ?? spec.deadline;
   Object.assign(tasks[stage].tasks[0]!, {
     status: 'FAILED',
     reportedStatus: 'FAILED',
     shortCode,
     message,
     codeDetails: null,
+    taskEndedAt: failedAt,
   });
+  tasks[stage].timestamp = failedAt;
   return tasks;
 }
 
@@ -159,6 +164,7 @@ export async function localFixture(
     store.transaction(() => {
       for (const spec of specs)
         if (spec.failure) writeTasks(store, orgId, spec.deliveryId, failingTasks(spec));
+      regroup(store, orgId, clock.now);
     });
   };
 

@@ -1,13 +1,13 @@
 /**
  * `ack` / `unack` (DESIGN.md §11, issue 13 point 3): someone owns a failure — one dataset's current
- * FAILED or MISSING delivery, or every current failure of a cause — with an optional note and who did it
+ * FAILED or MISSING delivery, or every troubled failure of an incident (docs/decisions.md "Incidents") — with an optional note and who did it
  * (`--by`, else the settings' triage name, else the OS user). The same knowledge functions as the window's
  * `acks.set`/`acks.clear`; through the running instance its tray redraws at once.
  */
 import Type from 'typebox';
 import {
   type AcknowledgementView,
-  type Cause,
+  type Incident,
   ackNameProblem,
   causeIdOf,
   noteProblem,
@@ -19,11 +19,14 @@ import {
   acknowledgeDataset,
   checkName,
   checkNote,
+  liveIncident,
   unacknowledgeCause,
   unacknowledgeDataset,
 } from '../../knowledge/acknowledge';
 import { acknowledgerName } from '../../knowledge/identity';
-import { causeOfDataset, listCauses } from '../../query/causes';
+import { getIncident, incidentOfDataset, listIncidents } from '../../query/incidents';
+import { INCIDENT_ID } from '../../store/incidents';
+import { InvalidArgument } from '../../query/errors';
 import { datasetStatus } from '../../query/trayCounts';
 import { openAcknowledgement } from '../../store/acknowledgements';
 import type { Store } from '../../store/database';
@@ -48,7 +51,7 @@ export interface AckTarget {
 /** The request as checked before anything touches the store (on both paths): usage errors are exit 2. */
 export interface CheckedTarget {
   datasetId: string | null;
-  /** The cause id in its canonical spelling (`INGEST:E_X` → `ingest:E_X`). */
+  /** An incident id, or a cause key in its canonical spelling (`INGEST:E_X` → `ingest:E_X`). */
   causeId: string | null;
   org: string | undefined;
   by: string | undefined;
@@ -58,15 +61,18 @@ export function checkAckTarget(target: AckTarget): CheckedTarget {
   if ((target.datasetId === undefined) === (target.cause === undefined))
     throw new CommandUsageError(
       target.cause === undefined
-        ? 'name a DATASET_ID, or a cause with --cause STAGE:SHORTCODE (or missing:SUPPLIER, unknown)'
+        ? 'name a DATASET_ID, or an incident with --cause INCIDENT_ID (or a cause key STAGE:SHORTCODE, missing:SUPPLIER, unknown)'
         : 'name either a DATASET_ID or --cause, not both',
     );
   let causeId: string | null = null;
-  if (target.cause !== undefined) {
+  if (target.cause !== undefined && INCIDENT_ID.test(target.cause)) causeId = target.cause;
+  else if (target.cause !== undefined) {
     try {
       causeId = causeIdOf(parseCauseId(target.cause));
     } catch (error) {
-      throw new CommandUsageError(`--cause: ${printable((error as Error).message)}`);
+      throw new CommandUsageError(
+        `--cause: ${printable((error as Error).message)}; or an incident id (inc- and ten hex digits)`,
+      );
     }
   }
   if (target.org !== undefined) checkOrg(target.org);
@@ -145,17 +151,32 @@ function orgOfCause(store: Store, org: string | undefined): string {
   return orgs[0]!;
 }
 
-/** Causes are few; an unknown one is answered with the current ones (a typo is then plain to see). */
-function currentCause(store: Store, orgId: string, causeId: string): Cause {
-  const causes = listCauses(store, orgId);
-  const cause = causes.find((candidate) => candidate.causeId === causeId);
-  if (cause) return cause;
-  const ids = causes.map((candidate) => printable(candidate.causeId));
-  const shown =
-    ids.length === 0
-      ? 'nothing is FAILED or MISSING there'
-      : `current causes: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? `, … (${ids.length})` : ''}`;
-  throw new CommandError(`no current failure has cause ${quoted(causeId)} in org ${orgId} (${shown})`);
+/**
+ * The live incident an id names (liveIncident); an unknown one is answered with the live incidents (a
+ * typo is then plain to see).
+ */
+function currentIncident(store: Store, orgId: string, id: string): Incident {
+  try {
+    return liveIncident(store, orgId, id);
+  } catch (error) {
+    // A cause key that several live incidents have: the message lists them to choose from.
+    if (error instanceof InvalidArgument) throw new CommandError(printable(error.message));
+    if (!(error instanceof NothingToAcknowledge)) throw error;
+    const incidents = listIncidents(store, orgId);
+    const shown =
+      incidents.length === 0
+        ? 'nothing is FAILED or MISSING there'
+        : `live incidents: ${incidents
+            .slice(0, 8)
+            .map((incident) => `${incident.incidentId} ${printable(incident.title)}`)
+            .join(', ')}${incidents.length > 8 ? `, … (${incidents.length})` : ''}`;
+    const what = !INCIDENT_ID.test(id)
+      ? `no current failure has cause ${quoted(id)}`
+      : getIncident(store, orgId, id) === null
+        ? `no incident ${quoted(id)}`
+        : `incident ${quoted(id)} is over (none of its datasets is troubled now)`;
+    throw new CommandError(`${what} in org ${orgId} (${shown})`);
+  }
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -202,12 +223,12 @@ export const ack = command({
     const { causeId, orgId, already } = done.cause;
     if (done.acknowledged.length === 0) {
       out.stdout(
-        `${already === 1 ? 'the one failure' : `all ${already} failures`} of ${quoted(causeId)} in org ${orgId} ${already === 1 ? 'is' : 'are'} already acknowledged\n`,
+        `${already === 1 ? 'the one failure' : `all ${already} failures`} of incident ${quoted(causeId)} (${printable(done.title)}) in org ${orgId} ${already === 1 ? 'is' : 'are'} already acknowledged\n`,
       );
       return;
     }
     out.stdout(
-      `acknowledged ${plural(done.acknowledged.length, 'failure', 'failures')} of ${quoted(causeId)} in org ${orgId}${already > 0 ? ` (${already} already acknowledged)` : ''}\n`,
+      `acknowledged ${plural(done.acknowledged.length, 'failure', 'failures')} of incident ${quoted(causeId)} (${printable(done.title)}) in org ${orgId}${already > 0 ? ` (${already} already acknowledged)` : ''}\n`,
     );
   },
   ifOutcomeUnknown: () =>
@@ -229,7 +250,7 @@ function acknowledgeOne(
   who: { by: string; now: Date },
 ): Acknowledged {
   const orgId = orgOfDataset(store, datasetId, org);
-  const found = causeOfDataset(store, orgId, datasetId);
+  const found = incidentOfDataset(store, orgId, datasetId);
   if (!found || found.dataset.deliveryId === null) {
     const status = datasetStatus(store, orgId, datasetId) ?? null;
     throw new CommandError(
@@ -253,12 +274,12 @@ function acknowledgeAll(
   who: { by: string; now: Date },
 ): Acknowledged {
   const orgId = orgOfCause(store, org);
-  const cause = currentCause(store, orgId, causeId);
-  const already = cause.datasets.filter((dataset) => dataset.acknowledgement !== null).length;
+  const incident = currentIncident(store, orgId, causeId);
+  const already = incident.datasets.filter((dataset) => dataset.acknowledgement !== null).length;
   return {
-    acknowledged: acknowledgeCause(store, orgId, causeId, note, who),
-    title: cause.title,
-    cause: { causeId, orgId, already },
+    acknowledged: acknowledgeCause(store, orgId, incident.incidentId, note, who),
+    title: incident.title,
+    cause: { causeId: incident.incidentId, orgId, already },
   };
 }
 
@@ -321,13 +342,14 @@ function withdrawAll(
   who: { by: string; now: Date },
 ): Withdrawn {
   const orgId = orgOfCause(store, org);
-  const cause = currentCause(store, orgId, causeId);
+  const incident = currentIncident(store, orgId, causeId);
+  const id = incident.incidentId;
   // The same datasets unacknowledgeCause withdraws: read in the same synchronous turn.
-  const withdrawn = cause.datasets.flatMap((dataset) => dataset.acknowledgement ?? []);
+  const withdrawn = incident.datasets.flatMap((dataset) => dataset.acknowledgement ?? []);
   if (withdrawn.length === 0)
     throw new CommandError(
-      `${cause.count === 1 ? 'the one failure' : `none of the ${cause.count} failures`} of ${quoted(causeId)} in org ${orgId} is ${cause.count === 1 ? 'not ' : ''}acknowledged`,
+      `${incident.count === 1 ? 'the one failure' : `none of the ${incident.count} failures`} of ${quoted(id)} in org ${orgId} is ${incident.count === 1 ? 'not ' : ''}acknowledged`,
     );
-  unacknowledgeCause(store, orgId, causeId, who);
-  return { withdrawn, cause: { causeId, orgId } };
+  unacknowledgeCause(store, orgId, id, who);
+  return { withdrawn, cause: { causeId: id, orgId } };
 }

@@ -1,22 +1,22 @@
 /**
- * The Triage view's data (DESIGN.md §11): the org's causes, worst first as the engine lists them, and
- * what the user did with them that should outlive a visit to a dataset (which causes are open, the row
+ * The Triage view's data (docs/decisions.md "Incidents"): the org's live incidents, in the engine's
+ * order, and what the user did with them that should outlive a visit to a dataset (which are open, the row
  * the keyboard is on). Loaded again quietly after a sync cycle that may have changed them and after an
  * acknowledgement; only the newest answer is kept, and rows stay on screen while a reload is on its way.
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { Cause } from '../../../shared/causes';
+import type { Incident } from '../../../shared/causes';
 import type { CycleEvent } from '../../../shared/sync';
 import { messageOf } from '../lib/errors';
 import { useRpc } from '../rpc/client';
 
-/** A row the keyboard can be on: a cause's header or one dataset of an open cause. */
+/** A row the keyboard can be on: an incident's header or one dataset of an open incident. */
 export type TriageStop =
-  { kind: 'cause'; causeId: string } | { kind: 'dataset'; causeId: string; datasetId: string };
+  { kind: 'cause'; incidentId: string } | { kind: 'dataset'; incidentId: string; datasetId: string };
 
 export const stopKey = (stop: TriageStop): string =>
-  stop.kind === 'cause' ? `cause:${stop.causeId}` : `dataset:${stop.causeId}:${stop.datasetId}`;
+  stop.kind === 'cause' ? `cause:${stop.incidentId}` : `dataset:${stop.incidentId}:${stop.datasetId}`;
 
 /** Whether a cycle can have changed the causes: new records, removals, status changes or fetched tasks. */
 export function cycleChangesCauses(cycle: CycleEvent): boolean {
@@ -29,7 +29,7 @@ export const useTriageStore = defineStore('triage', () => {
   const rpc = useRpc();
   const orgId = ref<string | null>(null);
   /** shallowRef: replaced whole at each answer, never edited. */
-  const causes = shallowRef<Cause[]>([]);
+  const causes = shallowRef<Incident[]>([]);
   /** True once the current org's first answer arrived (or failed). */
   const loaded = ref(false);
   const error = ref<string | null>(null);
@@ -50,7 +50,7 @@ export const useTriageStore = defineStore('triage', () => {
       highlighted.value = null;
     }
     try {
-      const answer = await rpc.call('causes.list', { orgId: org });
+      const answer = await rpc.call('incidents.list', { orgId: org });
       if (mine !== newest) return;
       causes.value = answer;
       error.value = null;
@@ -73,9 +73,9 @@ export const useTriageStore = defineStore('triage', () => {
     });
   }
 
-  function setExpanded(causeId: string, open: boolean): void {
-    const others = expanded.value.filter((id) => id !== causeId);
-    expanded.value = open ? [...others, causeId] : others;
+  function setExpanded(incidentId: string, open: boolean): void {
+    const others = expanded.value.filter((id) => id !== incidentId);
+    expanded.value = open ? [...others, incidentId] : others;
   }
 
   return { orgId, causes, loaded, error, expanded, highlighted, load, reload, follow, setExpanded };

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSnapshot } from '../../../electron/demo/generate';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
-import type { Cause } from '../../../shared/causes';
+import type { Incident } from '../../../shared/causes';
 import type { Snapshot } from '../../../shared/schemas';
 import { STAGES } from '../../../shared/status';
 import { launchChromium } from '../../helpers/chromium';
@@ -168,13 +168,13 @@ describe('bidi controls in names and notes', { timeout: 120_000 }, () => {
   it('stay inside their text in every view', async () => {
     const { page } = light;
     await page.waitForURL(/#\/orgs\/[^/]+\/triage/, { timeout: 30_000 });
-    const causes = await page.request.post(`${server.base}/rpc/causes.list`, { data: { orgId: UI_ORG } });
-    const [first] = ((await causes.json()) as { result: Cause[] }).result;
+    const causes = await page.request.post(`${server.base}/rpc/incidents.list`, { data: { orgId: UI_ORG } });
+    const [first] = ((await causes.json()) as { result: Incident[] }).result;
     const org = `/orgs/${UI_ORG}`;
     const dataset = `${org}/datasets/${encodeURIComponent(acknowledged.datasetId)}`;
     const views: [string, string][] = [
       [`${org}/datasets`, 'tr[data-dataset-id]'],
-      [`${org}/triage?cause=${encodeURIComponent(first!.causeId)}`, '[data-cause-id]'],
+      [`${org}/triage?incident=${encodeURIComponent(first!.incidentId)}`, '[data-incident-id]'],
       [dataset, '[data-dataset-triage]'],
       [`${dataset}/deliveries/${encodeURIComponent(acknowledged.deliveryId)}`, 'h1'],
       [`${org}/handoff?since=24h`, '[data-summary]'],

@@ -53,9 +53,9 @@ describe('dataset view: triage and timeline', { timeout: 90_000 }, () => {
     const triage = page.locator('[data-dataset-triage]');
     await triage.waitFor({ timeout: 20_000 });
     const link = triage.locator('[data-cause-link]');
-    const causeId = await triage.getAttribute('data-cause-id');
+    const incidentId = await triage.getAttribute('data-incident-id');
     expect(await link.getAttribute('href')).toBe(
-      `#/orgs/${UI_ORG}/triage?cause=${encodeURIComponent(causeId!)}`,
+      `#/orgs/${UI_ORG}/triage?incident=${encodeURIComponent(incidentId!)}`,
     );
     await poll(() => triage.locator('[data-ack-badge]').textContent()).toMatch(/^\s*Acknowledged by sam/);
     expect(await triage.textContent()).toContain('supplier rotating keys, ETA 06:00');
@@ -85,14 +85,16 @@ describe('dataset view: triage and timeline', { timeout: 90_000 }, () => {
     await screenshot(dark, 'dataset-timeline-dark');
   });
 
-  it('the cause link opens Triage on that cause', async () => {
+  it('the cause link opens Triage on that incident', async () => {
     const { page } = suite.light;
     await page.goto(datasetUrl(failed().datasetId));
     const triage = page.locator('[data-dataset-triage]');
     await triage.waitFor({ timeout: 20_000 });
-    const causeId = (await triage.getAttribute('data-cause-id'))!;
+    const incidentId = (await triage.getAttribute('data-incident-id'))!;
     await triage.locator('[data-cause-link]').click();
-    await poll(() => decodeURIComponent(page.url())).toContain(`/orgs/${UI_ORG}/triage?cause=${causeId}`);
+    await poll(() => decodeURIComponent(page.url())).toContain(
+      `/orgs/${UI_ORG}/triage?incident=${incidentId}`,
+    );
   });
 
   it('the failed delivery shows the acknowledgement too', async () => {

@@ -1,11 +1,12 @@
 /**
- * The Triage view in Chromium against `serve --ui` with imported demo data (DESIGN.md §6, §11; issue 13
- * point 2): the window lands on it while anything is FAILED or MISSING; causes are listed worst first
- * with counts that match a reference grouping computed here from the imported snapshot (first failed
- * task of each FAILED dataset's newest failed delivery; MISSING by supplier); a cause opens to its
- * datasets; the keyboard works as in the datasets table; acknowledging a cause with a note shows the
- * badge, moves the cause down and survives a reload; `?cause=` opens a cause; axe-core finds no serious
- * or critical violation, light or dark; screenshots for the README.
+ * The Triage view in Chromium against `serve --ui` with imported demo data (docs/decisions.md
+ * "Incidents"): the window lands on it while anything is FAILED or MISSING; incidents are listed live and
+ * unacknowledged first, then newest first, with counts that match a reference grouping computed here
+ * from the imported snapshot (cause: first failed task of each FAILED dataset's newest failed delivery,
+ * MISSING by supplier; failures of one cause within 6 h of each other together); an incident opens to
+ * its datasets; the keyboard works as in the datasets table; acknowledging an incident with a note shows
+ * the badge, moves it down and survives a reload; `?incident=` (and a `?cause=` link from before) opens
+ * one; axe-core finds no serious or critical violation, light or dark; screenshots for the README.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_CAUSE_ID, failedCauseId, firstFailure, missingCauseId } from '../../../shared/causes';
+import { DEFAULT_INCIDENT_GAP_MS, incidentIdOf } from '../../../electron/store/incidents';
 import type { DatasetRecord, DeliveryEvent } from '../../../shared/schemas';
 import { expectAccessible } from '../../helpers/axe';
 import { SCREENSHOTS, UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
@@ -26,71 +28,118 @@ const suite = uiSuite(300, { dark: true });
 const DOCS = fileURLToPath(new URL('../../../docs', import.meta.url));
 
 interface ReferenceCause {
+  /** The incident's id: from its cause and its earliest failure. */
   causeId: string;
+  /** Its cause key. */
+  causeKey: string;
   kind: 'failed' | 'unknown' | 'missing';
   datasets: string[];
-  lastSeen: string;
+  lastFailure: string;
 }
 
 const newestFirst = (a: DeliveryEvent, b: DeliveryEvent): number =>
   (b.deliveryDeadline ?? '').localeCompare(a.deliveryDeadline ?? '') ||
   (b.deliveredAt ?? '').localeCompare(a.deliveredAt ?? '');
 
+const iso = (text: string) => new Date(text).toISOString();
+
 /**
- * The causes as DESIGN.md §11 defines them, from the snapshot alone: a FAILED dataset's cause is the
- * first failed task (stages in order) of its newest FAILED delivery ("unknown" when that delivery has no
- * tasks or no failed task); MISSING datasets are grouped by supplier. Worst first: failures, unknown,
- * missing; then causes with unacknowledged datasets; the largest; the most recent; by id.
+ * The incidents as docs/decisions.md defines them, from the snapshot alone: a FAILED dataset's cause is
+ * the first failed task (stages in order) of its newest FAILED delivery ("unknown" when that delivery has
+ * no tasks or no failed task), its time that task's end (else its stage's time, else the delivery's);
+ * MISSING datasets by supplier, at their deadline. Failures of one cause, in time order, each within 6 h
+ * of the one before are one incident. Listed: those with a dataset nobody acknowledged first, then by
+ * last failure, newest first, then by id.
  */
 function referenceCauses(acknowledged: ReadonlySet<string> = new Set()): ReferenceCause[] {
   const { datasets, tasks } = suite.server.snapshot;
-  const groups = new Map<string, ReferenceCause>();
+  const failures: {
+    causeKey: string;
+    kind: ReferenceCause['kind'];
+    datasetId: string;
+    deliveryId: string;
+    status: string;
+    at: string;
+  }[] = [];
   for (const record of datasets) {
     const status = record.latestDeliveryStatus;
     if (status !== 'FAILED' && status !== 'MISSING') continue;
-    let causeId: string;
-    let kind: ReferenceCause['kind'];
-    let seen: string;
     if (status === 'MISSING') {
-      causeId = missingCauseId(record.supplier.id);
-      kind = 'missing';
-      seen = record.deliveryEventList.find((e) => e.deliveryId === record.deliveryId)?.deliveryDeadline ?? '';
+      const deadline = record.deliveryEventList.find(
+        (e) => e.deliveryId === record.deliveryId,
+      )?.deliveryDeadline;
+      failures.push({
+        causeKey: missingCauseId(record.supplier.id),
+        kind: 'missing',
+        datasetId: record.datasetId,
+        deliveryId: record.deliveryId ?? '',
+        status,
+        at: iso(deadline!),
+      });
     } else {
       const failed = record.deliveryEventList.filter((e) => e.status === 'FAILED').sort(newestFirst)[0];
       const deliveryId = failed?.deliveryId ?? record.deliveryId;
       const stored = deliveryId ? tasks?.[deliveryId] : undefined;
       const first = stored ? firstFailure(stored) : null;
-      causeId = first ? failedCauseId(first.stage, first.shortCode) : UNKNOWN_CAUSE_ID;
-      kind = first ? 'failed' : 'unknown';
-      seen = failed?.deliveredAt ?? failed?.deliveryDeadline ?? '';
+      failures.push({
+        causeKey: first ? failedCauseId(first.stage, first.shortCode) : UNKNOWN_CAUSE_ID,
+        kind: first ? 'failed' : 'unknown',
+        datasetId: record.datasetId,
+        deliveryId: deliveryId ?? '',
+        status,
+        at: iso((first?.at ?? failed?.deliveredAt ?? failed?.deliveryDeadline)!),
+      });
     }
-    const group = groups.get(causeId) ?? { causeId, kind, datasets: [], lastSeen: '' };
-    group.datasets.push(record.datasetId);
-    if (seen > group.lastSeen) group.lastSeen = seen;
-    groups.set(causeId, group);
   }
-  const order = { failed: 0, unknown: 1, missing: 2 };
-  const allAcked = (cause: ReferenceCause): number => Number(acknowledged.has(cause.causeId));
-  return [...groups.values()].sort(
+  failures.sort(
     (a, b) =>
-      order[a.kind] - order[b.kind] ||
+      a.at.localeCompare(b.at) || (a.datasetId < b.datasetId ? -1 : a.datasetId > b.datasetId ? 1 : 0),
+  );
+  const open = new Map<string, ReferenceCause>();
+  const incidents: ReferenceCause[] = [];
+  for (const failure of failures) {
+    let incident = open.get(failure.causeKey);
+    if (
+      incident === undefined ||
+      Date.parse(failure.at) - Date.parse(incident.lastFailure) > DEFAULT_INCIDENT_GAP_MS
+    ) {
+      incident = {
+        causeId: incidentIdOf(UI_ORG, failure.causeKey, {
+          ...failure,
+          title: '',
+          causeId: failure.causeKey,
+          reportedAt: null,
+        }),
+        causeKey: failure.causeKey,
+        kind: failure.kind,
+        datasets: [],
+        lastFailure: failure.at,
+      };
+      open.set(failure.causeKey, incident);
+      incidents.push(incident);
+    }
+    incident.datasets.push(failure.datasetId);
+    incident.lastFailure = failure.at;
+  }
+  const allAcked = (cause: ReferenceCause): number => Number(acknowledged.has(cause.causeId));
+  return incidents.sort(
+    (a, b) =>
       allAcked(a) - allAcked(b) ||
-      b.datasets.length - a.datasets.length ||
-      b.lastSeen.localeCompare(a.lastSeen) ||
+      b.lastFailure.localeCompare(a.lastFailure) ||
       a.causeId.localeCompare(b.causeId),
   );
 }
 
 const triageUrl = (query = '') => `${suite.server.base}/#/orgs/${UI_ORG}/triage${query}`;
 const causeCard = (page: Page, causeId: string): Locator =>
-  page.locator(`section[data-cause-id="${causeId.replace(/"/g, '\\"')}"]`);
+  page.locator(`section[data-incident-id="${causeId.replace(/"/g, '\\"')}"]`);
 const toggleOf = (card: Locator): Locator => card.locator('button[aria-expanded]');
 
 /** The causes on screen, top to bottom: id, count, unacknowledged. */
 function shownCauses(page: Page): Promise<{ id: string; count: number; unacknowledged: number }[]> {
-  return page.locator('section[data-cause-id]').evaluateAll((cards) =>
+  return page.locator('section[data-incident-id]').evaluateAll((cards) =>
     cards.map((card) => ({
-      id: card.getAttribute('data-cause-id')!,
+      id: card.getAttribute('data-incident-id')!,
       count: Number(card.getAttribute('data-count')),
       unacknowledged: Number(card.getAttribute('data-unacknowledged')),
     })),
@@ -101,7 +150,7 @@ function shownCauses(page: Page): Promise<{ id: string; count: number; unacknowl
 async function showTriage(page: Page, query = ''): Promise<void> {
   await page.goto('about:blank');
   await page.goto(triageUrl(query));
-  await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
+  await page.locator('section[data-incident-id]').first().waitFor({ timeout: 20_000 });
 }
 
 /**
@@ -116,7 +165,7 @@ describe('triage view', () => {
   it('is where the window lands, listing the causes worst first with counts matching the reference', async () => {
     const { page } = suite.light;
     await page.waitForURL(triageUrl(), { timeout: 20_000 });
-    await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
+    await page.locator('section[data-incident-id]').first().waitFor({ timeout: 20_000 });
     const reference = referenceCauses();
     expect(reference.length).toBeGreaterThan(5);
     expect(reference.some((cause) => cause.kind === 'missing')).toBe(true);
@@ -129,7 +178,7 @@ describe('triage view', () => {
     );
     const [worst] = reference;
     const card = causeCard(page, worst!.causeId);
-    const [stage, code] = worst!.causeId.split(':');
+    const [stage, code] = worst!.causeKey.split(':');
     expect(await toggleOf(card).textContent()).toContain(`failed: ${code}`);
     expect((await toggleOf(card).textContent())!.toLowerCase()).toContain(stage);
     expect(await card.locator('[data-count-text]').textContent()).toBe(`${worst!.datasets.length} datasets`);
@@ -237,7 +286,7 @@ describe('triage view', () => {
     await poll(async () => (await shownCauses(page)).map((cause) => cause.id)).toEqual(after);
 
     await page.reload();
-    await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
+    await page.locator('section[data-incident-id]').first().waitFor({ timeout: 20_000 });
     expect((await shownCauses(page)).map((cause) => cause.id)).toEqual(after);
     expect(await causeCard(page, worst.causeId).locator('[data-ack-note]').textContent()).toBe(note);
 
@@ -256,10 +305,10 @@ describe('triage view', () => {
     await poll(async () => (await shownCauses(page))[0]!.id).toBe(worst.causeId);
   });
 
-  it('?cause= opens that cause and scrolls it into view', async () => {
+  it('?incident= opens that incident and scrolls it into view; a link by cause opens its newest', async () => {
     const { page } = suite.light;
     const target = referenceCauses().at(-1)!;
-    await showTriage(page, `?cause=${encodeURIComponent(target.causeId)}`);
+    await showTriage(page, `?incident=${encodeURIComponent(target.causeId)}`);
     const card = causeCard(page, target.causeId);
     await poll(() => toggleOf(card).getAttribute('aria-expanded')).toBe('true');
     await poll(() => card.locator('tr[data-dataset-id]').count()).toBe(target.datasets.length);
@@ -267,9 +316,17 @@ describe('triage view', () => {
     const box = (await toggleOf(card).boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(-1);
     expect(box.y).toBeLessThan(900);
-    // A cause nobody has any more, and one that is not a cause at all, are said so.
+    // A link from before incidents names a cause: its newest live incident opens.
+    const byCause = referenceCauses()
+      .filter((cause) => cause.causeKey === target.causeKey)
+      .sort((a, b) => b.lastFailure.localeCompare(a.lastFailure))[0]!;
+    await showTriage(page, `?cause=${encodeURIComponent(target.causeKey)}`);
+    await poll(() => toggleOf(causeCard(page, byCause.causeId)).getAttribute('aria-expanded')).toBe('true');
+    // An incident that is over, a cause nobody has any more, and one that is not a cause at all, are said so.
+    await showTriage(page, '?incident=inc-0000000000');
+    await page.getByText('That incident is over').waitFor();
     await showTriage(page, '?cause=ingest:E_NOT_A_REAL_CODE');
-    await page.getByText('That cause has no current failures').waitFor();
+    await page.getByText('That incident is over').waitFor();
     await showTriage(page, '?cause=nonsense');
     await page.getByText("The link's cause is not valid").waitFor();
   });
@@ -279,7 +336,7 @@ describe('triage view', () => {
     async (scheme) => {
       const { page } = scheme === 'light' ? suite.light : suite.dark;
       const target = referenceCauses()[1]!;
-      await showTriage(page, `?cause=${encodeURIComponent(target.causeId)}`);
+      await showTriage(page, `?incident=${encodeURIComponent(target.causeId)}`);
       await poll(() => causeCard(page, target.causeId).locator('tr[data-dataset-id]').count()).toBe(
         target.datasets.length,
       );
@@ -292,7 +349,7 @@ describe('triage view', () => {
       const { page } = scheme === 'light' ? suite.light : suite.dark;
       // The worst cause open: two of its datasets acknowledged above (one withdrawn), one not.
       const worst = referenceCauses()[0]!;
-      await showTriage(page, `?cause=${encodeURIComponent(worst.causeId)}`);
+      await showTriage(page, `?incident=${encodeURIComponent(worst.causeId)}`);
       await poll(() => causeCard(page, worst.causeId).locator('tr [data-ack-badge]').count()).toBe(
         worst.datasets.length - 1,
       );

@@ -9,7 +9,8 @@ import { Value } from 'typebox/value';
 import { AcknowledgementsBody, CausesBody, TimelineBody } from '../../../electron/api/localSchemas';
 import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { addTimelineEntry } from '../../../electron/store/timeline';
-import type { AcknowledgementView, Cause, CauseDataset } from '../../../shared/causes';
+import type { AcknowledgementView, CauseDataset, Incident } from '../../../shared/causes';
+import { incidentIdOf } from '../../../electron/store/incidents';
 import type { TimelineEntry } from '../../../shared/timeline';
 import { type DatasetSpec, type LocalFixture, localFixture } from '../../helpers/localApi';
 
@@ -135,35 +136,71 @@ const member = (spec: DatasetSpec, ack: AcknowledgementView | null = null): Caus
   acknowledgement: ack,
 });
 
-/** A cause from its members (given unacknowledged first, then by name). */
-function cause(
-  head: Pick<Cause, 'causeId' | 'kind' | 'title' | 'stage' | 'shortCode'>,
+type Head = Pick<Incident, 'causeId' | 'kind' | 'title' | 'stage' | 'shortCode'>;
+
+/**
+ * An incident from its failures troubled now (given unacknowledged first, then by name) and those over:
+ * its id from the earliest failure (the one that opened it), times over all its failures.
+ */
+function incident(
+  org: string,
+  head: Head,
   datasets: CauseDataset[],
-): Cause {
-  const times = datasets.map((d) => d.since!).sort();
-  const newest = datasets.find((d) => d.since === times.at(-1))!;
-  const suppliers = new Map<string, Cause['suppliers'][number]>();
-  for (const d of datasets) {
+  over: CauseDataset[] = [],
+  openedBy?: DatasetSpec,
+): Incident {
+  const all = [...datasets, ...over];
+  const times = all.map((d) => d.since).sort();
+  const founder = openedBy
+    ? member(openedBy)
+    : [...all].sort((a, b) => a.since.localeCompare(b.since) || a.datasetId.localeCompare(b.datasetId))[0]!;
+  const newest = [...datasets].sort((a, b) => b.since.localeCompare(a.since))[0];
+  const suppliers = new Map<string, Incident['suppliers'][number]>();
+  for (const d of all) {
     const entry = suppliers.get(d.supplierId!) ?? { id: d.supplierId, name: d.supplierName, count: 0 };
     entry.count += 1;
     suppliers.set(d.supplierId!, entry);
   }
   return {
+    incidentId: incidentIdOf(org, head.causeId, {
+      datasetId: founder.datasetId,
+      deliveryId: founder.deliveryId!,
+      status: founder.status,
+      causeId: head.causeId,
+      title: head.title,
+      reportedAt: null,
+    }),
     ...head,
     count: datasets.length,
     unacknowledged: datasets.filter((d) => d.acknowledgement === null).length,
-    suppliers: [...suppliers.values()],
-    firstSeenAt: times[0]!,
-    lastSeenAt: times.at(-1)!,
-    representative: {
-      datasetId: newest.datasetId,
-      datasetName: newest.datasetName,
-      deliveryId: newest.deliveryId,
-      message: newest.message,
-    },
+    recovered: over.length,
+    suppliers: [...suppliers.values()].sort((a, b) => b.count - a.count || a.name!.localeCompare(b.name!)),
+    firstFailureAt: times[0]!,
+    lastFailureAt: times.at(-1)!,
+    endedAt: null,
+    representative: newest
+      ? {
+          datasetId: newest.datasetId,
+          datasetName: newest.datasetName,
+          deliveryId: newest.deliveryId,
+          message: newest.message,
+        }
+      : null,
     datasets,
   };
 }
+
+/** As /local/v1/causes answers it: the incident with its times under their former names too. */
+const cause = (
+  head: Head,
+  datasets: CauseDataset[],
+  over: CauseDataset[] = [],
+  org = 'acme',
+  openedBy?: DatasetSpec,
+) => {
+  const found = incident(org, head, datasets, over, openedBy);
+  return { ...found, firstSeenAt: found.firstFailureAt, lastSeenAt: found.lastFailureAt };
+};
 
 const AUTH = {
   causeId: 'ingest:E_AUTH_FAILED',
@@ -179,6 +216,10 @@ const SCHEMA = {
   stage: 'normalize',
   shortCode: 'E_SCHEMA_MISMATCH',
 } as const;
+/**
+ * The unknown cause's incident: the sync's commit found a1–a4 all without tasks (they come after it),
+ * so a1 opened it; the others moved to their causes once their tasks were stored.
+ */
 const UNKNOWN = {
   causeId: 'unknown',
   kind: 'unknown',
@@ -251,8 +292,17 @@ async function acknowledgeAndRecover(): Promise<void> {
 }
 
 const A3_ACK = acknowledgement(A3, 'dana', T1, 'looking at the schema');
-const A1_ACK = acknowledgement(A1, 'sam', T2, 'rotating creds', 'ingest:E_AUTH_FAILED');
-const A2_ACK_ENDED = acknowledgement(A2, 'sam', T2, 'rotating creds', 'ingest:E_AUTH_FAILED', {
+/** The auth incident (a1 and a2, 01:10 and 02:05): opened by a1. */
+const AUTH_INCIDENT = incidentIdOf('acme', 'ingest:E_AUTH_FAILED', {
+  datasetId: 'a1',
+  deliveryId: 'a1-d1',
+  status: 'FAILED',
+  causeId: 'ingest:E_AUTH_FAILED',
+  title: '',
+  reportedAt: null,
+});
+const A1_ACK = acknowledgement(A1, 'sam', T2, 'rotating creds', AUTH_INCIDENT);
+const A2_ACK_ENDED = acknowledgement(A2, 'sam', T2, 'rotating creds', AUTH_INCIDENT, {
   at: T3,
   reason: 'delivered (HEALTHY)',
 });
@@ -269,13 +319,13 @@ async function body<T>(path: string, schema: TSchema, key?: string): Promise<T> 
 }
 
 describe('GET /local/v1/causes', () => {
-  it('groups the current failures, worst first: unacknowledged causes before owned ones', async () => {
+  it('lists the live incidents: unacknowledged ones first, then by last failure, newest first', async () => {
     expect(await body('/local/v1/causes', CausesBody)).toEqual({
       causes: [
+        cause(MISSING_KESTREL, [member(A5)]),
+        cause(UNKNOWN, [member(A4)], [], 'acme', A1),
         cause(AUTH, [member(A1), member(A2)]),
         cause(SCHEMA, [member(A3, A3_ACK)]),
-        cause(UNKNOWN, [member(A4)]),
-        cause(MISSING_KESTREL, [member(A5)]),
       ],
       syncedAt: T0,
     });
@@ -283,13 +333,13 @@ describe('GET /local/v1/causes', () => {
 
   it('follows acknowledgements and the next sync', async () => {
     await acknowledgeAndRecover();
-    // Both failed causes are owned and one dataset each: the more recent failure first.
+    // Both failed incidents are owned: the more recent last failure first. a2's failure is over.
     expect(await body('/local/v1/causes', CausesBody)).toEqual({
       causes: [
-        cause(SCHEMA, [member(A3, A3_ACK)]),
-        cause(AUTH, [member(A1, A1_ACK)]),
-        cause(UNKNOWN, [member(A4)]),
         cause(MISSING_KESTREL, [member(A5)]),
+        cause(UNKNOWN, [member(A4)], [], 'acme', A1),
+        cause(SCHEMA, [member(A3, A3_ACK)]),
+        cause(AUTH, [member(A1, A1_ACK)], [member(A2)]),
       ],
       syncedAt: T3,
     });
@@ -307,7 +357,7 @@ describe('GET /local/v1/causes', () => {
       syncedAt: T0,
     });
     expect(await body('/local/v1/causes?cause=unknown', CausesBody)).toEqual({
-      causes: [cause(UNKNOWN, [member(A4)])],
+      causes: [cause(UNKNOWN, [member(A4)], [], 'acme', A1)],
       syncedAt: T0,
     });
     // shortCodes are case-sensitive; a cause with no current failure is no error.
@@ -326,19 +376,19 @@ describe('GET /local/v1/causes', () => {
       ).toEqual({ causes: [auth], syncedAt: T0 });
     const all = await body<CausesBody>('/local/v1/causes?includeDatasets=0', CausesBody);
     expect(all.causes.map((c) => [c.causeId, 'datasets' in c])).toEqual([
+      ['missing:sup-3', false],
+      ['unknown', false],
       ['ingest:E_AUTH_FAILED', false],
       ['normalize:E_SCHEMA_MISMATCH', false],
-      ['unknown', false],
-      ['missing:sup-3', false],
     ]);
     const explicit = await body<CausesBody>('/local/v1/causes?includeDatasets=True', CausesBody);
-    expect(explicit.causes[0]!.datasets).toHaveLength(2);
+    expect(explicit.causes[2]!.datasets).toHaveLength(2);
   });
 
   it("each key sees its own org's causes only", async () => {
     const globex = { ...member(G1) };
     expect(await body('/local/v1/causes', CausesBody, fixture.otherKey)).toEqual({
-      causes: [cause(AUTH, [globex])],
+      causes: [cause(AUTH, [globex], [], 'globex')],
       syncedAt: T0,
     });
   });

@@ -11,6 +11,7 @@ import { osUserName } from '../../../electron/knowledge/identity';
 import { listAcknowledgements } from '../../../electron/store/acknowledgements';
 import { Store } from '../../../electron/store/database';
 import { datasetTimeline } from '../../../electron/store/timeline';
+import { incidentIdOf } from '../../../electron/store/incidents';
 import type { AcknowledgementView } from '../../../shared/causes';
 import type { DatasetRecord, TasksRecord } from '../../../shared/schemas';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
@@ -129,6 +130,30 @@ const lasting = (acks: AcknowledgementView[]) => acks.map(({ at: _at, ...rest })
 
 const run = (dataDir: string, argv: string[]): Promise<CliRun> => cli([...argv, '--data-dir', dataDir]);
 
+/** The id of the incident a seed's failure opened (imported at once: its cause known, the earliest first). */
+const incidentOf = (org: string, causeId: string, datasetId: string, status = 'FAILED'): string =>
+  incidentIdOf(org, causeId, {
+    datasetId,
+    deliveryId: `${datasetId}-d1`,
+    status,
+    causeId,
+    title: '',
+    reportedAt: null,
+  });
+const AUTH = incidentOf('acme', 'ingest:E_AUTH_FAILED', 'ds-auth-1');
+const SCHEMA = incidentOf('acme', 'normalize:E_SCHEMA_MISMATCH', 'ds-schema');
+const MISSING = incidentOf('acme', 'missing:SUP-2', 'ds-missing', 'MISSING');
+const UNKNOWN = incidentOf('acme', 'unknown', 'ds-shared');
+/**
+ * acme's live incidents as the CLI lists them: by last failure, newest first (ds-shared delivered at
+ * 06:10, ds-missing due at 06:00, the others' tasks ended the day before), then by id.
+ */
+const LIVE = [
+  `${UNKNOWN} Failed, cause not known yet`,
+  `${MISSING} MISSING from Harbor Data`,
+  ...[`${AUTH} Ingest failed: E_AUTH_FAILED`, `${SCHEMA} Normalize failed: E_SCHEMA_MISMATCH`].sort(),
+].join(', ');
+
 const AUTH_LINE = (id: string, note = '') =>
   `acknowledged ${id} (delivery ${id}-d1, Ingest failed: E_AUTH_FAILED) by sam${note}\n`;
 
@@ -144,12 +169,12 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     code: 0,
     stdout:
       AUTH_LINE('ds-auth-2', ': "vendor ticket 4411"') +
-      "acknowledged 1 failure of 'ingest:E_AUTH_FAILED' in org acme (1 already acknowledged)\n",
+      `acknowledged 1 failure of incident '${AUTH}' (Ingest failed: E_AUTH_FAILED) in org acme (1 already acknowledged)\n`,
   },
   {
-    argv: ['ack', '--cause', 'ingest:E_AUTH_FAILED', '--org', 'acme'],
+    argv: ['ack', '--cause', AUTH, '--org', 'acme'],
     code: 0,
-    stdout: "all 2 failures of 'ingest:E_AUTH_FAILED' in org acme are already acknowledged\n",
+    stdout: `all 2 failures of incident '${AUTH}' (Ingest failed: E_AUTH_FAILED) in org acme are already acknowledged\n`,
   },
   {
     argv: ['ack', 'ds-missing', '--note', ''],
@@ -178,13 +203,13 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     stdout:
       'withdrew the acknowledgement of ds-auth-1 (delivery ds-auth-1-d1, acknowledged by sam)\n' +
       'withdrew the acknowledgement of ds-auth-2 (delivery ds-auth-2-d1, acknowledged by sam)\n' +
-      "withdrew 2 acknowledgements of 'ingest:E_AUTH_FAILED' in org acme\n",
+      `withdrew 2 acknowledgements of '${AUTH}' in org acme\n`,
   },
   {
     argv: ['unack', '--cause', 'missing:SUP-2', '--org', 'acme'],
     code: 1,
     stdout: '',
-    stderr: "dataset-health: the one failure of 'missing:SUP-2' in org acme is not acknowledged\n",
+    stderr: `dataset-health: the one failure of '${MISSING}' in org acme is not acknowledged\n`,
   },
   {
     argv: ['ack', '--cause', 'ingest:E_AUTH_FAILED', '--org', 'acme', '--note', 'again'],
@@ -192,7 +217,7 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     stdout:
       AUTH_LINE('ds-auth-1', ': "again"') +
       AUTH_LINE('ds-auth-2', ': "again"') +
-      "acknowledged 2 failures of 'ingest:E_AUTH_FAILED' in org acme\n",
+      `acknowledged 2 failures of incident '${AUTH}' (Ingest failed: E_AUTH_FAILED) in org acme\n`,
   },
   // Refusals: the dataset or cause is not there, or not in trouble (exit 1) ...
   {
@@ -224,8 +249,7 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     argv: ['ack', '--cause', 'process:E_NOPE', '--org', 'acme'],
     code: 1,
     stdout: '',
-    stderr:
-      "dataset-health: no current failure has cause 'process:E_NOPE' in org acme (current causes: ingest:E_AUTH_FAILED, normalize:E_SCHEMA_MISMATCH, unknown, missing:SUP-2)\n",
+    stderr: `dataset-health: no current failure has cause 'process:E_NOPE' in org acme (live incidents: ${LIVE})\n`,
   },
   {
     argv: ['ack', 'ds-auth-1', '--org', 'gamma'],
@@ -245,14 +269,14 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     code: 2,
     stdout: '',
     stderr:
-      "dataset-health: --cause: cause 'E_AUTH_FAILED' is not STAGE:SHORTCODE (stages: ingest, normalize, process, dispatch), missing:SUPPLIER or unknown\n",
+      "dataset-health: --cause: cause 'E_AUTH_FAILED' is not STAGE:SHORTCODE (stages: ingest, normalize, process, dispatch), missing:SUPPLIER or unknown; or an incident id (inc- and ten hex digits)\n",
   },
   {
     argv: ['unack', '--cause', 'ingestion:E_AUTH_FAILED', '--org', 'acme'],
     code: 2,
     stdout: '',
     stderr:
-      "dataset-health: --cause: cause 'ingestion:E_AUTH_FAILED': unknown stage 'ingestion' (allowed: ingest, normalize, process, dispatch, missing)\n",
+      "dataset-health: --cause: cause 'ingestion:E_AUTH_FAILED': unknown stage 'ingestion' (allowed: ingest, normalize, process, dispatch, missing); or an incident id (inc- and ten hex digits)\n",
   },
   {
     argv: ['ack', 'ds-auth-1', '--note', 'x'.repeat(2001)],
@@ -265,7 +289,7 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
     code: 2,
     stdout: '',
     stderr:
-      'dataset-health: name a DATASET_ID, or a cause with --cause STAGE:SHORTCODE (or missing:SUPPLIER, unknown)\n',
+      'dataset-health: name a DATASET_ID, or an incident with --cause INCIDENT_ID (or a cause key STAGE:SHORTCODE, missing:SUPPLIER, unknown)\n',
   },
   {
     argv: ['unack', 'ds-auth-1', '--cause', 'unknown'],
@@ -296,8 +320,8 @@ const STEPS: { argv: string[]; code: number; stdout: string; stderr?: string }[]
 
 /** What the steps leave stored in acme, as seen after the process that wrote it has stopped. */
 const STORED = [
-  { datasetId: 'ds-auth-1', note: 'again', by: 'sam', causeId: 'ingest:E_AUTH_FAILED' },
-  { datasetId: 'ds-auth-2', note: 'again', by: 'sam', causeId: 'ingest:E_AUTH_FAILED' },
+  { datasetId: 'ds-auth-1', note: 'again', by: 'sam', causeId: AUTH },
+  { datasetId: 'ds-auth-2', note: 'again', by: 'sam', causeId: AUTH },
   { datasetId: 'ds-schema', note: null, by: 'Robin', causeId: null },
 ];
 
@@ -362,7 +386,7 @@ describe('ack and unack', () => {
       code: 0,
       stdout:
         AUTH_LINE('ds-auth-2') +
-        "acknowledged 1 failure of 'ingest:E_AUTH_FAILED' in org acme (1 already acknowledged)\n",
+        `acknowledged 1 failure of incident '${AUTH}' (Ingest failed: E_AUTH_FAILED) in org acme (1 already acknowledged)\n`,
     });
     await stop(second);
     expect(
@@ -370,9 +394,77 @@ describe('ack and unack', () => {
     ).toEqual(
       expect.arrayContaining([
         { datasetId: 'ds-auth-1', note: 'on it', causeId: null },
-        { datasetId: 'ds-auth-2', note: null, causeId: 'ingest:E_AUTH_FAILED' },
+        { datasetId: 'ds-auth-2', note: null, causeId: AUTH },
       ]),
     );
+  });
+
+  it('--cause ID acknowledges exactly that incident; a cause key with two live incidents is refused, naming both', async () => {
+    // One code twice: a monthly dataset a month ago, and an outage of two suppliers now.
+    const failing = [
+      { id: 'monthly', supplier: HARBOR, endedAt: '2026-10-21T05:00:00.000Z' },
+      { id: 'outage-1', supplier: BLUEFIN, endedAt: '2026-11-21T03:00:00.000Z' },
+      { id: 'outage-2', supplier: HARBOR, endedAt: '2026-11-21T03:40:00.000Z' },
+    ];
+    const tasks: Record<string, TasksRecord> = {};
+    const datasets = failing.map(({ id, supplier, endedAt }): DatasetRecord => {
+      const base = fixtureRecords(1, 3, id)[0]!;
+      const deliveryId = `${id}-d1`;
+      tasks[deliveryId] = tasksFailingAt(deliveryId, id, 'ingest', 'E_AUTH_FAILED', 'login refused', endedAt);
+      return {
+        ...base,
+        datasetId: id,
+        datasetName: `Dataset ${id}`,
+        supplier,
+        deliveryId,
+        latestDeliveryStatus: 'FAILED',
+        deliveryEventList: [
+          {
+            ...base.deliveryEventList[0]!,
+            status: 'FAILED',
+            deliveryId,
+            deliveryDeadline: endedAt,
+            deliveredAt: endedAt,
+          },
+        ],
+      };
+    });
+    const dataDir = tempDir();
+    const file = join(dataDir, 'acme.json');
+    writeFileSync(file, JSON.stringify({ datasets, tasks }));
+    expect((await cli(['import', '--org', 'acme', file, '--data-dir', dataDir])).code).toBe(0);
+    const old = incidentOf('acme', 'ingest:E_AUTH_FAILED', 'monthly');
+    const outage = incidentOf('acme', 'ingest:E_AUTH_FAILED', 'outage-1');
+
+    const refused = await run(dataDir, ['ack', '--cause', 'ingest:E_AUTH_FAILED', '--by', 'sam']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `dataset-health: cause 'ingest:E_AUTH_FAILED' has 2 live incidents; give one's id: ` +
+        `${outage} (2 datasets, last failed 2026-11-21T03:40:00.000Z), ${old} (1 dataset, last failed 2026-10-21T05:00:00.000Z)\n`,
+    );
+    expect(await acknowledgements(dataDir)).toEqual([]);
+
+    const acked = await run(dataDir, [
+      'ack',
+      '--cause',
+      outage,
+      '--by',
+      'sam',
+      '--note',
+      'vendor ticket 4411',
+    ]);
+    expect(acked.code, acked.stderr).toBe(0);
+    expect(acked.stdout).toContain(
+      `acknowledged 2 failures of incident '${outage}' (Ingest failed: E_AUTH_FAILED) in org acme\n`,
+    );
+    expect(
+      (await acknowledgements(dataDir))
+        .map(({ datasetId, causeId, note }) => [datasetId, causeId, note])
+        .sort(),
+    ).toEqual([
+      ['outage-1', outage, 'vendor ticket 4411'],
+      ['outage-2', outage, 'vendor ticket 4411'],
+    ]);
   });
 
   it('without --by or a triage name, the OS user acknowledges; a cause is found without --org in a one-org mirror', async () => {
@@ -386,7 +478,7 @@ describe('ack and unack', () => {
       code: 0,
       stdout:
         `acknowledged ds-shared (delivery ds-shared-d1, Failed, cause not known yet) by ${user}\n` +
-        "acknowledged 1 failure of 'unknown' in org acme\n",
+        `acknowledged 1 failure of incident '${UNKNOWN}' (Failed, cause not known yet) in org acme\n`,
     });
     expect((await acknowledgements(dataDir)).map((ack) => ack.by)).toEqual([user]);
   });

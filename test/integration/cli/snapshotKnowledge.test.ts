@@ -19,6 +19,7 @@ import { applySync } from '../../../electron/sync/apply';
 import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
+import { regroup } from '../../helpers/incidents';
 
 const ORG = 'acme';
 afterAll(() => removeTempDirs());
@@ -53,6 +54,7 @@ async function sync(store: Store, now: Date, ...records: DatasetRecord[]): Promi
     for (const each of records)
       if (each.latestDeliveryStatus === 'FAILED')
         writeTasks(store, ORG, each.deliveryId!, fixtureTasks(each.deliveryId!, each.datasetId));
+    regroup(store, ORG, now);
   });
 }
 

@@ -15,6 +15,7 @@ import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledg
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { ORG, alertsBench, putDataset, sourceState, type AlertsBench } from '../../helpers/alerts';
+import { incidentOf } from '../../helpers/incidents';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -92,16 +93,20 @@ describe('a cause that keeps failing', () => {
     // The first at once; then one a cool-down: at 10, 20 and 30 minutes.
     expect(times).toEqual([0, 10, 20, 30]);
     const [first, second, third] = bench.heard;
-    expect(first).toMatchObject({ kind: 'failed', title: 'FAILED: Dataset 1', causeId: AUTH });
+    expect(first).toMatchObject({
+      kind: 'failed',
+      title: 'FAILED: Dataset 1',
+      incidentId: incidentOf(store, ORG, AUTH),
+    });
     expect(second).toMatchObject({
       kind: 'cause',
-      causeId: AUTH,
+      incidentId: incidentOf(store, ORG, AUTH),
       more: true,
       // ds-11 failed at 10:00 too, unannounced yet: 11 failing now.
       failingNow: 11,
       title: 'Normalize failed: E_AUTH_FAILED',
       body: '9 more datasets from Bluefin Exchange Feeds (11 failing now)',
-      target: { view: 'triage', orgId: ORG, causeId: AUTH },
+      target: { view: 'triage', orgId: ORG, incidentId: incidentOf(store, ORG, AUTH) },
     });
     expect(deliveries(second!)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `dlv-${n}`));
     expect(third).toMatchObject({ body: '10 more datasets from Bluefin Exchange Feeds (21 failing now)' });
@@ -138,7 +143,7 @@ describe('a cause that keeps failing', () => {
     expect(released).toMatchObject({
       kind: 'failed',
       title: 'FAILED: Dataset 2',
-      causeId: AUTH,
+      incidentId: incidentOf(store, ORG, AUTH),
       target: { view: 'delivery', datasetId: 'ds-2', deliveryId: 'dlv-2' },
     });
     expect(outcomeOf(store, 'dlv-2')).toBe('notified');

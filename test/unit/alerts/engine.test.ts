@@ -11,6 +11,7 @@ import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { ORG, alertsBench, putDataset } from '../../helpers/alerts';
 import { fill, fillableDisk } from '../../helpers/fullDisk';
+import { incidentOf } from '../../helpers/incidents';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -83,9 +84,13 @@ describe('newly FAILED', () => {
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({
       kind: 'cause',
-      causeId: 'normalize:E_SCHEMA_MISMATCH',
+      incidentId: incidentOf(store, ORG, 'normalize:E_SCHEMA_MISMATCH'),
       title: 'Normalize failed: E_SCHEMA_MISMATCH',
-      target: { view: 'triage', orgId: ORG, causeId: 'normalize:E_SCHEMA_MISMATCH' },
+      target: {
+        view: 'triage',
+        orgId: ORG,
+        incidentId: incidentOf(store, ORG, 'normalize:E_SCHEMA_MISMATCH'),
+      },
     });
     expect(await bench.cycle()).toEqual([]);
   });
@@ -104,7 +109,11 @@ describe('newly FAILED', () => {
       title: '2 datasets are FAILED',
       body: `First sync of ${ORG}: Normalize failed: E_SCHEMA_MISMATCH: Dataset 1 and Dataset 2.`,
       causes: [
-        { causeId: 'normalize:E_SCHEMA_MISMATCH', title: 'Normalize failed: E_SCHEMA_MISMATCH', count: 2 },
+        {
+          incidentId: incidentOf(store, ORG, 'normalize:E_SCHEMA_MISMATCH'),
+          title: 'Normalize failed: E_SCHEMA_MISMATCH',
+          count: 2,
+        },
       ],
       target: { view: 'failed', orgId: ORG },
     });

@@ -125,10 +125,10 @@ function causesOf(announcement: Announcement): { causeIds: string[]; coolsDown: 
   switch (announcement.kind) {
     case 'failed':
     case 'cause':
-      return { causeIds: [announcement.causeId], coolsDown: true, starts: true };
+      return { causeIds: [announcement.incidentId], coolsDown: true, starts: true };
     case 'summary':
       return {
-        causeIds: announcement.causes.map((cause) => cause.causeId),
+        causeIds: announcement.causes.map((cause) => cause.incidentId),
         coolsDown: announcement.cause === 'many',
         starts: announcement.cause !== 'first-sync',
       };

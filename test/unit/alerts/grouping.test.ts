@@ -9,6 +9,7 @@ import type { CausedFailure } from '../../../electron/alerts/types';
 import { Store } from '../../../electron/store/database';
 import { datasetTimeline } from '../../../electron/store/timeline';
 import { ORG, alertsBench, putDataset } from '../../helpers/alerts';
+import { incidentOf } from '../../helpers/incidents';
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -21,13 +22,13 @@ async function memoryStore(): Promise<Store> {
   return store;
 }
 
-const failure = (n: number, causeId: string): CausedFailure => ({
+const failure = (n: number, incidentId: string): CausedFailure => ({
   orgId: ORG,
   datasetId: `ds-${n}`,
   datasetName: `Dataset ${n}`,
   deliveryId: `dlv-${n}`,
-  causeId,
-  causeTitle: causeId,
+  incidentId,
+  causeTitle: incidentId,
   reason: null,
   supplierId: null,
   supplierName: null,
@@ -53,7 +54,7 @@ describe('the plan', () => {
       item.kind === 'failed'
         ? `failed ${item.failure.datasetId}`
         : item.kind === 'cause'
-          ? `cause ${item.causeId} ${item.failures.map((f) => f.datasetId).join(',')}`
+          ? `cause ${item.incidentId} ${item.failures.map((f) => f.datasetId).join(',')}`
           : `summary ${item.failures.map((f) => f.datasetId).join(',')}`,
     );
     expect(plan).toEqual(expected);
@@ -76,17 +77,17 @@ describe('notifications by cause', () => {
     expect(made[0]).toMatchObject({
       kind: 'cause',
       orgId: ORG,
-      causeId: 'normalize:E_AUTH_FAILED',
+      incidentId: incidentOf(store, ORG, 'normalize:E_AUTH_FAILED'),
       causeTitle: 'Normalize failed: E_AUTH_FAILED',
       title: 'Normalize failed: E_AUTH_FAILED',
       body: '9 datasets from Bluefin Exchange Feeds',
       suppliers: [{ id: 'sup-bluefin', name: 'Bluefin Exchange Feeds', count: 9 }],
-      target: { view: 'triage', orgId: ORG, causeId: 'normalize:E_AUTH_FAILED' },
+      target: { view: 'triage', orgId: ORG, incidentId: incidentOf(store, ORG, 'normalize:E_AUTH_FAILED') },
     });
     expect(made[0]!.kind === 'cause' && made[0]!.datasets.map((d) => d.deliveryId)).toHaveLength(9);
     expect(made[1]).toMatchObject({
       kind: 'failed',
-      causeId: 'normalize:E_SCHEMA_MISMATCH',
+      incidentId: incidentOf(store, ORG, 'normalize:E_SCHEMA_MISMATCH'),
       title: 'FAILED: Dataset 10',
       target: { view: 'delivery', orgId: ORG, datasetId: 'ds-10', deliveryId: 'dlv-10' },
     });
@@ -119,10 +120,10 @@ describe('notifications by cause', () => {
     expect(rest).toEqual([]);
     expect(made).toMatchObject({
       kind: 'cause',
-      causeId: 'unknown',
+      incidentId: incidentOf(store, ORG, 'unknown'),
       title: 'Failed, cause not known yet',
       body: '2 datasets from Bluefin Exchange Feeds',
-      target: { view: 'triage', orgId: ORG, causeId: 'unknown' },
+      target: { view: 'triage', orgId: ORG, incidentId: incidentOf(store, ORG, 'unknown') },
     });
   });
 
@@ -139,10 +140,10 @@ describe('notifications by cause', () => {
       title: '7 datasets newly FAILED',
       body: `${ORG}: Normalize failed: E_A (3), Normalize failed: E_B (2), Normalize failed: E_C (1) and 1 more cause.`,
       causes: [
-        { causeId: 'normalize:E_A', count: 3 },
-        { causeId: 'normalize:E_B', count: 2 },
-        { causeId: 'normalize:E_C', count: 1 },
-        { causeId: 'normalize:E_D', count: 1 },
+        { incidentId: incidentOf(store, ORG, 'normalize:E_A'), count: 3 },
+        { incidentId: incidentOf(store, ORG, 'normalize:E_B'), count: 2 },
+        { incidentId: incidentOf(store, ORG, 'normalize:E_C'), count: 1 },
+        { incidentId: incidentOf(store, ORG, 'normalize:E_D'), count: 1 },
       ],
       target: { view: 'triage', orgId: ORG },
     });

@@ -11,6 +11,7 @@ import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { datasetTimeline } from '../../../electron/store/timeline';
 import { ORG, alertsBench, putDataset, sourceState, type AlertsBench } from '../../helpers/alerts';
+import { incidentOf } from '../../helpers/incidents';
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -75,8 +76,8 @@ describe('reminders', () => {
       orgId: ORG,
       title: 'Still failing, nobody on it — Normalize failed: E_AUTH_FAILED',
       body: '2 datasets from Bluefin Exchange Feeds · reminder 1 of 3',
-      causes: [{ causeId: AUTH, count: 2 }],
-      target: { view: 'triage', orgId: ORG, causeId: AUTH },
+      causes: [{ incidentId: incidentOf(store, ORG, AUTH), count: 2 }],
+      target: { view: 'triage', orgId: ORG, incidentId: incidentOf(store, ORG, AUTH) },
     });
     expect(await at(31)).toEqual([]);
     expect(await at(59)).toEqual([]);

@@ -13,7 +13,7 @@ import {
   unacknowledgeDataset,
 } from '../../../electron/knowledge/acknowledge';
 import { InvalidArgument } from '../../../electron/query/errors';
-import { listCauses } from '../../../electron/query/causes';
+import { listIncidents } from '../../../electron/query/incidents';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
 import {
   acknowledge,
@@ -27,6 +27,7 @@ import { applySync } from '../../../electron/sync/apply';
 import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
+import { regroup } from '../../helpers/incidents';
 
 const ORG = 'acme';
 let dataDir: string;
@@ -85,6 +86,7 @@ async function syncKeeping(deliveriesPerDataset: number, ...records: DatasetReco
     for (const each of records)
       if (each.latestDeliveryStatus === 'FAILED')
         writeTasks(store, ORG, each.deliveryId!, fixtureTasks(each.deliveryId!, each.datasetId));
+    regroup(store, ORG, clock);
   });
 }
 
@@ -106,7 +108,7 @@ describe('acknowledgement lifecycle', () => {
       deliveryId: 'd1',
       note: 'rotating the key',
     });
-    expect(listCauses(store, ORG)[0]!.unacknowledged).toBe(0);
+    expect(listIncidents(store, ORG)[0]!.unacknowledged).toBe(0);
     tick(30);
     await sync(record('a', 'HEALTHY', 'd2'));
     expect(openAcknowledgement(store, ORG, 'a')).toBeNull();
@@ -127,7 +129,7 @@ describe('acknowledgement lifecycle', () => {
     await sync(record('a', 'FAILED', 'd2'));
     expect(openAcknowledgement(store, ORG, 'a')).toBeNull();
     expect(listAcknowledgements(store, ORG, true)[0]!.endReason).toBe('failed again (delivery d2)');
-    const [cause] = listCauses(store, ORG);
+    const [cause] = listIncidents(store, ORG);
     expect(cause!.datasets[0]).toMatchObject({ deliveryId: 'd2', acknowledgement: null });
   });
 
@@ -179,14 +181,16 @@ describe('acknowledgement lifecycle', () => {
       record('h', 'HEALTHY', 'd1h'),
     );
     const acks = acknowledgeCause(store, ORG, 'NORMALIZE:E_SCHEMA_MISMATCH', 'vendor changed format', who());
+    // A cause key with one live incident names it: the acknowledgements carry the incident's id.
+    const incident = listIncidents(store, ORG)[0]!.incidentId;
     expect(acks.map((each) => [each.datasetId, each.causeId])).toEqual([
-      ['a', 'normalize:E_SCHEMA_MISMATCH'],
-      ['b', 'normalize:E_SCHEMA_MISMATCH'],
+      ['a', incident],
+      ['b', incident],
     ]);
     tick(10);
     await sync(record('h', 'FAILED', 'd2h'));
-    const [cause] = listCauses(store, ORG);
-    expect(cause).toMatchObject({ causeId: 'normalize:E_SCHEMA_MISMATCH', count: 3, unacknowledged: 1 });
+    const [cause] = listIncidents(store, ORG);
+    expect(cause).toMatchObject({ incidentId: incident, count: 3, unacknowledged: 1 });
     // Again: only the new one.
     expect(
       acknowledgeCause(store, ORG, 'normalize:E_SCHEMA_MISMATCH', null, who()).map((a) => a.datasetId),

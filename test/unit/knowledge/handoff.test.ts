@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assembleHandoff, type HandoffFacts } from '../../../electron/knowledge/handoff';
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
 import { Store } from '../../../electron/store/database';
-import type { Cause } from '../../../shared/causes';
+import type { Incident } from '../../../shared/causes';
 import {
   type HandoffReport,
   handoffMarkdown,
@@ -88,7 +88,7 @@ describe('the handoff of a scripted shift', () => {
       summary: {
         newlyFailed: 2,
         recovered: 1,
-        stillFailing: 3,
+        stillFailing: 1,
         missing: 1,
         overdue: 0,
         snoozed: 1,
@@ -96,14 +96,15 @@ describe('the handoff of a scripted shift', () => {
         outages: 1,
       },
     });
-    // New: the failures that began in the window; still failing: every FAILED dataset, new or not.
-    expect(report.newlyFailed.map((trouble) => trouble.datasetId)).toEqual(['eq-prices', 'rates']);
+    // Newly failed: failed within the window (by failure time), newest first; still failing: the rest.
+    expect(report.newlyFailed.map((trouble) => [trouble.datasetId, trouble.since])).toEqual([
+      ['rates', '2026-11-26T12:58:00.000Z'],
+      ['eq-prices', '2026-11-26T08:48:00.000Z'],
+    ]);
     expect(report.stillFailing.map((trouble) => [trouble.datasetId, trouble.isNew])).toEqual([
       ['fx-rates', false],
-      ['eq-prices', true],
-      ['rates', true],
     ]);
-    const eq = report.newlyFailed[0]!;
+    const eq = report.newlyFailed[1]!;
     expect(eq).toMatchObject({
       causeId: 'ingest:E_AUTH_FAILED',
       causeTitle: 'Ingest failed: E_AUTH_FAILED',
@@ -113,7 +114,7 @@ describe('the handoff of a scripted shift', () => {
       // The withdrawn acknowledgement's note stays told; the holding one's is its own.
       notes: [{ at: '2026-11-26T09:10:00.000Z', by: 'sam', text: 'Rotating the key | see runbook step 3' }],
     });
-    expect(report.newlyFailed[1]).toMatchObject({ causeId: 'unknown', acknowledgement: null, notes: [] });
+    expect(report.newlyFailed[0]).toMatchObject({ causeId: 'unknown', acknowledgement: null, notes: [] });
     expect(report.recovered).toEqual([
       {
         datasetId: 'credit',
@@ -123,7 +124,8 @@ describe('the handoff of a scripted shift', () => {
         dataProductName: 'Credit Ratings',
         was: 'FAILED',
         status: 'HEALTHY',
-        recoveredAt: '2026-11-26T10:30:00.000Z',
+        // When it delivered healthy (10:20), not when the mirror synced it (10:30).
+        recoveredAt: '2026-11-26T10:20:00.000Z',
       },
     ]);
     expect(report.missing).toMatchObject([{ datasetId: 'bonds', causeId: 'missing:SUP-2', isNew: false }]);
@@ -171,7 +173,7 @@ describe('the handoff of a scripted shift', () => {
     expect((await unsynced.handoff(SHIFT_ORG, SHIFT_START)).overdue.known).toBe(false);
   });
 
-  it('while the data is stale, overdue datasets are listed with their names, oldest deadline first', async () => {
+  it('while the data is stale, overdue datasets are listed with their names, newest first', async () => {
     await playShift(store);
     // The next morning, nothing synced since 11:00 yesterday: each daily deadline since then is overdue.
     const stale = new OnCallKnowledge({
@@ -184,25 +186,26 @@ describe('the handoff of a scripted shift', () => {
     expect(
       report.overdue.datasets.map(({ datasetId, datasetName, since }) => [datasetId, datasetName, since]),
     ).toEqual([
-      ['index', 'Index Levels', '2026-11-26T17:00:00.000Z'],
-      ['bonds', 'İstanbul Bonds', '2026-11-27T01:00:00.000Z'],
-      ['fx-rates', 'APAC FX Rates', '2026-11-27T04:30:00.000Z'],
-      ['eq-prices', 'EMEA Equity Prices EOD', '2026-11-27T06:30:00.000Z'],
       ['credit', 'Credit Ratings', '2026-11-27T07:00:00.000Z'],
+      ['eq-prices', 'EMEA Equity Prices EOD', '2026-11-27T06:30:00.000Z'],
+      ['fx-rates', 'APAC FX Rates', '2026-11-27T04:30:00.000Z'],
+      ['bonds', 'İstanbul Bonds', '2026-11-27T01:00:00.000Z'],
+      ['index', 'Index Levels', '2026-11-26T17:00:00.000Z'],
     ]);
     expect(handoffMarkdown(report)).toContain(
       '- **Index Levels** `index` (Harbor Data) — 1 deadline passed since 2026-11-26 17:00 UTC',
     );
   });
 
-  it('a dataset FAILED when the window began and HEALTHY since is recovered (from the entry before the window)', async () => {
+  it('a dataset FAILED when the window began and HEALTHY since is recovered (by its delivery’s time)', async () => {
     await playShift(store);
     const report = await knowledge().handoff(SHIFT_ORG, new Date('2026-11-26T08:00:00.000Z'));
     expect(report.recovered).toMatchObject([
-      { datasetId: 'credit', was: 'FAILED', status: 'HEALTHY', recoveredAt: '2026-11-26T10:30:00.000Z' },
+      { datasetId: 'credit', was: 'FAILED', status: 'HEALTHY', recoveredAt: '2026-11-26T10:20:00.000Z' },
     ]);
-    // eq-prices failed at 09:00, within this window too; fx-rates and bonds were troubled before it and still are.
-    expect(report.newlyFailed.map((trouble) => trouble.datasetId)).toEqual(['eq-prices', 'rates']);
+    // eq-prices failed at 08:48, within this window too; fx-rates and bonds were troubled before it and still are.
+    expect(report.newlyFailed.map((trouble) => trouble.datasetId)).toEqual(['rates', 'eq-prices']);
+    expect(report.stillFailing.map((trouble) => trouble.datasetId)).toEqual(['fx-rates']);
   });
 
   it('a window that starts after everything is quiet: nothing new, nothing recovered, the rest still told', async () => {
@@ -247,7 +250,8 @@ function troubleFacts(name: string, note: string): HandoffFacts {
     endedAt: null,
     endReason: null,
   };
-  const cause: Cause = {
+  const cause: Incident = {
+    incidentId: 'inc-0000000000',
     causeId: `ingest:${name}`,
     kind: 'failed',
     title: `Ingest failed: ${name}`,
@@ -255,9 +259,11 @@ function troubleFacts(name: string, note: string): HandoffFacts {
     shortCode: name,
     count: 1,
     unacknowledged: 0,
+    recovered: 0,
     suppliers: [],
-    firstSeenAt: null,
-    lastSeenAt: null,
+    firstFailureAt: '2026-11-26T08:00:00.000Z',
+    lastFailureAt: '2026-11-26T08:00:00.000Z',
+    endedAt: null,
     representative: null,
     datasets: [
       {
@@ -280,7 +286,8 @@ function troubleFacts(name: string, note: string): HandoffFacts {
     since: Date.parse('2026-11-26T06:00:00.000Z'),
     now: Date.parse('2026-11-26T14:00:00.000Z'),
     datasets: new Map(),
-    causes: [cause],
+    incidents: [cause],
+    recoveries: [],
     statusAtStart: new Map(),
     entries: [{ datasetId: name, at: Date.parse('2026-11-26T08:00:00.000Z'), from: 'HEALTHY', to: 'FAILED' }],
     notes: [{ datasetId: name, at: '2026-11-26T08:30:00.000Z', by: name, text: note }],
@@ -326,7 +333,7 @@ describe('a long shift in chat', () => {
     const markdown = handoffMarkdown({
       ...report,
       atRisk,
-      summary: { ...report.summary, atRisk: atRisk.length },
+      summary: { ...report.summary, atRisk: 41 },
     });
     const lines = markdown.split('\n');
     const start = lines.findIndex((line) => line.startsWith('## At risk in the next 8 h'));
@@ -334,7 +341,9 @@ describe('a long shift in chat', () => {
     const items = lines.slice(start + 2, lines.indexOf('', start + 2));
     expect(items).toHaveLength(31);
     expect(items[0]).toMatch(/ and 7 later: \*\*Hourly\*\* `hourly`/);
-    expect(items[30]).toBe('- … and 11 more (all of them: the Handoff view, or `handoff --format json`)');
+    expect(items[30]).toBe(
+      '- … and 11 later not listed here (all of them: the Handoff view, or `handoff --format json`)',
+    );
     // The JSON keeps every deadline.
     expect(atRisk).toHaveLength(48);
   });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MirroredRow } from '../../../shared/rpc';
 import type { DatasetRecord } from '../../../shared/schemas';
 import type { Stage } from '../../../shared/status';
-import { listCauses } from '../../../electron/query/causes';
+import { listIncidents } from '../../../electron/query/incidents';
 import { InvalidArgument } from '../../../electron/query/errors';
 import { listRows, statusCounts } from '../../../electron/query/rows';
 import { type SelectionText, parseSelection } from '../../../electron/query/selection';
@@ -16,6 +16,7 @@ import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
 import { ensureOrg } from '../../../electron/store/orgs';
 import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
+import { regroup } from '../../helpers/incidents';
 
 const ORG = 'acme';
 
@@ -63,6 +64,7 @@ function put(store: Store, spec: Spec): void {
           : tasksFailingAt(deliveryId, spec.id, spec.tasks.stage, spec.tasks.code);
       writeTasks(store, ORG, deliveryId, tasks);
     }
+    regroup(store, ORG, new Date('2026-11-21T09:00:00.000Z'));
     if (spec.ack)
       acknowledge(store, {
         orgId: ORG,
@@ -174,7 +176,7 @@ describe('rows: cause and acknowledgement columns', () => {
 
   it('agrees with the causes the Triage view lists, dataset by dataset', () => {
     const rows = byId();
-    for (const cause of listCauses(store, ORG))
+    for (const cause of listIncidents(store, ORG))
       for (const dataset of cause.datasets) {
         expect(rows.get(dataset.datasetId)!.causeId).toBe(cause.causeId);
         expect(rows.get(dataset.datasetId)!.acknowledgement).toEqual(dataset.acknowledgement);

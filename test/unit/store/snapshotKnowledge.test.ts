@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { MAX_NOTE_LENGTH } from '../../../shared/causes';
 import { acknowledgeDataset, unacknowledgeDataset } from '../../../electron/knowledge/acknowledge';
-import { listCauses } from '../../../electron/query/causes';
+import { listIncidents } from '../../../electron/query/incidents';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
 import { listAcknowledgements } from '../../../electron/store/acknowledgements';
@@ -21,6 +21,7 @@ import { addTimelineEntry, datasetTimeline } from '../../../electron/store/timel
 import { applySync } from '../../../electron/sync/apply';
 import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
+import { regroup } from '../../helpers/incidents';
 
 const ORG = 'acme';
 const stores: Store[] = [];
@@ -76,6 +77,7 @@ async function sync(target: Store, retention: number, ...records: DatasetRecord[
     for (const each of records)
       if (each.latestDeliveryStatus === 'FAILED')
         writeTasks(target, ORG, each.deliveryId!, fixtureTasks(each.deliveryId!, each.datasetId));
+    regroup(target, ORG, clock);
   });
 }
 
@@ -100,7 +102,7 @@ const IMPORTED_OPEN = ' (still out when the snapshot was exported)';
 function seen(from: Store): unknown {
   return {
     acknowledgements: listAcknowledgements(from, ORG, true),
-    causes: listCauses(from, ORG),
+    causes: listIncidents(from, ORG),
     timelines: storedDatasetIds(from, ORG)
       .sort()
       .map((id) => [

@@ -1,10 +1,10 @@
 /**
  * The rows the keyboard moves over in the Handoff view (`j`/`k`, `Enter` opens the dataset): every
- * dataset of every section, top to bottom as drawn. A dataset can be in two sections (newly failed and
- * still failing), so a row is its section and its dataset.
+ * dataset of every section, top to bottom as drawn. A dataset can be in two sections (missing and
+ * snoozed, say), so a row is its section and its dataset.
  */
 import { ref } from 'vue';
-import type { HandoffReport } from '../../../../shared/handoff';
+import { type HandoffReport, atRiskByDataset } from '../../../../shared/handoff';
 
 /** The report's sections that list datasets, in the order the view (and the Markdown) shows them. */
 export const DATASET_SECTIONS = [
@@ -29,6 +29,7 @@ export const stopKeyOf = (section: DatasetSection, datasetId: string, index = 0)
 
 /** The dataset ids of a section, in the report's order. */
 export function sectionDatasets(report: HandoffReport, section: DatasetSection): string[] {
+  if (section === 'atRisk') return atRiskByDataset(report.atRisk).map(({ first }) => first.datasetId);
   const list = section === 'overdue' ? report.overdue.datasets : report[section];
   return list.map((item) => item.datasetId);
 }

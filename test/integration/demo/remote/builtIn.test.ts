@@ -17,7 +17,7 @@ import {
   attemptsDue,
   startBuiltInDemo,
 } from '../../../../electron/demo/remote/builtIn';
-import { listCauses } from '../../../../electron/query/causes';
+import { listIncidents } from '../../../../electron/query/incidents';
 import { Store } from '../../../../electron/store/database';
 import { SyncEngine } from '../../../../electron/sync/engine';
 import type { CycleEvent } from '../../../../shared/sync';
@@ -83,8 +83,11 @@ it.each([Date.UTC(2026, 10, 21, 4, 41), Date.UTC(2027, 2, 9, 15, 7, 31)])(
     // Several at once: one cycle brings at least two of them (one grouped notification).
     expect(Math.max(...newlyFailed.map((failed) => failed.length))).toBeGreaterThanOrEqual(2);
 
-    const [top] = listCauses(store, demo.source.orgId);
-    expect(top).toMatchObject({ causeId: 'ingest:E_AUTH_FAILED' });
+    // The staged outage is one live incident of its code, the largest (Triage lists newest first).
+    const top = listIncidents(store, demo.source.orgId)
+      .filter((incident) => incident.causeId === 'ingest:E_AUTH_FAILED')
+      .sort((a, b) => b.count - a.count)[0];
+    expect(top).toMatchObject({ causeId: 'ingest:E_AUTH_FAILED', endedAt: null });
     expect(top!.suppliers[0]).toMatchObject({ id: outage.supplierId });
     expect(top!.suppliers[0]!.count).toBeGreaterThanOrEqual(3);
     for (const dataset of top!.datasets.filter((d) => d.supplierId === outage.supplierId))

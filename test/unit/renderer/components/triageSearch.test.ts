@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { causeAcknowledgement, searchCauses } from '../../../../renderer/src/components/triage/search';
-import type { AcknowledgementView, Cause, CauseDataset } from '../../../../shared/causes';
+import type { AcknowledgementView, CauseDataset, Incident } from '../../../../shared/causes';
 
 function ack(datasetId: string, at: string, causeId: string | null = null): AcknowledgementView {
   return {
@@ -37,8 +37,10 @@ function dataset(datasetId: string, name: string, extra: Partial<CauseDataset> =
   };
 }
 
-function cause(causeId: string, title: string, datasets: CauseDataset[]): Cause {
+/** An incident of one cause (its id the cause's, to keep the table short: the search reads both). */
+function cause(causeId: string, title: string, datasets: CauseDataset[]): Incident {
   return {
+    incidentId: causeId,
     causeId,
     kind: 'failed',
     title,
@@ -51,8 +53,10 @@ function cause(causeId: string, title: string, datasets: CauseDataset[]): Cause 
       name: datasets.find((d) => d.supplierId === id)!.supplierName,
       count: datasets.filter((d) => d.supplierId === id).length,
     })),
-    firstSeenAt: null,
-    lastSeenAt: null,
+    recovered: 0,
+    firstFailureAt: '2026-11-21T05:00:00.000Z',
+    lastFailureAt: '2026-11-21T05:00:00.000Z',
+    endedAt: null,
     representative: { datasetId: datasets[0]!.datasetId, datasetName: null, deliveryId: null, message: 'x' },
     datasets,
   };
@@ -114,7 +118,7 @@ describe('causeAcknowledgement', () => {
   const own = ack('ds-1', '2026-11-21T04:00:00.000Z', 'ingest:E_AUTH_FAILED');
   const later = ack('ds-2', '2026-11-21T04:30:00.000Z');
   const earlier = ack('ds-2', '2026-11-21T03:30:00.000Z');
-  const withAcks = (a: AcknowledgementView | null, b: AcknowledgementView | null): Cause =>
+  const withAcks = (a: AcknowledgementView | null, b: AcknowledgementView | null): Incident =>
     cause(AUTH.causeId, AUTH.title, [
       dataset('ds-1', 'Daily prices', { acknowledgement: a }),
       dataset('ds-2', 'Weekly curves', { acknowledgement: b }),

@@ -27,10 +27,22 @@ describe('settings: triage', () => {
     await click(button('Save triage settings'));
 
     const settings = await stored();
-    expect(settings.triage).toEqual({ name: 'sam', reminderMinutes: 0 });
+    expect(settings.triage).toEqual({ name: 'sam', reminderMinutes: 0, incidentGapHours: 6 });
     // The other section's edit was not saved with it.
     expect(settings.data).toEqual(DEFAULT_SETTINGS.data);
     expect(button('Save triage settings').disabled).toBe(true);
+  });
+
+  it('saves the incident gap; a gap outside 1 to 72 hours is refused with a message', async () => {
+    const wrapper = await mountSettings(engine.client);
+    const triage = section(wrapper, 'triage');
+    expect(input(triage, 'Incident gap in hours').element.value).toBe('6');
+    await type(input(triage, 'Incident gap in hours'), '73');
+    expect(triage.text()).toContain('Enter 1 to 72 hours.');
+    expect(button('Save triage settings').disabled).toBe(true);
+    await type(input(triage, 'Incident gap in hours'), '2');
+    await click(button('Save triage settings'));
+    expect((await stored()).triage.incidentGapHours).toBe(2);
   });
 
   it.each([

@@ -55,7 +55,7 @@ describe('the dataset view: cause and acknowledgement', { timeout: 20_000 }, () 
     const link = triageSection()!.querySelector<HTMLAnchorElement>('[data-cause-link]')!;
     expect(link.textContent).toBe(row.causeTitle);
     expect(link.getAttribute('href')).toBe(
-      `/orgs/${ENGINE_ORG}/triage?cause=${encodeURIComponent(triage.causeId)}`,
+      `/orgs/${ENGINE_ORG}/triage?incident=${encodeURIComponent(triage.incidentId)}`,
     );
     expect(triageSection()!.getAttribute('data-cause-id')).toBe(row.causeId);
 

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OnCallKnowledge } from '../../../../electron/knowledge/service';
 import { Store } from '../../../../electron/store/database';
 import { setSnooze } from '../../../../electron/store/snoozes';
-import { type HandoffReport, handoffMarkdown } from '../../../../shared/handoff';
+import { type HandoffReport, handoffMarkdown, atRiskByDataset } from '../../../../shared/handoff';
 import type { RpcClient } from '../../../../shared/rpc';
 import { sourceState } from '../../../helpers/alerts';
 import { removeTempDirs, tempDir } from '../../../helpers/cli';
@@ -232,9 +232,9 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
   });
 
   it('draws the first 100 rows of a long section, and all of them on "Show all"', async () => {
-    // Fifteen hourly datasets late every time: eight at-risk deadlines each in the next 8 h.
-    const late = Array.from({ length: 15 }, (_, i) => ({
-      id: `ticks-${String(i).padStart(2, '0')}`,
+    // 105 hourly datasets late every time: one at-risk row each (their eight deadlines of the next 8 h on it).
+    const late = Array.from({ length: 105 }, (_, i) => ({
+      id: `ticks-${String(i).padStart(3, '0')}`,
       cron: '0 * * * *',
       deliveries: [13, 12, 11, 10].map((hour) => ({
         deadline: `2026-11-26T${hour}:00:00.000Z`,
@@ -245,16 +245,17 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
     await syncHistories(store, SHIFT_ORG, late, new Date('2026-11-26T13:30:00.000Z'));
     view = await openHandoff();
     const report = await engineReport('8h');
-    expect(report.atRisk.length).toBeGreaterThan(100);
-    expect(section('atRisk').getAttribute('data-count')).toBe(String(report.atRisk.length));
-    expect(rowIds('atRisk')).toEqual(report.atRisk.slice(0, 100).map((deadline) => deadline.datasetId));
+    const rows = atRiskByDataset(report.atRisk).map(({ first }) => first.datasetId);
+    expect(rows.length).toBeGreaterThan(100);
+    // The section counts what it lists, as the summary does: datasets, not deadlines.
+    expect(report.summary.atRisk).toBe(rows.length);
+    expect(section('atRisk').getAttribute('data-count')).toBe(String(rows.length));
+    expect(rowIds('atRisk')).toEqual(rows.slice(0, 100));
     const more = section('atRisk').querySelector<HTMLButtonElement>('[data-more]')!;
-    expect(more.textContent).toContain(
-      `Show all ${report.atRisk.length} (${report.atRisk.length - 100} more)`,
-    );
+    expect(more.textContent).toContain(`Show all ${rows.length} (${rows.length - 100} more)`);
     more.click();
     await flushPromises();
-    expect(rowIds('atRisk')).toEqual(report.atRisk.map((deadline) => deadline.datasetId));
+    expect(rowIds('atRisk')).toEqual(rows);
     expect(section('atRisk').querySelector('[data-more]')).toBeNull();
   });
 

@@ -14,6 +14,7 @@ import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../.
 import { fixtureRecords } from '../../../helpers/fixtures';
 import { type MountedView, countCalls, mountView } from './mountView';
 import '../../../../renderer/src/views/TriageView.vue';
+import { regroup } from '../../../helpers/incidents';
 
 let engine: EngineClient;
 let view: MountedView | null = null;
@@ -28,9 +29,11 @@ afterEach(async () => {
 });
 
 const shownIds = (): string[] =>
-  [...document.querySelectorAll('section[data-cause-id]')].map((card) => card.getAttribute('data-cause-id')!);
+  [...document.querySelectorAll('section[data-incident-id]')].map((card) =>
+    card.getAttribute('data-incident-id')!,
+  );
 const card = (causeId: string) =>
-  document.querySelector<HTMLElement>(`section[data-cause-id="${CSS.escape(causeId)}"]`);
+  document.querySelector<HTMLElement>(`section[data-incident-id="${CSS.escape(causeId)}"]`);
 
 function cycle(orgId: string, written: number): CycleEvent {
   return {
@@ -55,13 +58,15 @@ async function openTriage(orgId = ENGINE_ORG, query: Record<string, string> = {}
 
 describe('the Triage view', { timeout: 20_000 }, () => {
   it('lists the causes as the engine does, worst first, with their counts', async () => {
-    const causes = await engine.client.call('causes.list', { orgId: ENGINE_ORG });
+    const causes = await engine.client.call('incidents.list', { orgId: ENGINE_ORG });
     expect(causes.length).toBeGreaterThan(2);
     view = await openTriage();
-    expect(shownIds()).toEqual(causes.map((cause) => cause.causeId));
+    expect(shownIds()).toEqual(causes.map((cause) => cause.incidentId));
     for (const cause of causes) {
-      expect(card(cause.causeId)!.getAttribute('data-count')).toBe(String(cause.count));
-      expect(card(cause.causeId)!.querySelector('button[aria-expanded]')!.textContent).toContain(cause.title);
+      expect(card(cause.incidentId)!.getAttribute('data-count')).toBe(String(cause.count));
+      expect(card(cause.incidentId)!.querySelector('button[aria-expanded]')!.textContent).toContain(
+        cause.title,
+      );
     }
     const summary = document.querySelector('[data-causes]')!;
     expect(summary.getAttribute('data-causes')).toBe(String(causes.length));
@@ -69,26 +74,26 @@ describe('the Triage view', { timeout: 20_000 }, () => {
 
   it('reloads after a cycle of its org that changed something, not after one that changed nothing', async () => {
     view = await openTriage();
-    const [worst] = await engine.client.call('causes.list', { orgId: ENGINE_ORG });
+    const [worst] = await engine.client.call('incidents.list', { orgId: ENGINE_ORG });
     // Acknowledged at another door (the CLI): the view learns of it with the next cycle that changed data.
     await engine.client.call('acks.set', {
       orgId: ENGINE_ORG,
       datasetId: null,
-      causeId: worst!.causeId,
+      causeId: worst!.incidentId,
       note: 'on it',
     });
-    const asked = countCalls(engine.calls, 'causes.list');
+    const asked = countCalls(engine.calls, 'incidents.list');
     engine.emit('sync.cycle', cycle(ENGINE_ORG, 0));
     engine.emit('sync.cycle', cycle('another-org', 5));
     await flushPromises();
-    expect(countCalls(engine.calls, 'causes.list')).toBe(asked);
-    expect(card(worst!.causeId)!.getAttribute('data-unacknowledged')).toBe(String(worst!.count));
+    expect(countCalls(engine.calls, 'incidents.list')).toBe(asked);
+    expect(card(worst!.incidentId)!.getAttribute('data-unacknowledged')).toBe(String(worst!.count));
 
     engine.emit('sync.cycle', cycle(ENGINE_ORG, 3));
-    await vi.waitFor(() => expect(card(worst!.causeId)!.getAttribute('data-unacknowledged')).toBe('0'));
-    expect(countCalls(engine.calls, 'causes.list')).toBe(asked + 1);
-    expect(card(worst!.causeId)!.querySelector('[data-ack-note]')!.textContent).toBe('on it');
-    expect(shownIds().indexOf(worst!.causeId)).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(card(worst!.incidentId)!.getAttribute('data-unacknowledged')).toBe('0'));
+    expect(countCalls(engine.calls, 'incidents.list')).toBe(asked + 1);
+    expect(card(worst!.incidentId)!.querySelector('[data-ack-note]')!.textContent).toBe('on it');
+    expect(shownIds().indexOf(worst!.incidentId)).toBeGreaterThan(0);
   });
 
   it('says when nothing needs triage, with a link to the datasets', async () => {
@@ -107,7 +112,13 @@ describe('the Triage view', { timeout: 20_000 }, () => {
     engine.store.transaction(() => {
       ensureOrg(engine.store, 'big', ENGINE_NOW);
       for (const base of fixtureRecords(250, 5, 'big')) {
-        const event = { ...base.deliveryEventList[0]!, status: 'MISSING', deliveredAt: null };
+        // All due at one time: one incident (a link by cause, from before incidents, opens it).
+        const event = {
+          ...base.deliveryEventList[0]!,
+          status: 'MISSING',
+          deliveredAt: null,
+          deliveryDeadline: '2026-11-21T04:00:00.000Z',
+        };
         writeDataset(
           engine.store,
           'big',
@@ -121,9 +132,11 @@ describe('the Triage view', { timeout: 20_000 }, () => {
           { events: 'replace', deliveriesPerDataset: 30 },
         );
       }
+      regroup(engine.store, 'big', ENGINE_NOW);
     });
     view = await openTriage('big', { cause: 'missing:SUP-BIG' });
-    const big = () => card('missing:SUP-BIG')!;
+    const [incident] = await engine.client.call('incidents.list', { orgId: 'big' });
+    const big = () => card(incident!.incidentId)!;
     await vi.waitFor(() => expect(big().querySelectorAll('tr[data-dataset-id]')).toHaveLength(200));
     expect(big().getAttribute('data-count')).toBe('250');
     const more = [...big().querySelectorAll('button')].find((b) => b.textContent?.includes('Show all 250'));
@@ -132,14 +145,14 @@ describe('the Triage view', { timeout: 20_000 }, () => {
   });
 
   it('acknowledges a whole cause with a note from its Acknowledge button', async () => {
-    const [worst] = await engine.client.call('causes.list', { orgId: ENGINE_ORG });
-    view = await openTriage(ENGINE_ORG, { cause: worst!.causeId });
+    const [worst] = await engine.client.call('incidents.list', { orgId: ENGINE_ORG });
+    view = await openTriage(ENGINE_ORG, { incident: worst!.incidentId });
     await vi.waitFor(() =>
       expect(
-        card(worst!.causeId)!.querySelector('button[aria-expanded]')!.getAttribute('aria-expanded'),
+        card(worst!.incidentId)!.querySelector('button[aria-expanded]')!.getAttribute('aria-expanded'),
       ).toBe('true'),
     );
-    const button = card(worst!.causeId)!.querySelector<HTMLButtonElement>(
+    const button = card(worst!.incidentId)!.querySelector<HTMLButtonElement>(
       `.head button[aria-label="Acknowledge ${worst!.title}"]`,
     )!;
     button.click();
@@ -148,9 +161,9 @@ describe('the Triage view', { timeout: 20_000 }, () => {
     note.value = 'credentials rotated';
     note.dispatchEvent(new Event('input'));
     document.querySelector<HTMLFormElement>('.ack-dialog form')!.requestSubmit();
-    await vi.waitFor(() => expect(card(worst!.causeId)!.getAttribute('data-unacknowledged')).toBe('0'));
+    await vi.waitFor(() => expect(card(worst!.incidentId)!.getAttribute('data-unacknowledged')).toBe('0'));
     const acks = await engine.client.call('acks.list', { orgId: ENGINE_ORG, includeEnded: false });
-    const ofCause = acks.filter((ack) => ack.causeId === worst!.causeId);
+    const ofCause = acks.filter((ack) => ack.causeId === worst!.incidentId);
     expect(ofCause).toHaveLength(worst!.count);
     expect(ofCause.every((ack) => ack.note === 'credentials rotated')).toBe(true);
   });

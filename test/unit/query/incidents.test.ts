@@ -1,12 +1,14 @@
 /**
- * Grouping rules of causes (DESIGN.md §11) as a table: each row is a troubled dataset (its status, its
- * supplier, and what its stored tasks say), and the expected cause id it lands in. Every stage, a null
- * shortCode, tasks not stored yet, tasks stored with no failed task, and MISSING by supplier.
+ * The cause keys of incidents (docs/decisions.md "Incidents") as a table: each row is a troubled dataset
+ * (its status, its supplier, and what its stored tasks say), all failing close in time, and the cause of
+ * the incident it lands in. Every stage, a null shortCode, tasks not stored yet, tasks stored with no
+ * failed task, and MISSING by supplier. (Grouping by time: test/unit/store/incidents.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
-import { listCauses } from '../../../electron/query/causes';
+import { listIncidents } from '../../../electron/query/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/incidents';
 import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
 import { ensureOrg } from '../../../electron/store/orgs';
@@ -59,6 +61,16 @@ function put(store: Store, row: Row): void {
         : tasksFailingAt(deliveryId, row.id, row.tasks.stage, row.tasks.code, row.tasks.message);
     writeTasks(store, ORG, deliveryId, tasks);
   });
+}
+
+/** Groups what is stored, as the sync's commit does. */
+function regroup(store: Store): void {
+  store.transaction(() =>
+    refreshIncidents(store, ORG, {
+      now: new Date('2026-11-21T09:00:00.000Z'),
+      gapMs: DEFAULT_INCIDENT_GAP_MS,
+    }),
+  );
 }
 
 const TABLE: Row[] = [
@@ -132,23 +144,24 @@ let store: Store;
 beforeEach(async () => {
   store = await Store.open({ dataDir: null });
   for (const row of TABLE) put(store, row);
+  regroup(store);
 });
 afterEach(() => store.close());
 
 const membership = (): Record<string, string> =>
   Object.fromEntries(
-    listCauses(store, ORG).flatMap((cause) =>
+    listIncidents(store, ORG).flatMap((cause) =>
       cause.datasets.map((dataset) => [dataset.datasetId, cause.causeId]),
     ),
   );
 
-describe('causes', () => {
+describe('incidents by cause', () => {
   it.each(TABLE)('$id ($status, $supplier) → $expected', (row) => {
     expect(membership()[row.id] ?? null).toBe(row.expected);
   });
 
-  it('gives each cause its count, suppliers, first and last seen, and the latest failure as representative', () => {
-    const auth = listCauses(store, ORG).find((cause) => cause.causeId === 'ingest:E_AUTH_FAILED')!;
+  it('gives each incident its count, suppliers, first and last failure, and the latest failure as representative', () => {
+    const auth = listIncidents(store, ORG).find((cause) => cause.causeId === 'ingest:E_AUTH_FAILED')!;
     expect(auth).toMatchObject({
       kind: 'failed',
       title: 'Ingest failed: E_AUTH_FAILED',
@@ -156,27 +169,26 @@ describe('causes', () => {
       shortCode: 'E_AUTH_FAILED',
       count: 3,
       unacknowledged: 3,
-      firstSeenAt: '2026-11-21T06:10:00.000Z',
-      lastSeenAt: '2026-11-21T07:00:00.000Z',
-      representative: { datasetId: 'auth-3', deliveryId: 'auth-3-d1', message: 'it broke' },
+      // Their failed tasks ended at the fixture's time (the delivered times are later).
+      firstFailureAt: '2026-11-20T05:10:00.000Z',
+      lastFailureAt: '2026-11-20T05:10:00.000Z',
+      representative: { deliveryId: expect.stringMatching(/^auth-\d-d1$/), message: 'it broke' },
     });
     expect(auth.suppliers).toEqual([
       { id: 'sup-b', name: 'Supplier sup-b', count: 2 },
       { id: 'sup-a', name: 'Supplier sup-a', count: 1 },
     ]);
-    const missing = listCauses(store, ORG).find((cause) => cause.causeId === 'missing:sup-a')!;
+    const missing = listIncidents(store, ORG).find((cause) => cause.causeId === 'missing:sup-a')!;
     expect(missing).toMatchObject({ kind: 'missing', title: 'MISSING from Supplier sup-a', count: 2 });
-    // MISSING: seen since its deadline.
-    expect(missing.firstSeenAt).toBe('2026-11-21T06:00:00.000Z');
+    // MISSING: failed at its deadline.
+    expect(missing.firstFailureAt).toBe('2026-11-21T06:00:00.000Z');
   });
 
-  it('lists causes worst first: failures, then unknown, then missing; fully acknowledged ones after; larger first', () => {
-    const order = () => listCauses(store, ORG).map((cause) => cause.causeId);
-    const ids = order();
-    expect(ids[0]).toBe('ingest:E_AUTH_FAILED');
-    expect(ids.indexOf('unknown')).toBeGreaterThan(ids.indexOf('process:'));
-    expect(ids.indexOf('missing:sup-a')).toBeGreaterThan(ids.indexOf('unknown'));
-    expect(ids.indexOf('missing:sup-a')).toBeLessThan(ids.indexOf('missing:sup-b'));
+  it('lists incidents someone must still own first, then by last failure, newest first', () => {
+    const order = () => listIncidents(store, ORG).map((incident) => incident.causeId);
+    const lastOf = () => listIncidents(store, ORG).map((incident) => incident.lastFailureAt);
+    const sorted = [...lastOf()].sort().reverse();
+    expect(lastOf()).toEqual(sorted);
     store.transaction(() => {
       for (const id of ['auth-1', 'auth-2', 'auth-3'])
         acknowledge(store, {
@@ -191,8 +203,8 @@ describe('causes', () => {
         });
     });
     const after = order();
-    expect(after.indexOf('ingest:E_AUTH_FAILED')).toBeGreaterThan(after.indexOf('process:'));
-    expect(after.indexOf('ingest:E_AUTH_FAILED')).toBeLessThan(after.indexOf('unknown'));
+    expect(after.at(-1)).toBe('ingest:E_AUTH_FAILED');
+    expect(listIncidents(store, ORG).at(-1)).toMatchObject({ unacknowledged: 0, count: 3 });
   });
 
   it('moves a dataset from unknown to its cause once its tasks are stored', () => {
@@ -200,10 +212,11 @@ describe('causes', () => {
     store.transaction(() =>
       writeTasks(store, ORG, 'unk-1-d1', tasksFailingAt('unk-1-d1', 'unk-1', 'dispatch', 'E_X')),
     );
+    regroup(store);
     expect(membership()['unk-1']).toBe('dispatch:E_X');
   });
 
   it('keeps another org’s failures out', () => {
-    expect(listCauses(store, 'other')).toEqual([]);
+    expect(listIncidents(store, 'other')).toEqual([]);
   });
 });
