@@ -27,6 +27,7 @@ type Grouping = Omit<CausedFailure, keyof FailedDataset>;
 function groupingOf(incident: Incident, dataset: Incident['datasets'][number] | undefined): Grouping {
   return {
     incidentId: incident.incidentId,
+    causeId: incident.causeId,
     causeTitle: incident.title,
     reason:
       incident.kind === 'failed' && incident.stage !== null
@@ -69,9 +70,11 @@ export function withCauses(
         supplierId: supplier.id,
         supplierName: supplier.name,
       };
+    const causeId = reason ? failedCauseId(reason.stage, reason.shortCode) : UNKNOWN_CAUSE_ID;
     return {
       ...failure,
-      incidentId: reason ? failedCauseId(reason.stage, reason.shortCode) : UNKNOWN_CAUSE_ID,
+      incidentId: causeId,
+      causeId,
       causeTitle: causeTitle(
         reason ? { kind: 'failed', stage: reason.stage, shortCode: reason.shortCode } : { kind: 'unknown' },
       ),

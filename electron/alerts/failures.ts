@@ -293,6 +293,7 @@ function single(ctx: AlertsContext, failure: CausedFailure): Announcement {
     dataset,
     reason: failure.reason,
     incidentId: failure.incidentId,
+    causeId: failure.causeId,
     ...failedText(dataset, failure.reason),
     target: {
       view: 'delivery',
@@ -320,6 +321,7 @@ function ofCause(
     kind: 'cause',
     orgId,
     incidentId: first.incidentId,
+    causeId: first.causeId,
     causeTitle: first.causeTitle,
     suppliers: suppliersOf(failures),
     datasets: failures.map(plain),

@@ -88,6 +88,7 @@ export function causeCounts(failures: readonly CausedFailure[]): CauseCount[] {
   for (const failure of failures) {
     const cause = counts.get(failure.incidentId) ?? {
       incidentId: failure.incidentId,
+      causeId: failure.causeId,
       title: failure.causeTitle,
       count: 0,
     };

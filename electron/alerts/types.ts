@@ -16,9 +16,12 @@ export interface FailureReason {
   message: string | null;
 }
 
-/** A new failure with what it is grouped by (shared/causes.ts ids: `normalize:E_X`, `unknown`). */
+/** A new failure with what it is grouped by: its incident (docs/decisions.md "Incidents") and its cause. */
 export interface CausedFailure extends FailedDataset {
+  /** The incident it belongs to (`inc-…`); its cause key when no incident holds it. */
   incidentId: string;
+  /** Its cause key (`normalize:E_X`, `missing:SUP`, `unknown`). */
+  causeId: string;
   /** "Ingest failed: E_AUTH_FAILED", "Failed, cause not known yet". */
   causeTitle: string;
   reason: FailureReason | null;
@@ -26,9 +29,10 @@ export interface CausedFailure extends FailedDataset {
   supplierName: string | null;
 }
 
-/** A cause as a summary or reminder names it. */
+/** An incident as a summary or reminder names it. */
 export interface CauseCount {
   incidentId: string;
+  causeId: string;
   title: string;
   count: number;
 }
@@ -61,6 +65,7 @@ export type Announcement =
       dataset: FailedDataset;
       reason: FailureReason | null;
       incidentId: string;
+      causeId: string;
     })
   /**
    * Two or more new failures of one cycle with the same cause; or (`more`) those of a cause notified
@@ -70,6 +75,7 @@ export type Announcement =
       kind: 'cause';
       orgId: string;
       incidentId: string;
+      causeId: string;
       causeTitle: string;
       suppliers: { id: string | null; name: string | null; count: number }[];
       datasets: FailedDataset[];

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { recordSyncRun } from '../../../electron/store/syncRuns';
-import { type HandoffReport, handoffMarkdown } from '../../../shared/handoff';
+import { type HandoffReport, handoffMarkdown, atRiskByDataset } from '../../../shared/handoff';
 import { EMPTY_COUNTS } from '../../../shared/sync';
 import { expectAccessible } from '../../helpers/axe';
 import { launchChromium } from '../../helpers/chromium';
@@ -142,7 +142,10 @@ function listOf(
   report: HandoffReport,
   name: (typeof SECTIONS)[number],
 ): { datasetId?: string; sourceId?: string }[] {
-  return name === 'overdue' ? report.overdue.datasets : report[name];
+  if (name === 'overdue') return report.overdue.datasets;
+  // At-risk deadlines: one row per dataset (its later deadlines on it), as the summary counts them.
+  if (name === 'atRisk') return atRiskByDataset(report.atRisk).map(({ first }) => first);
+  return report[name];
 }
 
 const rowIds = (page: Page, name: string): Promise<string[]> =>

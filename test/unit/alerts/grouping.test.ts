@@ -28,6 +28,7 @@ const failure = (n: number, incidentId: string): CausedFailure => ({
   datasetName: `Dataset ${n}`,
   deliveryId: `dlv-${n}`,
   incidentId,
+  causeId: incidentId,
   causeTitle: incidentId,
   reason: null,
   supplierId: null,

@@ -12,7 +12,8 @@ const announcement = (n: number): Announcement => ({
   kind: 'failed',
   dataset: { orgId: 'acme', datasetId: `ds-${n}`, datasetName: `Dataset ${n}`, deliveryId: `dlv-${n}` },
   reason: { stage: 'normalize', shortCode: 'E_SCHEMA', message: 'schema changed' },
-  incidentId: 'normalize:E_SCHEMA',
+  incidentId: 'inc-0a1b2c3d4e',
+  causeId: 'normalize:E_SCHEMA',
   title: `FAILED: Dataset ${n}`,
   body: 'Normalize failed: E_SCHEMA — schema changed',
   target: { view: 'delivery', orgId: 'acme', datasetId: `ds-${n}`, deliveryId: `dlv-${n}` },
@@ -40,7 +41,8 @@ describe('announcement hook', () => {
     const cause: Announcement = {
       kind: 'cause',
       orgId: 'acme',
-      incidentId: 'ingest:E_AUTH_FAILED',
+      incidentId: 'inc-5f6e7d8c9b',
+      causeId: 'ingest:E_AUTH_FAILED',
       causeTitle: 'Ingest failed: E_AUTH_FAILED',
       suppliers: [{ id: 'sup-1', name: 'Bluefin Exchange Feeds', count: 9 }],
       datasets: [{ orgId: 'acme', datasetId: 'ds-1', datasetName: 'Dataset 1', deliveryId: 'dlv-1' }],
@@ -48,7 +50,7 @@ describe('announcement hook', () => {
       failingNow: 9,
       title: 'Ingest failed: E_AUTH_FAILED',
       body: '9 datasets from Bluefin Exchange Feeds',
-      target: { view: 'triage', orgId: 'acme', incidentId: 'ingest:E_AUTH_FAILED' },
+      target: { view: 'triage', orgId: 'acme', incidentId: 'inc-5f6e7d8c9b' },
       at: '2026-11-21T12:00:00.000Z',
     };
     await hook.run(announcement(1));
@@ -59,7 +61,17 @@ describe('announcement hook', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(failed).toEqual(announcement(1));
     expect(Object.keys(failed!)).toEqual(
-      expect.arrayContaining(['kind', 'dataset', 'reason', 'title', 'body', 'target', 'at', 'incidentId']),
+      expect.arrayContaining([
+        'kind',
+        'dataset',
+        'reason',
+        'title',
+        'body',
+        'target',
+        'at',
+        'incidentId',
+        'causeId',
+      ]),
     );
     expect(grouped).toEqual(cause);
   });
