@@ -6,7 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { AcknowledgementsBody, CausesBody, TimelineBody } from '../../../electron/api/localSchemas';
+import {
+  AcknowledgementsBody,
+  CausesBody,
+  IncidentsBody,
+  TimelineBody,
+} from '../../../electron/api/localSchemas';
 import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { addTimelineEntry } from '../../../electron/store/timeline';
 import type { AcknowledgementView, CauseDataset, Incident } from '../../../shared/causes';
@@ -391,6 +396,61 @@ describe('GET /local/v1/causes', () => {
       causes: [cause(AUTH, [globex], [], 'globex')],
       syncedAt: T0,
     });
+  });
+});
+
+describe('GET /local/v1/incidents', () => {
+  /** As /local/v1/incidents answers: the incident alone (no former names). */
+  const live = (head: Head, datasets: CauseDataset[], over: CauseDataset[] = [], openedBy?: DatasetSpec) =>
+    incident('acme', head, datasets, over, openedBy);
+
+  it('lists the live incidents as /causes does, without the former names', async () => {
+    expect(await body('/local/v1/incidents', IncidentsBody)).toEqual({
+      incidents: [
+        live(MISSING_KESTREL, [member(A5)]),
+        live(UNKNOWN, [member(A4)], [], A1),
+        live(AUTH, [member(A1), member(A2)]),
+        live(SCHEMA, [member(A3, A3_ACK)]),
+      ],
+      syncedAt: T0,
+    });
+  });
+
+  it('incident= gives one, live or over; includeEnded adds those over after the live ones', async () => {
+    const auth = live(AUTH, [member(A1), member(A2)]);
+    expect(await body(`/local/v1/incidents?incident=${AUTH_INCIDENT}`, IncidentsBody)).toEqual({
+      incidents: [auth],
+      syncedAt: T0,
+    });
+    // a1 and a2 both deliver healthy at T3: the incident is over, kept with its failures counted.
+    at(T3);
+    await fixture.sync('acme', A2_RECOVERED, {
+      ...A1,
+      status: 'HEALTHY',
+      deliveryId: 'a1-d2',
+      failure: undefined,
+    });
+    const live_ = await body<IncidentsBody>('/local/v1/incidents', IncidentsBody);
+    expect(live_.incidents.map((each) => each.incidentId)).not.toContain(AUTH_INCIDENT);
+    const over = {
+      ...live(AUTH, [], [member(A1), member(A2)]),
+      endedAt: T3,
+    };
+    expect(await body(`/local/v1/incidents?incident=${AUTH_INCIDENT}`, IncidentsBody)).toEqual({
+      incidents: [over],
+      syncedAt: T3,
+    });
+    const all = await body<IncidentsBody>('/local/v1/incidents?includeEnded=true', IncidentsBody);
+    expect(all.incidents.at(-1)).toEqual(over);
+    expect(all.incidents.slice(0, -1)).toEqual(live_.incidents);
+    // An id nobody has is an empty list; one not spelled as an id is refused, naming the parameter.
+    expect(await body('/local/v1/incidents?incident=inc-0000000000', IncidentsBody)).toEqual({
+      incidents: [],
+      syncedAt: T3,
+    });
+    const bad = await fixture.get('/local/v1/incidents?incident=ingest:E_AUTH_FAILED');
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'incident' });
   });
 });
 

@@ -4,14 +4,15 @@
  * golden file but for what only a running sync knows (overdue) — its JSON, and every refusal with its
  * exit code; then through a real `serve` process.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { Store } from '../../../electron/store/database';
 import { ensureOrg } from '../../../electron/store/orgs';
 import { type HandoffReport, SINCE_FORMS, handoffMarkdown } from '../../../shared/handoff';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
-import { SHIFT_END, playShift } from '../../helpers/handoffShift';
+import { SHIFT_END, SHIFT_ORG, playShift } from '../../helpers/handoffShift';
 import { startInstance, stopInstances } from '../../helpers/instance';
 import { type Spawned, killChildren, spawnCli, waitFor } from '../../helpers/process';
 
@@ -112,6 +113,36 @@ describe('handoff', () => {
     expect(there).toMatchObject({ code: 0, stderr: '', stdout: EXPECTED });
     expect(JSON.parse((await run(dataDir, ['handoff', '--format', 'json'])).stdout)).toEqual(report);
     await instance.stop();
+  });
+
+  it("on a freshly imported org (the remote's records, no history of this mirror): what failed in the window is new, newest first", async () => {
+    // The shift's records and tasks as the remote would give them, without any local knowledge.
+    const played = await Store.open({ dataDir: null });
+    let exported = '';
+    try {
+      await playShift(played);
+      exportSnapshot(played, SHIFT_ORG, (chunk) => (exported += chunk));
+    } finally {
+      await played.close();
+    }
+    const { datasets, tasks } = JSON.parse(exported) as { datasets: unknown[]; tasks: unknown };
+    const dataDir = tempDir('dh-handoff-import-');
+    const file = join(dataDir, 'acme.json');
+    writeFileSync(file, JSON.stringify({ datasets, tasks }));
+    const imported = await run(dataDir, ['import', '--org', SHIFT_ORG, file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const alone = await run(dataDir, ['handoff', '--since', '8h']);
+    expect(alone.stderr).toBe('');
+    const golden = join(__dirname, '../../fixtures/handoff/imported.md');
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, alone.stdout);
+    expect(alone.stdout).toBe(readFileSync(golden, 'utf8'));
+    // What the person reads: the two failures of the last 8 hours are new, the newest first; the
+    // summary's counts are the sections'; what only a running sync knows is "not known".
+    expect(alone.stdout).toContain(
+      '**Summary:** 2 newly failed, 1 recovered, 1 still failing, 1 missing, overdue (unverified) not known,',
+    );
+    const newly = alone.stdout.split('## Newly failed (2)')[1]!.split('## Recovered')[0]!;
+    expect(newly.indexOf('`rates`')).toBeLessThan(newly.indexOf('`eq-prices`'));
   });
 
   it('refuses bad input with the option named, the same alone and through the running instance', async () => {
