@@ -24,14 +24,9 @@ export async function openDataDir(
   // A held directory throws DataDirLockedError: its message names the holder (the CLI prints it).
   const lock = acquireDataDirLock(dataDir, { purpose, now: () => io.now() });
   try {
-    const store = await Store.open({
-      dataDir,
-      log,
-      openJournal: io.openJournal,
-      // A one-shot command exits at once: its journal is fsynced, and the next app or serve to open the
-      // folder folds it into the image (at open, when it is past the threshold).
-      checkpoint: { quitCheckpointBytes: Infinity },
-    });
+    // Closing writes what the image lacks as a new image, as serve and the app do: a command that
+    // changed something leaves a `health.sqlite` any SQLite tool reads whole (docs/storage.md).
+    const store = await Store.open({ dataDir, log, openJournal: io.openJournal });
     return {
       store,
       close: async () => {

@@ -375,8 +375,9 @@ export class Store {
   }
 
   /**
-   * Makes everything committed durable (folding a grown journal into the image), then frees the
-   * database. If the disk refuses, the store stays open, so close can be retried.
+   * Makes everything committed durable (writing a new image when the last one lacks a commit, so a
+   * clean stop leaves `health.sqlite` current: docs/storage.md), then frees the database. If the disk
+   * refuses, the store stays open, so close can be retried.
    */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../shared/schemas';
 import { cli, removeTempDirs, tempDir } from '../helpers/cli';
-import { databaseBytes } from '../helpers/databaseFiles';
+import { databaseBytes, queryImage } from '../helpers/databaseFiles';
 import { killChildren, spawnCli, waitFor } from '../helpers/process';
 
 afterEach(() => {
@@ -81,6 +81,21 @@ describe('serve', () => {
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({ orgId: 'live-demo', name: 'demo' }),
       expect.objectContaining({ orgId: 'live-demo', name: 'beside' }),
+    ]);
+  });
+
+  it('a clean stop (SIGINT) of a small mirror leaves health.sqlite holding it, for any SQLite reader', async () => {
+    const dataDir = tempDir();
+    const serve = spawnCli(['serve', '--demo', '--port', '0', '--data-dir', dataDir]);
+    await waitFor(serve.stderr, /sync demo: crawl ok, 500 datasets read/, serve);
+    serve.child.kill('SIGINT');
+    expect(await serve.exited).toBe(0);
+    // The image's bytes alone (sql.js, no journal replayed): the org's datasets and the demo's key.
+    expect(await queryImage(dataDir, "SELECT count(*) FROM datasets WHERE org_id = 'live-demo'")).toEqual([
+      [500],
+    ]);
+    expect(await queryImage(dataDir, "SELECT name FROM api_keys WHERE org_id = 'live-demo'")).toEqual([
+      ['demo'],
     ]);
   });
 

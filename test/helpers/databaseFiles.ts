@@ -2,6 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SqlValue } from 'sql.js';
+import { loadSqlJs } from '../../electron/store/database';
 
 const names = (dataDir: string): string[] =>
   readdirSync(dataDir)
@@ -23,4 +25,25 @@ export function databaseDigests(dataDir: string): Record<string, string> {
 /** Every database file's bytes, one after the other (to search for what must never be stored). */
 export function databaseBytes(dataDir: string): Buffer {
   return Buffer.concat(names(dataDir).map((name) => readFileSync(join(dataDir, name))));
+}
+
+/**
+ * Runs `sql` on `health.sqlite` as any SQLite tool reads it: the file's bytes alone, without the
+ * journals (docs/storage.md: a clean stop leaves it current). Checks its integrity first.
+ */
+export async function queryImage(
+  dataDir: string,
+  sql: string,
+  params: SqlValue[] = [],
+): Promise<SqlValue[][]> {
+  const SQL = await loadSqlJs();
+  const image = new SQL.Database(readFileSync(join(dataDir, 'health.sqlite')));
+  try {
+    const integrity = image.exec('PRAGMA integrity_check')[0]?.values;
+    if (JSON.stringify(integrity) !== '[["ok"]]')
+      throw new Error(`health.sqlite: ${JSON.stringify(integrity)}`);
+    return image.exec(sql, params)[0]?.values ?? [];
+  } finally {
+    image.close();
+  }
 }

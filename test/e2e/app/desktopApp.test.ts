@@ -15,6 +15,7 @@ import { rpcCallChannel, rpcEventChannel } from '../../../electron/preload/chann
 import { Store } from '../../../electron/store/database';
 import type { FakeRecord } from '../../helpers/fakeElectronModule';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
+import { queryImage } from '../../helpers/databaseFiles';
 import { AppProcess, type CompiledFake, ROOT, compileFakeElectron, killApps } from './appProcess';
 
 const NAVIGATE = rpcEventChannel('app.navigate');
@@ -242,6 +243,10 @@ describe('the built app on an empty data directory, then again on the same one',
       window: { bounds: MOVED, maximized: false },
     });
     expect(readdirSync(dataDir)).not.toContain('config.json');
+    // Quitting left health.sqlite current: SQLite reads the mirror from its bytes alone, no journal.
+    expect(await queryImage(dataDir, "SELECT count(*) FROM datasets WHERE org_id = 'live-demo'")).toEqual([
+      [500],
+    ]);
     const store = await Store.open({ dataDir });
     try {
       expect(store.value("SELECT count(*) FROM datasets WHERE org_id = 'live-demo'")).toBe(500);

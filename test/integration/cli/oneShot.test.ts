@@ -1,38 +1,39 @@
 /**
- * A one-shot CLI command (DESIGN.md §3, docs/storage.md) leaves its changes in the fsynced journal and
- * exits without writing an image; the next store to open the folder with a journal past the checkpoint
- * threshold folds it in.
+ * A one-shot CLI command (docs/storage.md) stops as serve and the app do: closing writes what the image
+ * lacks as a new `health.sqlite`, so any SQLite reader sees every change it made, without the journals.
+ * A command that changed nothing writes nothing.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { Store } from '../../../electron/store/database';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
+import { databaseDigests, queryImage } from '../../helpers/databaseFiles';
 import { fixtureRecords } from '../../helpers/fixtures';
 
 afterEach(() => removeTempDirs());
 
-it('import writes the journal only; the next open past the threshold writes the image', async () => {
+it('import leaves an image holding the org; a read-only command after it leaves the files as they are', async () => {
   const dataDir = tempDir();
   const file = join(tempDir(), 'snapshot.json');
   writeFileSync(file, JSON.stringify({ datasets: fixtureRecords(40, 3, 'one-shot') }));
 
   const run = await cli(['import', '--org', 'acme', file, '--data-dir', dataDir]);
   expect(run.code, run.stderr).toBe(0);
-  expect(existsSync(join(dataDir, 'health.sqlite'))).toBe(false);
-  expect(readdirSync(dataDir).filter((name) => name.startsWith('health.sqlite.journal-'))).toHaveLength(1);
+  expect(await queryImage(dataDir, "SELECT count(*) FROM datasets WHERE org_id = 'acme'")).toEqual([[40]]);
 
+  const before = databaseDigests(dataDir);
   const exported = await cli(['export', '--org', 'acme', '-', '--data-dir', dataDir]);
   expect(exported.code, exported.stderr).toBe(0);
   expect((JSON.parse(exported.stdout) as { datasets: unknown[] }).datasets).toHaveLength(40);
+  expect(databaseDigests(dataDir)).toEqual(before);
+});
 
-  const store = await Store.open({ dataDir, checkpoint: { checkpointBytes: 1024 } });
-  try {
-    await expect.poll(() => existsSync(join(dataDir, 'health.sqlite')), { timeout: 10_000 }).toBe(true);
-  } finally {
-    await store.close();
-  }
-  const reopened = await Store.open({ dataDir });
-  expect(reopened.value('SELECT count(*) FROM datasets')).toBe(40);
-  await reopened.close();
+it('a small change (a key) reaches the image too', async () => {
+  const dataDir = tempDir();
+  expect((await cli(['demo', '--datasets', '5', '--org', 'acme', '--data-dir', dataDir])).code).toBe(0);
+  const image = statSync(join(dataDir, 'health.sqlite')).ino;
+  const created = await cli(['keys', 'create', '--org', 'acme', '--name', 'small', '--data-dir', dataDir]);
+  expect(created.code, created.stderr).toBe(0);
+  expect(statSync(join(dataDir, 'health.sqlite')).ino).not.toBe(image);
+  expect(await queryImage(dataDir, "SELECT name FROM api_keys WHERE org_id = 'acme'")).toEqual([['small']]);
 });

@@ -264,8 +264,8 @@ describe('writing', () => {
     expect(await notesIn(backupFile())).toEqual(['one']);
     expect(statSync(mainFile()).mode & 0o777).toBe(0o600);
     expect(statSync(backupFile()).mode & 0o777).toBe(0o600);
-    // The backup's journal (leading from it to the image) and the image's own.
-    expect(journals()).toHaveLength(2);
+    // The backup's journal (leading from it to the image); the image's own starts at its first commit.
+    expect(journals()).toHaveLength(1);
     const { log, warnings } = recordingLog();
     const store = await open({ log });
     expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
@@ -432,7 +432,55 @@ describe('writing', () => {
     expect(reopened.all(count)).toEqual([{ 'count(*)': 12000, "sum(substr(body, 1, 1) = 'x')": 12000 }]);
   });
 
-  it('close folds a grown journal into the image; a small one is only fsynced', async () => {
+  it('a clean close leaves the image holding every commit, however small; with none, writes nothing', async () => {
+    const first = await open();
+    addNote(first, 'first');
+    await first.close();
+    expect(await notesIn(mainFile())).toEqual(['first']);
+
+    const second = await open();
+    addNote(second, 'second');
+    await second.close();
+    // The image alone, read by SQLite without the journals, is the whole database.
+    expect(await notesIn(mainFile())).toEqual(['first', 'second']);
+
+    const image = inode(mainFile());
+    const names = readdirSync(dir).sort();
+    const unchanged = await open();
+    expect(unchanged.column('SELECT text FROM note ORDER BY rowid')).toEqual(['first', 'second']);
+    await unchanged.close();
+    expect(inode(mainFile())).toBe(image);
+    expect(readdirSync(dir).sort()).toEqual(names);
+  });
+
+  it('a clean close brings back an image that was missing (opened from the backup), even without a commit', async () => {
+    await writeTwoVersions();
+    rmSync(mainFile());
+    const store = await open();
+    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
+    await store.close();
+    expect(await notesIn(mainFile())).toEqual(['one', 'two']);
+  });
+
+  it('a close that cannot write the image (no room for it) still closes, every commit kept in the journal', async () => {
+    const { log, warnings } = recordingLog();
+    const store = await open({ log });
+    addNote(store, 'kept');
+    await store.flush();
+    // The image's name taken by a folder: the checkpoint's swap fails, the journal is still written.
+    mkdirSync(join(mainFile(), 'in-the-way'), { recursive: true });
+    addNote(store, 'after');
+    await store.close();
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^could not write the image at close \(.+\); every change is kept in the journal$/,
+      ),
+    ]);
+    rmSync(mainFile(), { recursive: true });
+    expect(await reopenedNotes()).toEqual(['kept', 'after']);
+  });
+
+  it('with a quit threshold (the benchmark, tests) close folds only a grown journal; a small one is only fsynced', async () => {
     const small = await open({ checkpoint: { quitCheckpointBytes: 1024 * 1024 } });
     addNote(small, 'small');
     await small.close();
