@@ -170,6 +170,8 @@ describe('handoff view', { timeout: 120_000 }, () => {
       expect(await section.getAttribute('data-count'), name).toBe(String(list.length));
       expect(await section.locator('h2').textContent(), name).toContain(`(${list.length})`);
       expect(await rowIds(page, name), name).toEqual(list.map((item) => item.datasetId ?? item.sourceId));
+      // A section with rows never also says it has none.
+      expect(await section.locator('[data-empty]').count(), name).toBe(0);
     }
     const eq = page.locator('section[data-section="newlyFailed"] [data-row="eq-prices"]');
     expect(await eq.locator('[data-cause]').textContent()).toBe('Ingest failed: E_AUTH_FAILED');
