@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { MAX_NOTE_LENGTH } from '../../../shared/causes';
 import { acknowledgeDataset, unacknowledgeDataset } from '../../../electron/knowledge/acknowledge';
-import { listIncidents } from '../../../electron/query/incidents';
+import { getIncident, listIncidents } from '../../../electron/query/incidents';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
 import { listAcknowledgements } from '../../../electron/store/acknowledgements';
@@ -95,14 +95,17 @@ async function* chunks(text: string, size = 4096): AsyncGenerator<Buffer> {
 const importText = (into: Store, text: string, options: Partial<ImportOptions> = {}) =>
   importSnapshotFile(into, ORG, chunks(text), { now: clock, ...options });
 
-/** Everything of the org the doors show: its acknowledgements, causes and each dataset's timeline. */
 /** An outage still open in a snapshot is another machine's: said so on the importing mirror's timelines. */
 const IMPORTED_OPEN = ' (still out when the snapshot was exported)';
 
+/** Everything of the org the doors show: its acknowledgements, incidents (live, and ended too) and timelines. */
 function seen(from: Store): unknown {
   return {
     acknowledgements: listAcknowledgements(from, ORG, true),
     causes: listIncidents(from, ORG),
+    incidents: listIncidents(from, ORG, { includeEnded: true }).map(({ incidentId }) =>
+      getIncident(from, ORG, incidentId),
+    ),
     timelines: storedDatasetIds(from, ORG)
       .sort()
       .map((id) => [
@@ -156,7 +159,21 @@ describe('export → import → export', () => {
     await livedIn();
     const first = exported(store);
     const parsed = JSON.parse(first) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['datasets', 'tasks', 'timeline', 'acknowledgements', 'syncOutages']);
+    expect(Object.keys(parsed)).toEqual([
+      'datasets',
+      'tasks',
+      'timeline',
+      'acknowledgements',
+      'syncOutages',
+      'incidents',
+    ]);
+    // One per line, by id; failures by dataset, delivery, status (a's is over: it recovered).
+    expect(first.split('"incidents":[\n')[1]!.split('\n')).toEqual([
+      '{"incidentId":"inc-aa89b56a29","causeId":"missing:sup-a","title":"MISSING from Supplier A","firstFailureAt":"2026-11-21T05:00:00.000Z","lastFailureAt":"2026-11-21T05:00:00.000Z","openedAt":"2026-11-21T06:00:00.000Z","endedAt":null,"failures":[{"datasetId":"c","deliveryId":"c1","status":"MISSING","failureAt":"2026-11-21T05:00:00.000Z","learnedAt":"2026-11-21T06:00:00.000Z","endedAt":null}]},',
+      '{"incidentId":"inc-db0ed9c40e","causeId":"normalize:E_SCHEMA_MISMATCH","title":"Normalize failed: E_SCHEMA_MISMATCH","firstFailureAt":"2026-11-20T05:10:00.000Z","lastFailureAt":"2026-11-20T05:10:00.000Z","openedAt":"2026-11-21T06:00:00.000Z","endedAt":null,"failures":[{"datasetId":"a","deliveryId":"a1","status":"FAILED","failureAt":"2026-11-20T05:10:00.000Z","learnedAt":"2026-11-21T06:00:00.000Z","endedAt":"2026-11-21T06:35:00.000Z"},{"datasetId":"b","deliveryId":"b1","status":"FAILED","failureAt":"2026-11-20T05:10:00.000Z","learnedAt":"2026-11-21T06:00:00.000Z","endedAt":null}]}',
+      ']}',
+      '',
+    ]);
     expect(Object.keys(parsed.timeline as object)).toEqual(['a', 'b', 'c', 'd']);
     expect((parsed.timeline as Record<string, { kind: string }[]>).a!.map((e) => e.kind)).toEqual([
       'status',
@@ -181,6 +198,8 @@ describe('export → import → export', () => {
     ]);
 
     const fresh = await newStore();
+    // An hour on: the importing mirror learns of nothing, the file says when the first one did.
+    tick(60);
     const counts = await importText(fresh, first);
     expect(counts).toEqual({
       datasets: 4,
@@ -188,6 +207,7 @@ describe('export → import → export', () => {
       timelineEntries: 9,
       acknowledgements: 2,
       syncOutages: 2,
+      incidents: 2,
     });
     expect(exported(fresh)).toBe(first);
     expect(seen(fresh)).toEqual(seen(store));
