@@ -1,8 +1,8 @@
 /**
  * Export of an org's snapshot (DESIGN.md §7): every record with all stored events, and its tasks; then
  * the local knowledge of those datasets (§11): each one's timeline (oldest first), the acknowledgements
- * (open and ended) and the org's sync outages. The format: docs/decisions.md "Snapshots: the local
- * knowledge"; import reads it back (store/snapshot.ts).
+ * (open and ended), the org's sync outages and its incidents with their failures. The format:
+ * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot.ts).
  */
 import type { SqlValue } from 'sql.js';
 import type { Store } from '../store/database';
@@ -35,12 +35,25 @@ const EXPORT_ACKNOWLEDGEMENTS = `SELECT dataset_id, delivery_id, status, cause_i
 const EXPORT_SYNC_OUTAGES = `SELECT source_id, source_name, last_success_at, lost_at, regained_at
   FROM sync_outages WHERE org_id = ? ORDER BY lost_at, source_id, id`;
 
+/**
+ * The org's incidents, each row one failure with its incident's columns (by incident, then failure).
+ * Failures of datasets the org no longer has (removed by the remote, so over) are left out, as the other
+ * knowledge of such datasets is (gone): import takes failures of the org's datasets only, and an
+ * incident left with none is not written.
+ */
+const EXPORT_INCIDENTS = `SELECT i.incident_id, i.cause_id, i.title, i.first_failure_at, i.last_failure_at, i.opened_at,
+  i.ended_at, f.dataset_id, f.delivery_id, f.status, f.failure_at, f.learned_at, f.ended_at
+  FROM incidents i JOIN incident_failures f ON f.org_id = i.org_id AND f.incident_id = i.incident_id
+  WHERE i.org_id = ? AND ${OF_A_DATASET('f')}
+  ORDER BY i.incident_id, f.dataset_id, f.delivery_id, f.status`;
+
 export interface ExportCounts {
   datasets: number;
   tasks: number;
   timelineEntries: number;
   acknowledgements: number;
   syncOutages: number;
+  incidents: number;
 }
 
 const text = (value: SqlValue | undefined): string | null => (value == null ? null : String(value));
@@ -72,7 +85,7 @@ export function exportSnapshot(store: Store, orgId: string, write: (chunk: strin
   return { datasets, tasks, ...exportKnowledge(store, orgId, write) };
 }
 
-/** The timeline (a dataset per line), acknowledgements and sync outages (one per line), and the end. */
+/** The timeline (a dataset per line), acknowledgements, sync outages and incidents (one per line), and the end. */
 function exportKnowledge(
   store: Store,
   orgId: string,
@@ -124,6 +137,40 @@ function exportKnowledge(
     write(separator + JSON.stringify({ sourceId, sourceName, lastSuccessAt, lostAt, regainedAt }));
     separator = ',\n';
   });
+  write('\n],"incidents":[');
+  const incidents = exportIncidents(store, orgId, write);
   write('\n]}\n');
-  return { timelineEntries, acknowledgements, syncOutages };
+  return { timelineEntries, acknowledgements, syncOutages, incidents };
+}
+
+/** The incidents, one per line with its failures; returns how many. */
+function exportIncidents(store: Store, orgId: string, write: (chunk: string) => void): number {
+  let separator = '\n';
+  let count = 0;
+  let incident: Record<string, unknown> | null = null;
+  let failures: string[] = [];
+  const flush = (): void => {
+    if (incident === null) return;
+    // `failures` last: the incident's fields as import lists them, then its failures as written.
+    const head = JSON.stringify(incident);
+    write(`${separator}${head.slice(0, -1)},"failures":[${failures.join(',')}]}`);
+    separator = ',\n';
+    count++;
+  };
+  store.eachRow(EXPORT_INCIDENTS, [orgId], (row) => {
+    const [incidentId, causeId, title, firstFailureAt, lastFailureAt, openedAt, endedAt] = row
+      .slice(0, 7)
+      .map(text);
+    if (incident === null || incident.incidentId !== incidentId) {
+      flush();
+      incident = { incidentId, causeId, title, firstFailureAt, lastFailureAt, openedAt, endedAt };
+      failures = [];
+    }
+    const [datasetId, deliveryId, status, failureAt, learnedAt, failureEndedAt] = row.slice(7).map(text);
+    failures.push(
+      JSON.stringify({ datasetId, deliveryId, status, failureAt, learnedAt, endedAt: failureEndedAt }),
+    );
+  });
+  flush();
+  return count;
 }

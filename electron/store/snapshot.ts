@@ -1,10 +1,11 @@
 /**
  * Snapshots: `{ "datasets": [records as the single-dataset endpoint returns them], "tasks": {
  * "<deliveryId>": tasks record } }` (DESIGN.md §7), and the local knowledge of those datasets (§11:
- * `timeline`, `acknowledgements`, `syncOutages`, snapshotKnowledge.ts). An import reads the file record by record
- * (snapshotText.ts), checks each one and writes it at once, all in one transaction: a problem anywhere
- * in the file rolls back what came before it, so the file is imported whole or not at all (§3) and is
- * never held in memory whole (§10). Export, a read, is query/exportSnapshot.ts.
+ * `timeline`, `acknowledgements`, `syncOutages`, `incidents`, snapshotKnowledge.ts). An import reads
+ * the file record by record (snapshotText.ts), checks each one and writes it at once, all in one
+ * transaction: a problem anywhere in the file rolls back what came before it, so the file is imported
+ * whole or not at all (§3) and is never held in memory whole (§10). Export, a read, is
+ * query/exportSnapshot.ts.
  */
 import { type FailureCause, firstFailure } from '../../shared/causes';
 import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from './incidents';
@@ -27,8 +28,10 @@ import {
   type DeliveryOwner,
   KnowledgeWriter,
   type SnapshotAcknowledgement,
+  type SnapshotIncident,
   type SnapshotSyncOutage,
   normalizeAcknowledgement,
+  normalizeIncident,
   normalizeSyncOutage,
   normalizeTimeline,
 } from './snapshotKnowledge';
@@ -45,6 +48,8 @@ export interface ParsedSnapshot {
   timeline?: Map<string, TimelineEntry[]>;
   acknowledgements?: SnapshotAcknowledgement[];
   syncOutages?: SnapshotSyncOutage[];
+  /** Given (even empty): they replace the org's incidents; absent: the import groups its failures. */
+  incidents?: SnapshotIncident[];
 }
 
 export interface ImportOptions {
@@ -62,6 +67,7 @@ export interface ImportCounts {
   timelineEntries: number;
   acknowledgements: number;
   syncOutages: number;
+  incidents: number;
 }
 
 /** Where a delivery is first named in the file: an event of a dataset record, or the record itself. */
@@ -290,8 +296,10 @@ class SnapshotWriter {
     // Last, as the knowledge comes last in an export: its checks across the whole file.
     knowledge.finish();
     pruneTasks(this.store, this.orgId);
-    // The org's failures as the file gives them, grouped as a sync groups them (the import's time is
-    // when this mirror learned of them; their failure times come from the deliveries).
+    // The org's incidents brought up to date with its failures, as a sync's commit does: those the file
+    // gave (replacing the org's) keep their ids and times, a failure no longer its dataset's problem
+    // ends, one the file did not hold is grouped (the import's time is when this mirror learned of it;
+    // its failure time comes from its delivery). A file without incidents: all of them grouped so.
     refreshIncidents(this.store, this.orgId, { now: this.now, gapMs: this.incidentGapMs });
     // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
     for (const [datasetId, earliest] of knowledge.timelines) {
@@ -346,11 +354,15 @@ const refused = (error: unknown): never => {
   throw error;
 };
 
-type KnowledgePart = Extract<SnapshotPart, { kind: 'timeline' | 'acknowledgement' | 'syncOutage' }>;
+type KnowledgePart = Extract<
+  SnapshotPart,
+  { kind: 'timeline' | 'acknowledgement' | 'syncOutage' | 'incident' }
+>;
 
 const timelinePath = (datasetId: string): string => `$.timeline[${jsonKey(datasetId)}]`;
 const acknowledgementPath = (index: number): string => `$.acknowledgements[${index}]`;
 const syncOutagePath = (index: number): string => `$.syncOutages[${index}]`;
+const incidentPath = (index: number): string => `$.incidents[${index}]`;
 
 /**
  * The knowledge parts of a file: each checked as it is read (its problems come in file order with the
@@ -389,9 +401,14 @@ class KnowledgeReader {
       const ack = normalizeAcknowledgement(part.value, path);
       return () => writer.acknowledgement(ack, path);
     }
-    const path = syncOutagePath(part.index);
-    const outage = normalizeSyncOutage(part.value, path);
-    return () => writer.syncOutage(outage, path);
+    if (part.kind === 'syncOutage') {
+      const path = syncOutagePath(part.index);
+      const outage = normalizeSyncOutage(part.value, path);
+      return () => writer.syncOutage(outage, path);
+    }
+    const path = incidentPath(part.index);
+    const incident = normalizeIncident(part.value, path);
+    return () => writer.incident(incident, path);
   }
 }
 
@@ -406,13 +423,14 @@ const knowledgeWriter = (store: Store, orgId: string, checker: SnapshotChecker):
 /** Parses and validates snapshot text; the error names the JSON path of the first problem. */
 export function parseSnapshot(text: string): ParsedSnapshot {
   const checker = new SnapshotChecker();
-  const snapshot: Required<ParsedSnapshot> = {
+  const snapshot: Required<Omit<ParsedSnapshot, 'incidents'>> = {
     datasets: [],
     tasks: new Map(),
     timeline: new Map(),
     acknowledgements: [],
     syncOutages: [],
   };
+  const incidents: SnapshotIncident[] = [];
   const splitter = new SnapshotSplitter((part) => {
     switch (part.kind) {
       case 'dataset':
@@ -429,6 +447,9 @@ export function parseSnapshot(text: string): ParsedSnapshot {
         break;
       case 'syncOutage':
         snapshot.syncOutages.push(normalizeSyncOutage(part.value, syncOutagePath(part.index)));
+        break;
+      case 'incident':
+        incidents.push(normalizeIncident(part.value, incidentPath(part.index)));
     }
   });
   try {
@@ -437,13 +458,14 @@ export function parseSnapshot(text: string): ParsedSnapshot {
   } catch (error) {
     refused(error);
   }
-  return snapshot;
+  return splitter.gave('incidents') ? { ...snapshot, incidents } : snapshot;
 }
 
 /**
  * Writes a parsed snapshot into the org: each dataset in it replaces the stored one of the same id
  * (record, events, timeline and acknowledgements), datasets not in the file are left as they are; its
- * sync outages are added (one of the same source and start replaced). All or nothing.
+ * sync outages are added (one of the same source and start replaced); its incidents, if it gives them,
+ * replace the org's. All or nothing.
  */
 export function importSnapshot(
   store: Store,
@@ -466,6 +488,10 @@ export function importSnapshot(
         knowledge.timeline(datasetId, entries, timelinePath(datasetId));
       snapshot.acknowledgements?.forEach((ack, i) => knowledge.acknowledgement(ack, acknowledgementPath(i)));
       snapshot.syncOutages?.forEach((outage, i) => knowledge.syncOutage(outage, syncOutagePath(i)));
+      if (snapshot.incidents !== undefined) {
+        knowledge.replaceIncidents();
+        snapshot.incidents.forEach((incident, i) => knowledge.incident(incident, incidentPath(i)));
+      }
       writer.finish(checker, knowledge);
     } catch (error) {
       refused(error);
@@ -517,6 +543,8 @@ export async function importSnapshotFile(
         await slice(() => {
           splitter.end();
           reader.flush();
+          // `"incidents": []`: the org's go all the same (the file says it had none).
+          if (splitter.gave('incidents')) knowledge.replaceIncidents();
         });
         await packer.drain();
         await slice(writePacked);

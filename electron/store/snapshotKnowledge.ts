@@ -1,12 +1,14 @@
 /**
  * The local knowledge in a snapshot (DESIGN.md §11: "covered by export/import"): each dataset's
- * timeline, the org's acknowledgements (open and ended) and its sync outages. Checked as strictly as
- * the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long text, names
- * and notes the app could not have stored), each problem named by its JSON path; written beside the datasets in the import's transaction. The format
- * is docs/decisions.md "Snapshots: the local knowledge".
+ * timeline, the org's acknowledgements (open and ended), its sync outages and its incidents. Checked as
+ * strictly as the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long
+ * text, names and notes the app could not have stored), each problem named by its JSON path; written
+ * beside the datasets in the import's transaction. The format is docs/decisions.md "Snapshots: the
+ * local knowledge".
  */
 import {
   type AcknowledgementView,
+  type ParsedCause,
   MAX_ACK_NAME_LENGTH,
   MAX_CAUSE_ID_LENGTH,
   MAX_NOTE_LENGTH,
@@ -36,6 +38,29 @@ export interface SnapshotSyncOutage {
   regainedAt: string | null;
 }
 
+/** One failure an incident holds, as a snapshot holds it (its cause is its incident's). */
+export interface SnapshotIncidentFailure {
+  datasetId: string;
+  /** '' when the remote named no delivery (as the store keeps it). */
+  deliveryId: string;
+  status: 'FAILED' | 'MISSING';
+  failureAt: string;
+  learnedAt: string;
+  endedAt: string | null;
+}
+
+/** An incident (docs/decisions.md "Incidents") with its failures, live and over. */
+export interface SnapshotIncident {
+  incidentId: string;
+  causeId: string;
+  title: string;
+  firstFailureAt: string;
+  lastFailureAt: string;
+  openedAt: string;
+  endedAt: string | null;
+  failures: SnapshotIncidentFailure[];
+}
+
 /** The fields of each record, in the order export writes them and messages list them. */
 export const TIMELINE_ENTRY_FIELDS = ['at', 'kind', 'from', 'to', 'deliveryId', 'text', 'by'] as const;
 export const ACKNOWLEDGEMENT_FIELDS = [
@@ -55,6 +80,25 @@ export const SYNC_OUTAGE_FIELDS = [
   'lastSuccessAt',
   'lostAt',
   'regainedAt',
+] as const;
+
+export const INCIDENT_FIELDS = [
+  'incidentId',
+  'causeId',
+  'title',
+  'firstFailureAt',
+  'lastFailureAt',
+  'openedAt',
+  'endedAt',
+  'failures',
+] as const;
+export const INCIDENT_FAILURE_FIELDS = [
+  'datasetId',
+  'deliveryId',
+  'status',
+  'failureAt',
+  'learnedAt',
+  'endedAt',
 ] as const;
 
 const KINDS: ReadonlySet<string> = new Set(TIMELINE_KINDS);
@@ -155,6 +199,16 @@ class Fields {
     return value;
   }
 
+  /** An array (`what`: its elements, for messages). */
+  array(key: string, what: string): unknown[] {
+    const value = this.input[key];
+    if (value === undefined || value === null)
+      throw new RecordProblem(this.at(key), `missing; an array of ${what}`);
+    if (!Array.isArray(value))
+      throw new RecordProblem(this.at(key), `expected an array of ${what}, got ${describe(value)}`);
+    return value;
+  }
+
   /** `later` is null, or not before `earlier`. */
   notBefore(later: string | null, laterKey: string, earlier: string | null, earlierKey: string): void {
     if (later !== null && earlier !== null && Date.parse(later) < Date.parse(earlier))
@@ -244,6 +298,94 @@ export function normalizeSyncOutage(value: unknown, path: string): SnapshotSyncO
   return { sourceId, sourceName, lastSuccessAt, lostAt, regainedAt };
 }
 
+/**
+ * An incident as the store keeps it (store/incidents.ts): its id as incidentIdOf spells it, a cause key
+ * (canonical, as acknowledgements' are), each failure's status of its cause's kind, a failure never
+ * after the mirror learned of it, and ended exactly when none of its failures is live.
+ */
+export function normalizeIncident(value: unknown, path: string): SnapshotIncident {
+  const fields = new Fields(value, path, INCIDENT_FIELDS, 'an incident');
+  const incidentId = fields.required('incidentId', MAX_ID_LENGTH);
+  if (!INCIDENT_ID.test(incidentId))
+    throw new RecordProblem(
+      fields.at('incidentId'),
+      `${shortQuote(incidentId)} is not an incident id ('inc-' and 10 lower-case hex digits, maybe '-N')`,
+    );
+  const given = fields.required('causeId', MAX_CAUSE_ID_LENGTH);
+  let cause: ParsedCause;
+  try {
+    cause = parseCauseId(given);
+  } catch (error) {
+    throw new RecordProblem(fields.at('causeId'), (error as Error).message);
+  }
+  const causeId = causeIdOf(cause);
+  // Made of the remote's names and ids (a supplier's name): only its length is checked.
+  const title = fields.required('title', MAX_NOTE_LENGTH);
+  const firstFailureAt = fields.requiredTime('firstFailureAt');
+  const lastFailureAt = fields.requiredTime('lastFailureAt');
+  fields.notBefore(lastFailureAt, 'lastFailureAt', firstFailureAt, 'firstFailureAt');
+  const openedAt = fields.requiredTime('openedAt');
+  const endedAt = fields.time('endedAt');
+  const list = fields.array('failures', 'failures');
+  if (list.length === 0)
+    throw new RecordProblem(fields.at('failures'), 'empty; an incident holds at least one failure');
+  const failures = list.map((item, i) =>
+    normalizeIncidentFailure(item, `${fields.at('failures')}[${i}]`, cause, causeId),
+  );
+  const live = failures.findIndex((failure) => failure.endedAt === null);
+  if (endedAt !== null && live >= 0)
+    throw new RecordProblem(
+      fields.at('endedAt'),
+      `given, but its failure at ${fields.at('failures')}[${live}] is live (endedAt null): an incident ends when none of its failures is`,
+    );
+  if (endedAt === null && live < 0)
+    throw new RecordProblem(
+      fields.at('endedAt'),
+      'null, but every one of its failures has ended: an incident ends when none of its failures is live',
+    );
+  return { incidentId, causeId, title, firstFailureAt, lastFailureAt, openedAt, endedAt, failures };
+}
+
+function normalizeIncidentFailure(
+  value: unknown,
+  path: string,
+  cause: ParsedCause,
+  causeId: string,
+): SnapshotIncidentFailure {
+  const fields = new Fields(value, path, INCIDENT_FAILURE_FIELDS, 'a failure');
+  const datasetId = fields.required('datasetId', MAX_ID_LENGTH);
+  const deliveryId = fields.text('deliveryId', MAX_ID_LENGTH);
+  if (deliveryId === null)
+    throw new RecordProblem(
+      fields.at('deliveryId'),
+      "missing; the failed or missing delivery's id ('' when the remote named none)",
+    );
+  const status = fields.text('status', MAX_ID_LENGTH);
+  if (status !== 'FAILED' && status !== 'MISSING')
+    throw new RecordProblem(
+      fields.at('status'),
+      status === null
+        ? 'missing; FAILED or MISSING'
+        : `${shortQuote(status)} is not a failure's status (FAILED or MISSING)`,
+    );
+  // A MISSING failure's cause is its supplier's; a FAILED one's a stage's, or unknown.
+  if ((status === 'MISSING') !== (cause.kind === 'missing'))
+    throw new RecordProblem(
+      fields.at('status'),
+      `a ${status} failure in an incident of cause ${shortQuote(causeId)} (MISSING failures are of missing:SUPPLIER causes, FAILED ones of STAGE:SHORTCODE or unknown)`,
+    );
+  const failureAt = fields.requiredTime('failureAt');
+  const learnedAt = fields.requiredTime('learnedAt');
+  // Never after the mirror learned of it (docs/decisions.md "Failure time").
+  if (Date.parse(failureAt) > Date.parse(learnedAt))
+    throw new RecordProblem(
+      fields.at('failureAt'),
+      `${failureAt} is after learnedAt (${learnedAt}): a failure is never later than when the mirror learned of it`,
+    );
+  const endedAt = fields.time('endedAt');
+  return { datasetId, deliveryId, status, failureAt, learnedAt, endedAt };
+}
+
 /** Where a delivery is first named among the file's datasets, as the import's checker knows it. */
 export interface DeliveryOwner {
   /** The datasetId it belongs to, and the JSON path that says so. */
@@ -264,9 +406,14 @@ export class KnowledgeWriter {
   private readonly open = new Map<string, string>();
   /** `[sourceId, lostAt]` of each sync outage written → its path. */
   private readonly outages = new Map<string, string>();
+  /** Each incident written → its path; each failure (incidentFailureKey) → its path. */
+  private readonly incidents = new Map<string, string>();
+  private readonly incidentFailures = new Map<string, string>();
+  /** The org's incidents were replaced by the file's (it gave `incidents`). */
+  private incidentsReplaced = false;
   /** Datasets whose timeline the file gave, with its earliest entry's time: pruned to retention at the end. */
   readonly timelines = new Map<string, string>();
-  counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0 };
+  counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0, incidents: 0 };
 
   constructor(
     private readonly store: Store,
@@ -410,5 +557,87 @@ export class KnowledgeWriter {
       ],
     );
     this.counts.syncOutages++;
+  }
+
+  /**
+   * The file gives `incidents` (maybe none): the org's incidents and their failures go, the file's
+   * replace them (`incident`); the import's refreshIncidents then ends and groups from there. Once.
+   */
+  replaceIncidents(): void {
+    if (this.incidentsReplaced) return;
+    this.incidentsReplaced = true;
+    this.store.run('DELETE FROM incident_failures WHERE org_id = ?', [this.orgId]);
+    this.store.run('DELETE FROM incidents WHERE org_id = ?', [this.orgId]);
+  }
+
+  /**
+   * An incident of the file, with its failures: each of a dataset the org has after the import (the
+   * file's, or one it keeps), of a delivery that is not another dataset's of the file, and held by one
+   * incident of the file only (a failure is the store's key).
+   */
+  incident(incident: SnapshotIncident, path: string): void {
+    const same = this.incidents.get(incident.incidentId);
+    if (same !== undefined)
+      throw new RecordProblem(
+        `${path}.incidentId`,
+        `incident ${shortQuote(incident.incidentId)} is also at ${same} (one incident per id)`,
+      );
+    this.incidents.set(incident.incidentId, path);
+    incident.failures.forEach((failure, i) => {
+      const at = `${path}.failures[${i}]`;
+      if (
+        this.datasetIndex(failure.datasetId) === undefined &&
+        this.store.value('SELECT 1 FROM datasets WHERE org_id = ? AND dataset_id = ?', [
+          this.orgId,
+          failure.datasetId,
+        ]) === undefined
+      )
+        throw new RecordProblem(
+          `${at}.datasetId`,
+          `a failure of dataset ${shortQuote(failure.datasetId)}, which is neither in the file's datasets nor in org '${this.orgId}'`,
+        );
+      this.ownDelivery(failure.datasetId, failure.deliveryId || null, `${at}.deliveryId`);
+      const key = JSON.stringify([failure.datasetId, failure.deliveryId, failure.status]);
+      const other = this.incidentFailures.get(key);
+      if (other !== undefined)
+        throw new RecordProblem(
+          at,
+          `the ${failure.status} failure of dataset ${shortQuote(failure.datasetId)}, delivery ${shortQuote(failure.deliveryId)} is also at ${other} (a failure belongs to one incident)`,
+        );
+      this.incidentFailures.set(key, at);
+    });
+    this.replaceIncidents();
+    this.store.run(
+      `INSERT INTO incidents (org_id, incident_id, cause_id, title, first_failure_at, last_failure_at, opened_at, ended_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        this.orgId,
+        incident.incidentId,
+        incident.causeId,
+        incident.title,
+        incident.firstFailureAt,
+        incident.lastFailureAt,
+        incident.openedAt,
+        incident.endedAt,
+      ],
+    );
+    for (const failure of incident.failures)
+      this.store.run(
+        `INSERT INTO incident_failures (org_id, dataset_id, delivery_id, status, incident_id, cause_id, failure_at,
+           learned_at, ended_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          this.orgId,
+          failure.datasetId,
+          failure.deliveryId,
+          failure.status,
+          incident.incidentId,
+          incident.causeId,
+          failure.failureAt,
+          failure.learnedAt,
+          failure.endedAt,
+        ],
+      );
+    this.counts.incidents++;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Reads a snapshot file's JSON (DESIGN.md §7) as it arrives, one record at a time: each element of the
- * top-level arrays (`datasets`, `acknowledgements`, `syncOutages`) and each member of the keyed objects
+ * top-level arrays (`datasets`, `acknowledgements`, `syncOutages`, `incidents`) and each member of the keyed objects
  * (`tasks`, `timeline`) is cut out of the bytes and parsed on its own.
  * `JSON.parse` of a whole 10k snapshot (~180 MB) builds a gigabyte of objects that live until the last
  * one is written, and collecting them costs more than parsing (DESIGN.md §10 import budget); a record
@@ -32,13 +32,15 @@ export type SnapshotPart =
   | { kind: 'tasks'; deliveryId: string; value: unknown }
   | { kind: 'timeline'; datasetId: string; value: unknown }
   | { kind: 'acknowledgement'; index: number; value: unknown }
-  | { kind: 'syncOutage'; index: number; value: unknown };
+  | { kind: 'syncOutage'; index: number; value: unknown }
+  | { kind: 'incident'; index: number; value: unknown };
 
 /** The snapshot object's arrays of records, and what each element is called in messages. */
 const LISTS = {
   datasets: { kind: 'dataset', item: 'a dataset record' },
   acknowledgements: { kind: 'acknowledgement', item: 'an acknowledgement' },
   syncOutages: { kind: 'syncOutage', item: 'a sync outage' },
+  incidents: { kind: 'incident', item: 'an incident' },
 } as const;
 type ListName = keyof typeof LISTS;
 
@@ -50,7 +52,14 @@ const MAPS = {
 type MapName = keyof typeof MAPS;
 
 /** Every member the snapshot object may have, in the order messages list them. */
-export const SNAPSHOT_MEMBERS = ['datasets', 'tasks', 'timeline', 'acknowledgements', 'syncOutages'] as const;
+export const SNAPSHOT_MEMBERS = [
+  'datasets',
+  'tasks',
+  'timeline',
+  'acknowledgements',
+  'syncOutages',
+  'incidents',
+] as const;
 type Member = (typeof SNAPSHOT_MEMBERS)[number];
 const isList = (name: string): name is ListName => Object.hasOwn(LISTS, name);
 const isMap = (name: string): name is MapName => Object.hasOwn(MAPS, name);
@@ -102,12 +111,19 @@ export class SnapshotSplitter {
   private valueColumn = 1;
   private name = '';
   private readonly names = new Set<string>();
+  /** The members given as an array or keyed object (not null), empty ones too. */
+  private readonly opened = new Set<Member>();
   /** The array or keyed object being read. */
   private section: Member = 'datasets';
   /** The keys read in each keyed object. */
   private readonly keys: Record<MapName, Set<string>> = { tasks: new Set(), timeline: new Set() };
   /** The records read in each array. */
-  private readonly counts: Record<ListName, number> = { datasets: 0, acknowledgements: 0, syncOutages: 0 };
+  private readonly counts: Record<ListName, number> = {
+    datasets: 0,
+    acknowledgements: 0,
+    syncOutages: 0,
+    incidents: 0,
+  };
   private sawDatasets = false;
   private datasetsEnded = false;
   private whole: Buffer[] = [];
@@ -117,6 +133,11 @@ export class SnapshotSplitter {
   /** The whole `datasets` array has been read (every dataset record is emitted). */
   get datasetsRead(): boolean {
     return this.datasetsEnded;
+  }
+
+  /** The file gives `member` (an array or keyed object, maybe empty; not absent, not null). */
+  gave(member: Member): boolean {
+    return this.opened.has(member);
   }
 
   /** Scans the next bytes of the file, emitting every record they complete (`chunk` is not kept). */
@@ -164,9 +185,11 @@ export class SnapshotSplitter {
           if (isList(this.name) && c === OPEN_BRACKET) {
             if (this.name === 'datasets') this.sawDatasets = true;
             this.section = this.name;
+            this.opened.add(this.name);
             this.state = 'list-item-or-end';
           } else if (isMap(this.name) && c === OPEN_BRACE) {
             this.section = this.name;
+            this.opened.add(this.name);
             this.state = 'map-name-or-end';
           } else {
             this.begin('top-value', chunk, i);
@@ -513,6 +536,7 @@ function memberShape(name: string): string {
     datasets: 'dataset records',
     acknowledgements: 'acknowledgements',
     syncOutages: 'sync outages',
+    incidents: 'incidents',
   };
   return `$.${name}: expected an array of ${plural[name as ListName]}`;
 }

@@ -239,11 +239,13 @@ function knowledgeNote(counts: {
   timelineEntries: number;
   acknowledgements: number;
   syncOutages: number;
+  incidents: number;
 }): string {
   const parts = [
     [counts.timelineEntries, 'timeline entry', 'timeline entries'],
     [counts.acknowledgements, 'acknowledgement', 'acknowledgements'],
     [counts.syncOutages, 'sync outage', 'sync outages'],
+    [counts.incidents, 'incident', 'incidents'],
   ] as const;
   const given = parts.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
   return given.length === 0 ? '' : ` (with ${given.join(', ')})`;

@@ -226,7 +226,7 @@ describe('import and export', () => {
     [
       'an unknown top-level field',
       { items: [] },
-      /\$\.items: unknown field 'items' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages\)/,
+      /\$\.items: unknown field 'items' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages, incidents\)/,
     ],
     [
       'record without datasetId',

@@ -3,12 +3,13 @@
  * directory whose org lived (status transitions written by the sync's commit, `ack` and `ack --cause`
  * from the command line, an acknowledgement that ended when its dataset recovered, sync outages as the
  * contact watch records them) is exported, imported into a fresh directory and exported again: the two
- * files are byte for byte the same, and the `ack`-visible state reads the same on both sides.
+ * files are byte for byte the same, and the `ack`-visible state (incidents too) reads the same on both sides.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
+import { listIncidents } from '../../../electron/query/incidents';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
 import { listAcknowledgements } from '../../../electron/store/acknowledgements';
 import { Store } from '../../../electron/store/database';
@@ -58,12 +59,13 @@ async function sync(store: Store, now: Date, ...records: DatasetRecord[]): Promi
   });
 }
 
-/** The org's acknowledgements and timelines as the doors read them, from a data directory. */
+/** The org's acknowledgements, incidents and timelines as the doors read them, from a data directory. */
 async function seen(dataDir: string): Promise<unknown> {
   const store = await Store.open({ dataDir });
   try {
     return {
       acknowledgements: listAcknowledgements(store, ORG, true),
+      incidents: listIncidents(store, ORG, { includeEnded: true }),
       timelines: storedDatasetIds(store, ORG)
         .sort()
         .map((id) => [id, datasetTimeline(store, ORG, id, 500)]),
@@ -131,12 +133,12 @@ describe('export → import → export through the CLI', () => {
     const exported = await cli(['export', '--org', ORG, file, '--data-dir', lived]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toBe(
-      `Exported 3 datasets and the tasks of 2 deliveries to ${file} (with 8 timeline entries, 3 acknowledgements, 1 sync outage).\n`,
+      `Exported 3 datasets and the tasks of 2 deliveries to ${file} (with 8 timeline entries, 3 acknowledgements, 1 sync outage, 2 incidents).\n`,
     );
     const fresh = tempDir();
     const imported = await cli(['import', '--org', ORG, file, '--data-dir', fresh]);
     expect(imported.stderr).toBe(
-      'Imported 3 datasets and the tasks of 2 deliveries into org acme (with 8 timeline entries, 3 acknowledgements, 1 sync outage).\n',
+      'Imported 3 datasets and the tasks of 2 deliveries into org acme (with 8 timeline entries, 3 acknowledgements, 1 sync outage, 2 incidents).\n',
     );
     const back = await cli(['export', '--org', ORG, '-', '--data-dir', fresh]);
     expect(back.stdout).toBe(readFileSync(file, 'utf8'));

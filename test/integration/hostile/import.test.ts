@@ -160,7 +160,7 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
   [
     'an unknown top-level field',
     { datasets: [], extra: 1 },
-    /\$\.extra: unknown field 'extra' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages\)/,
+    /\$\.extra: unknown field 'extra' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages, incidents\)/,
   ],
   [
     'a top-level __proto__',

@@ -99,6 +99,7 @@ describe('an import read as it arrives', () => {
         timelineEntries: 0,
         acknowledgements: 0,
         syncOutages: 0,
+        incidents: 0,
       });
       expect(state(streamed)).toEqual(state(whole));
     }
@@ -125,6 +126,7 @@ describe('an import read as it arrives', () => {
       timelineEntries: 0,
       acknowledgements: 0,
       syncOutages: 0,
+      incidents: 0,
     });
   });
 });

@@ -1,15 +1,16 @@
 /**
  * The local knowledge in a snapshot (DESIGN.md §11 "covered by export/import"; store/snapshotKnowledge.ts):
- * a store's timeline, acknowledgements (open and ended) and sync outages survive export → import into
- * a fresh store → export byte for byte, and read back the same through what the window and the API
- * call; a file's knowledge is checked as strictly as its records (the first problem in file order,
+ * a store's timeline, acknowledgements (open and ended), sync outages and incidents (ended ones, over
+ * failures, ids whose founder moved, when the mirror learned of each failure) survive export → import
+ * into a fresh store → export byte for byte, and read back the same through what the window and the
+ * API call; a file's knowledge is checked as strictly as its records (the first problem in file order,
  * named by its JSON path, and nothing written); retention bounds the timeline in a sync and in an import.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { MAX_NOTE_LENGTH } from '../../../shared/causes';
 import { acknowledgeDataset, unacknowledgeDataset } from '../../../electron/knowledge/acknowledge';
-import { listIncidents } from '../../../electron/query/incidents';
+import { getIncident, listIncidents } from '../../../electron/query/incidents';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { storedDatasetIds } from '../../../electron/query/storedHealth';
 import { listAcknowledgements } from '../../../electron/store/acknowledgements';
@@ -21,7 +22,7 @@ import { addTimelineEntry, datasetTimeline } from '../../../electron/store/timel
 import { applySync } from '../../../electron/sync/apply';
 import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
-import { regroup } from '../../helpers/incidents';
+import { incidentOf, regroup } from '../../helpers/incidents';
 
 const ORG = 'acme';
 const stores: Store[] = [];
@@ -81,6 +82,14 @@ async function sync(target: Store, retention: number, ...records: DatasetRecord[
   });
 }
 
+/** A sync cycle's commit before the tasks of its new failures are stored (their causes not known yet). */
+async function syncWithoutTasks(...records: DatasetRecord[]): Promise<void> {
+  const changes = new ChangeSet(defaultSpoolOptions());
+  for (const each of records) changes.add({ record: each, hash: `${Math.random()}` }, 100);
+  const stored = new Map(storedDatasetIds(store, ORG).map((id) => [id, true]));
+  await applySync(store, { orgId: ORG, changes, stored, now: clock, deliveriesPerDataset: 100 });
+}
+
 function exported(from: Store): string {
   let text = '';
   exportSnapshot(from, ORG, (chunk) => (text += chunk));
@@ -95,14 +104,17 @@ async function* chunks(text: string, size = 4096): AsyncGenerator<Buffer> {
 const importText = (into: Store, text: string, options: Partial<ImportOptions> = {}) =>
   importSnapshotFile(into, ORG, chunks(text), { now: clock, ...options });
 
-/** Everything of the org the doors show: its acknowledgements, causes and each dataset's timeline. */
 /** An outage still open in a snapshot is another machine's: said so on the importing mirror's timelines. */
 const IMPORTED_OPEN = ' (still out when the snapshot was exported)';
 
+/** Everything of the org the doors show: its acknowledgements, incidents (live, and ended too) and timelines. */
 function seen(from: Store): unknown {
   return {
     acknowledgements: listAcknowledgements(from, ORG, true),
     causes: listIncidents(from, ORG),
+    incidents: listIncidents(from, ORG, { includeEnded: true }).map(({ incidentId }) =>
+      getIncident(from, ORG, incidentId),
+    ),
     timelines: storedDatasetIds(from, ORG)
       .sort()
       .map((id) => [
@@ -156,7 +168,21 @@ describe('export → import → export', () => {
     await livedIn();
     const first = exported(store);
     const parsed = JSON.parse(first) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['datasets', 'tasks', 'timeline', 'acknowledgements', 'syncOutages']);
+    expect(Object.keys(parsed)).toEqual([
+      'datasets',
+      'tasks',
+      'timeline',
+      'acknowledgements',
+      'syncOutages',
+      'incidents',
+    ]);
+    // One per line, by id; failures by dataset, delivery, status (a's is over: it recovered).
+    expect(first.split('"incidents":[\n')[1]!.split('\n')).toEqual([
+      '{"incidentId":"inc-aa89b56a29","causeId":"missing:sup-a","title":"MISSING from Supplier A","firstFailureAt":"2026-11-21T05:00:00.000Z","lastFailureAt":"2026-11-21T05:00:00.000Z","openedAt":"2026-11-21T06:00:00.000Z","endedAt":null,"failures":[{"datasetId":"c","deliveryId":"c1","status":"MISSING","failureAt":"2026-11-21T05:00:00.000Z","learnedAt":"2026-11-21T06:00:00.000Z","endedAt":null}]},',
+      '{"incidentId":"inc-db0ed9c40e","causeId":"normalize:E_SCHEMA_MISMATCH","title":"Normalize failed: E_SCHEMA_MISMATCH","firstFailureAt":"2026-11-20T05:10:00.000Z","lastFailureAt":"2026-11-20T05:10:00.000Z","openedAt":"2026-11-21T06:00:00.000Z","endedAt":null,"failures":[{"datasetId":"a","deliveryId":"a1","status":"FAILED","failureAt":"2026-11-20T05:10:00.000Z","learnedAt":"2026-11-21T06:00:00.000Z","endedAt":"2026-11-21T06:35:00.000Z"},{"datasetId":"b","deliveryId":"b1","status":"FAILED","failureAt":"2026-11-20T05:10:00.000Z","learnedAt":"2026-11-21T06:00:00.000Z","endedAt":null}]}',
+      ']}',
+      '',
+    ]);
     expect(Object.keys(parsed.timeline as object)).toEqual(['a', 'b', 'c', 'd']);
     expect((parsed.timeline as Record<string, { kind: string }[]>).a!.map((e) => e.kind)).toEqual([
       'status',
@@ -181,6 +207,8 @@ describe('export → import → export', () => {
     ]);
 
     const fresh = await newStore();
+    // An hour on: the importing mirror learns of nothing, the file says when the first one did.
+    tick(60);
     const counts = await importText(fresh, first);
     expect(counts).toEqual({
       datasets: 4,
@@ -188,6 +216,7 @@ describe('export → import → export', () => {
       timelineEntries: 9,
       acknowledgements: 2,
       syncOutages: 2,
+      incidents: 2,
     });
     expect(exported(fresh)).toBe(first);
     expect(seen(fresh)).toEqual(seen(store));
@@ -223,8 +252,122 @@ describe('export → import → export', () => {
     const { datasets, tasks } = JSON.parse(exported(store)) as Record<string, unknown>;
     const fresh = await newStore();
     const counts = await importText(fresh, JSON.stringify({ datasets, tasks }));
-    expect(counts).toMatchObject({ datasets: 4, timelineEntries: 0, acknowledgements: 0, syncOutages: 0 });
+    expect(counts).toMatchObject({
+      datasets: 4,
+      timelineEntries: 0,
+      acknowledgements: 0,
+      syncOutages: 0,
+      incidents: 0,
+    });
     expect(listAcknowledgements(fresh, ORG, true)).toEqual([]);
+  });
+
+  it('a snapshot without incidents (an older one) imports and groups its failures; one it replaces keeps its own', async () => {
+    await livedIn();
+    const whole = JSON.parse(exported(store)) as Record<string, unknown>;
+    const { incidents: _incidents, ...older } = whole;
+    const before = listIncidents(store, ORG, { includeEnded: true });
+    tick(60);
+    const fresh = await newStore();
+    const counts = await importText(fresh, JSON.stringify(older));
+    expect(counts).toMatchObject({ datasets: 4, acknowledgements: 2, incidents: 0 });
+    // The failures troubled now, grouped at the import: learned then, failing since their deliveries say.
+    const grouped = listIncidents(fresh, ORG, { includeEnded: true });
+    expect(
+      grouped.map(({ causeId, count, recovered, firstFailureAt, datasets }) => ({
+        causeId,
+        count,
+        recovered,
+        firstFailureAt,
+        datasets: datasets.map((d) => d.datasetId),
+      })),
+    ).toEqual([
+      {
+        causeId: 'missing:sup-a',
+        count: 1,
+        recovered: 0,
+        firstFailureAt: '2026-11-21T05:00:00.000Z',
+        datasets: ['c'],
+      },
+      {
+        causeId: 'normalize:E_SCHEMA_MISMATCH',
+        count: 1,
+        recovered: 0,
+        firstFailureAt: '2026-11-20T05:10:00.000Z',
+        datasets: ['b'],
+      },
+    ]);
+    const file = JSON.parse(exported(fresh)) as { incidents: { failures: { learnedAt: string }[] }[] };
+    expect(file.incidents.flatMap((i) => i.failures.map((f) => f.learnedAt))).toEqual([
+      clock.toISOString(),
+      clock.toISOString(),
+    ]);
+    // Into the store it came from: the org's incidents stay as they were (the file says nothing of them).
+    await importText(store, JSON.stringify(older));
+    expect(listIncidents(store, ORG, { includeEnded: true })).toEqual(before);
+  });
+
+  it('an incident that ended, and one whose founder moved to its own cause, keep their ids and times', async () => {
+    // p and q fail before their tasks are stored: one provisional incident, founded by p (first by id).
+    await syncWithoutTasks(
+      record('p', 'FAILED', 'p1', '2026-11-21T05:00:00.000Z'),
+      record('q', 'FAILED', 'q1', '2026-11-21T05:00:00.000Z'),
+    );
+    const unknown = incidentOf(store, ORG, 'unknown');
+    tick(10);
+    // p's tasks arrive: p moves to its cause's incident; q stays in the one p founded.
+    store.transaction(() => {
+      writeTasks(store, ORG, 'p1', fixtureTasks('p1', 'p'));
+      regroup(store, ORG, clock);
+    });
+    const schema = incidentOf(store, ORG, 'normalize:E_SCHEMA_MISMATCH');
+    tick(30);
+    // p recovers: its incident ends.
+    await sync(store, 100, record('p', 'HEALTHY', 'p2', '2026-11-21T06:30:00.000Z'));
+    const ended = getIncident(store, ORG, schema)!;
+    expect(ended.endedAt).toBe(clock.toISOString());
+    expect(incidentOf(store, ORG, 'unknown')).toBe(unknown);
+    const file = exported(store);
+
+    tick(24 * 60);
+    const fresh = await newStore();
+    expect(await importText(fresh, file)).toMatchObject({ incidents: 2 });
+    expect(exported(fresh)).toBe(file);
+    expect(seen(fresh)).toEqual(seen(store));
+    expect(getIncident(fresh, ORG, schema)).toEqual(ended);
+
+    // Without them, the same failures grouped again at the import: another id, and the ended one gone.
+    const { incidents: _incidents, ...older } = JSON.parse(file) as Record<string, unknown>;
+    const regrouped = await newStore();
+    await importText(regrouped, JSON.stringify(older));
+    expect(listIncidents(regrouped, ORG, { includeEnded: true }).map((i) => i.incidentId)).toEqual([
+      expect.not.stringMatching(unknown),
+    ]);
+  });
+
+  it('"incidents": [] replaces the org\'s incidents with none, then groups what is troubled', async () => {
+    await livedIn();
+    const before = listIncidents(store, ORG, { includeEnded: true });
+    const file = JSON.parse(exported(store)) as Record<string, unknown>;
+    tick(60);
+    expect(await importText(store, JSON.stringify({ ...file, incidents: [] }))).toMatchObject({
+      incidents: 0,
+    });
+    const after = listIncidents(store, ORG, { includeEnded: true });
+    // c founded its incident, which is grouped the same; a founded the other, and a is over (not regrouped).
+    expect(after.map((i) => i.causeId)).toEqual(before.map((i) => i.causeId));
+    expect(after.find((i) => i.causeId === 'missing:sup-a')!.incidentId).toBe(
+      before.find((i) => i.causeId === 'missing:sup-a')!.incidentId,
+    );
+    const schema = after.find((i) => i.causeId === 'normalize:E_SCHEMA_MISMATCH')!;
+    expect(schema.incidentId).not.toBe(
+      before.find((i) => i.causeId === 'normalize:E_SCHEMA_MISMATCH')!.incidentId,
+    );
+    expect(schema.recovered).toBe(0);
+    // null is no incidents given: the org's stay.
+    const now = listIncidents(store, ORG, { includeEnded: true });
+    await importText(store, JSON.stringify({ ...file, incidents: null }));
+    expect(listIncidents(store, ORG, { includeEnded: true })).toEqual(now);
   });
 
   it("replaces the knowledge of the file's datasets, keeps the others' and adds outages", async () => {
@@ -357,6 +500,11 @@ const ack = (file: Record<string, unknown>, i: number) =>
   (file.acknowledgements as Record<string, unknown>[])[i]!;
 const entry = (file: Record<string, unknown>, id: string, i: number) =>
   (file.timeline as Record<string, Record<string, unknown>[]>)[id]![i]!;
+/** livedIn's incidents: [0] c MISSING (live); [1] normalize:E_SCHEMA_MISMATCH, a's failure over, b's live. */
+const incident = (file: Record<string, unknown>, i: number) =>
+  (file.incidents as Record<string, unknown>[])[i]!;
+const failure = (file: Record<string, unknown>, i: number, j: number) =>
+  (incident(file, i).failures as Record<string, unknown>[])[j]!;
 
 const REFUSED: Row[] = [
   [
@@ -530,6 +678,101 @@ const REFUSED: Row[] = [
     'acknowledgements that are not an array',
     (f) => void (f.acknowledgements = {} as never),
     /^\$\.acknowledgements: expected an array of acknowledgements$/,
+  ],
+  [
+    'an incident with its org',
+    (f) => void (incident(f, 0).orgId = ORG),
+    /^\$\.incidents\[0\]\.orgId: unknown field 'orgId' \(allowed: incidentId, causeId, title, firstFailureAt, lastFailureAt, openedAt, endedAt, failures\)$/,
+  ],
+  [
+    'a failure with its own cause',
+    (f) => void (failure(f, 1, 0).causeId = 'normalize:E_SCHEMA_MISMATCH'),
+    /^\$\.incidents\[1\]\.failures\[0\]\.causeId: unknown field 'causeId' \(allowed: datasetId, deliveryId, status, failureAt, learnedAt, endedAt\)$/,
+  ],
+  [
+    'an incident id not spelled as the app spells them',
+    (f) => void (incident(f, 0).incidentId = 'INC-42'),
+    /^\$\.incidents\[0\]\.incidentId: 'INC-42' is not an incident id \('inc-' and 10 lower-case hex digits, maybe '-N'\)$/,
+  ],
+  [
+    'an incident of an unknown cause',
+    (f) => void (incident(f, 1).causeId = 'upload:E_X'),
+    /^\$\.incidents\[1\]\.causeId: cause 'upload:E_X': unknown stage 'upload'/,
+  ],
+  [
+    'a failure after the mirror learned of it',
+    (f) => void (failure(f, 1, 1).failureAt = '2026-11-21T07:00:01+01:00'),
+    /^\$\.incidents\[1\]\.failures\[1\]\.failureAt: 2026-11-21T06:00:01\.000Z is after learnedAt \(2026-11-21T06:00:00\.000Z\): a failure is never later than when the mirror learned of it$/,
+  ],
+  [
+    'a failure time that is not one',
+    (f) => void (failure(f, 0, 0).learnedAt = '2026-11-21T25:00:00Z'),
+    /^\$\.incidents\[0\]\.failures\[0\]\.learnedAt: '2026-11-21T25:00:00Z' is not an RFC 3339 datetime$/,
+  ],
+  [
+    'a failure that is not FAILED or MISSING',
+    (f) => void (failure(f, 1, 0).status = 'HEALTHY'),
+    /^\$\.incidents\[1\]\.failures\[0\]\.status: 'HEALTHY' is not a failure's status \(FAILED or MISSING\)$/,
+  ],
+  [
+    'a MISSING failure in an incident of a failed stage',
+    (f) => void (failure(f, 1, 0).status = 'MISSING'),
+    /^\$\.incidents\[1\]\.failures\[0\]\.status: a MISSING failure in an incident of cause 'normalize:E_SCHEMA_MISMATCH'/,
+  ],
+  [
+    'an incident whose last failure is before its first',
+    (f) => void (incident(f, 0).lastFailureAt = '2026-11-21T04:59:59Z'),
+    /^\$\.incidents\[0\]\.lastFailureAt: 2026-11-21T04:59:59\.000Z is before firstFailureAt \(2026-11-21T05:00:00\.000Z\)$/,
+  ],
+  [
+    'an incident ended while a failure of it is live',
+    (f) => void (incident(f, 1).endedAt = '2026-11-21T07:00:00Z'),
+    /^\$\.incidents\[1\]\.endedAt: given, but its failure at \$\.incidents\[1\]\.failures\[1\] is live/,
+  ],
+  [
+    'a live incident whose failures are all over',
+    (f) => void (failure(f, 0, 0).endedAt = '2026-11-21T06:30:00Z'),
+    /^\$\.incidents\[0\]\.endedAt: null, but every one of its failures has ended/,
+  ],
+  [
+    'an incident without failures',
+    (f) => void (incident(f, 0).failures = []),
+    /^\$\.incidents\[0\]\.failures: empty; an incident holds at least one failure$/,
+  ],
+  [
+    'an incident given twice',
+    (f) => void (f.incidents as unknown[]).push({ ...incident(f, 0) }),
+    /^\$\.incidents\[2\]\.incidentId: incident 'inc-aa89b56a29' is also at \$\.incidents\[0\] \(one incident per id\)$/,
+  ],
+  [
+    'one failure in two incidents',
+    (f) =>
+      void (f.incidents as unknown[]).push({
+        ...incident(f, 1),
+        incidentId: 'inc-0123456789',
+        failures: [{ ...failure(f, 1, 1) }],
+      }),
+    /^\$\.incidents\[2\]\.failures\[0\]: the FAILED failure of dataset 'b', delivery 'b1' is also at \$\.incidents\[1\]\.failures\[1\] \(a failure belongs to one incident\)$/,
+  ],
+  [
+    'a failure of a dataset the org does not have',
+    (f) => void (failure(f, 1, 0).datasetId = 'zz'),
+    /^\$\.incidents\[1\]\.failures\[0\]\.datasetId: a failure of dataset 'zz', which is neither in the file's datasets nor in org 'acme'$/,
+  ],
+  [
+    "a failure of another dataset's delivery",
+    (f) => void (failure(f, 1, 0).deliveryId = 'b1'),
+    /^\$\.incidents\[1\]\.failures\[0\]\.deliveryId: delivery 'b1' belongs to dataset 'b' \(\$\.datasets\[1\]\.deliveryEventList\[0\]\.deliveryId\), not 'a'$/,
+  ],
+  [
+    'an over-long incident title',
+    (f) => void (incident(f, 0).title = 't'.repeat(MAX_NOTE_LENGTH + 1)),
+    /^\$\.incidents\[0\]\.title: 2001 characters, over the limit of 2000 for title$/,
+  ],
+  [
+    'incidents that are not an array',
+    (f) => void (f.incidents = {} as never),
+    /^\$\.incidents: expected an array of incidents$/,
   ],
 ];
 

@@ -14,6 +14,7 @@ interface Split {
   timeline: [string, unknown][];
   acknowledgements: unknown[];
   syncOutages: unknown[];
+  incidents: unknown[];
 }
 
 /** The parts read from `text` cut at `cuts` (byte offsets), or the error thrown. */
@@ -48,6 +49,7 @@ function split(text: string, cuts: number[] = []): Split | Error {
     ),
     acknowledgements: listed('acknowledgement'),
     syncOutages: listed('syncOutage'),
+    incidents: listed('incident'),
   };
 }
 
@@ -57,6 +59,7 @@ interface Snapshot {
   timeline?: Record<string, unknown> | null;
   acknowledgements?: unknown[] | null;
   syncOutages?: unknown[] | null;
+  incidents?: unknown[] | null;
 }
 
 /** What a snapshot holds, as `JSON.parse` reads it (keyed members by key: their order in the file is kept). */
@@ -67,6 +70,7 @@ function expected(value: Snapshot): Split {
     timeline: Object.entries(value.timeline ?? {}),
     acknowledgements: value.acknowledgements ?? [],
     syncOutages: value.syncOutages ?? [],
+    incidents: value.incidents ?? [],
   };
 }
 
@@ -91,8 +95,8 @@ const LAYOUTS: Record<string, (value: Snapshot) => string> = {
   pretty: (value) => JSON.stringify(value, null, 2),
   crlf: (value) => JSON.stringify(value, null, 1).replaceAll('\n', '\r\n'),
   // What export writes: a record per line.
-  lines: ({ datasets, tasks, timeline, acknowledgements, syncOutages }) =>
-    `{"datasets":[${datasets.map((d) => `\n${JSON.stringify(d)}`).join(',')}\n]${memberLines('tasks', tasks)}${memberLines('timeline', timeline)}${memberLines('acknowledgements', acknowledgements)}${memberLines('syncOutages', syncOutages)}}\n`,
+  lines: ({ datasets, tasks, timeline, acknowledgements, syncOutages, incidents }) =>
+    `{"datasets":[${datasets.map((d) => `\n${JSON.stringify(d)}`).join(',')}\n]${memberLines('tasks', tasks)}${memberLines('timeline', timeline)}${memberLines('acknowledgements', acknowledgements)}${memberLines('syncOutages', syncOutages)}${memberLines('incidents', incidents)}}\n`,
 };
 
 const json = fc.jsonValue({ maxDepth: 3 });
@@ -105,6 +109,7 @@ const snapshot = fc.record(
     timeline: keyed,
     acknowledgements: list,
     syncOutages: list,
+    incidents: list,
   },
   { requiredKeys: ['datasets'] },
 );
@@ -171,7 +176,7 @@ describe('reading a snapshot record by record', () => {
 
 function isSnapshot(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const { datasets, tasks, timeline, acknowledgements, syncOutages, ...rest } = value as Record<
+  const { datasets, tasks, timeline, acknowledgements, syncOutages, incidents, ...rest } = value as Record<
     string,
     unknown
   >;
@@ -185,7 +190,8 @@ function isSnapshot(value: unknown): boolean {
     keyedOrNone(tasks) &&
     keyedOrNone(timeline) &&
     listOrNone(acknowledgements) &&
-    listOrNone(syncOutages)
+    listOrNone(syncOutages) &&
+    listOrNone(incidents)
   );
 }
 
@@ -274,7 +280,17 @@ describe('what a bad file is told', () => {
     [
       'an unknown member',
       '{"datasets":[],"extra":1}',
-      /^\$\.extra: unknown field 'extra' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages\)$/,
+      /^\$\.extra: unknown field 'extra' \(allowed: datasets, tasks, timeline, acknowledgements, syncOutages, incidents\)$/,
+    ],
+    [
+      'incidents that are an object',
+      '{"datasets":[],"incidents":{}}',
+      /^\$\.incidents: expected an array of incidents$/,
+    ],
+    [
+      'a file cut short in the incidents',
+      '{"datasets":[],"incidents":[\n{"incidentId":"inc-0123456789","failures":[]},\n{"incidentId":',
+      /^not valid JSON: the file ends before the snapshot does \(inside \$\.incidents\[1\], line 3\)$/,
     ],
   ];
   it.each(ROWS)('%s', (_name, text, message) => {
@@ -283,6 +299,19 @@ describe('what a bad file is told', () => {
       expect(read).toBeInstanceOf(SnapshotError);
       expect((read as Error).message).toMatch(message);
     }
+  });
+
+  it('tells whether the file gave incidents: an empty array gives none, null or no member none at all', () => {
+    const gave = (text: string): boolean => {
+      const splitter = new SnapshotSplitter(() => {});
+      splitter.push(Buffer.from(text, 'utf8'));
+      splitter.end();
+      return splitter.gave('incidents');
+    };
+    expect(gave('{"datasets":[],"incidents":[]}')).toBe(true);
+    expect(gave('{"incidents":[\n{}\n],"datasets":[]}')).toBe(true);
+    expect(gave('{"datasets":[],"incidents":null}')).toBe(false);
+    expect(gave('{"datasets":[]}')).toBe(false);
   });
 
   it('a record that is not JSON is reported once, with a short message', () => {
