@@ -3,8 +3,8 @@
  * which one FAILED dataset has a name of 61 characters (issue 23 part 4 points 2–4, docs/decisions.md):
  * - the datasets table gives the name the room at 1280 px (far more than the ~20 characters it had
  *   while the cause took the width), and the whole name shows on hover and on the focused row;
- * - Reliability by dataset tells datasets of the same name apart: the supplier and the dataset id
- *   beside each name;
+ * - Reliability by dataset tells datasets of the same name apart (three share one here): the supplier
+ *   and the dataset id beside each name, and the search finds the supplier;
  * - an acknowledgement's badge says who and when in full, the note on hover and in the expanded row.
  */
 import type { Page } from 'playwright-core';
@@ -19,9 +19,25 @@ const LONG_NAME = 'Eurozone Sovereign Bond Reference Data Morning Snapshot (v2) 
 /** The FAILED dataset that gets the long name. */
 const longNamed = (datasets: DatasetRecord[]) => datasets.find((d) => d.latestDeliveryStatus === 'FAILED')!;
 
+/** A name three datasets of three suppliers share, as products per region often do. */
+const SHARED_NAME = 'Daily Reference Prices';
+function shareOneName(datasets: DatasetRecord[]): void {
+  const suppliers = new Set<string>();
+  for (const dataset of datasets) {
+    if (suppliers.size === 3) break;
+    const supplier = dataset.supplier.id;
+    if (dataset === longNamed(datasets) || supplier === null || suppliers.has(supplier)) continue;
+    suppliers.add(supplier);
+    dataset.datasetName = SHARED_NAME;
+  }
+}
+
 const suite = uiSuite(120, {
   dark: true,
-  edit: (snapshot) => void (longNamed(snapshot.datasets).datasetName = LONG_NAME),
+  edit: (snapshot) => {
+    longNamed(snapshot.datasets).datasetName = LONG_NAME;
+    shareOneName(snapshot.datasets);
+  },
 });
 
 const url = (path: string) => `${suite.server.base}/#/orgs/${UI_ORG}/${path}`;
@@ -114,6 +130,46 @@ describe('the datasets table gives the name the room', { timeout: 90_000 }, () =
     await screenshot(page, 'datasets-long-name-focused');
     await expectAccessible(page, 'datasets, a long name shown whole on the focused row');
     await page.setViewportSize({ width: 1400, height: 900 });
+  });
+});
+
+describe('Reliability by dataset tells datasets of one name apart', { timeout: 90_000 }, () => {
+  it('shows the supplier and the dataset id beside each name', async () => {
+    const { page } = suite.light;
+    const sharing = suite.server.snapshot.datasets.filter((d) => d.datasetName === SHARED_NAME);
+    expect(sharing).toHaveLength(3);
+    await follow(page, `reliability?groupBy=dataset&days=30&q=${encodeURIComponent(SHARED_NAME)}`);
+    await poll(() => page.locator('tr[data-group-key]').count()).toBe(3);
+    const headers = await page
+      .locator('.reliability-table thead th')
+      .evaluateAll((cells) => cells.slice(0, 3).map((cell) => cell.textContent!.trim()));
+    expect(headers).toEqual(['Dataset', 'Supplier', 'Dataset id']);
+    const rows = await page.locator('tr[data-group-key]').evaluateAll((each) =>
+      each.map((row) => ({
+        key: row.getAttribute('data-group-key')!,
+        cells: [...row.querySelectorAll('td')].slice(0, 3).map((cell) => cell.textContent!.trim()),
+      })),
+    );
+    expect(rows.map((row) => row.key).sort()).toEqual(sharing.map((d) => d.datasetId).sort());
+    for (const row of rows) {
+      const dataset = sharing.find((d) => d.datasetId === row.key)!;
+      expect(row.cells).toEqual([SHARED_NAME, dataset.supplier.name, dataset.datasetId]);
+    }
+    // Three names alike, three suppliers and ids apart.
+    expect(new Set(rows.map((row) => row.cells.join('|'))).size).toBe(3);
+    // The supplier is searched too: the name and one supplier leave that one dataset.
+    const [first] = sharing;
+    await follow(
+      page,
+      `reliability?groupBy=dataset&days=30&q=${encodeURIComponent(`${SHARED_NAME} ${first!.supplier.name}`)}`,
+    );
+    await poll(() =>
+      page
+        .locator('tr[data-group-key]')
+        .evaluateAll((each) => each.map((row) => row.getAttribute('data-group-key'))),
+    ).toEqual([first!.datasetId]);
+    await screenshot(page, 'reliability-by-dataset-supplier');
+    await expectAccessible(page, 'reliability by dataset, supplier and id beside the name');
   });
 });
 
