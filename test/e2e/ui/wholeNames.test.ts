@@ -5,12 +5,14 @@
  *   while the cause took the width), and the whole name shows on hover and on the focused row;
  * - Reliability by dataset tells datasets of the same name apart (three share one here): the supplier
  *   and the dataset id beside each name, and the search finds the supplier;
- * - an acknowledgement's badge says who and when in full, the note on hover and in the expanded row.
+ * - an acknowledgement's badge says who and when in full (a long name wraps), in a Triage row at 1280 px
+ *   too; the note on hover and on a line of its own there, written out in the dataset view.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { expectAccessible } from '../../helpers/axe';
+import { cli } from '../../helpers/cli';
 import { UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
@@ -170,6 +172,87 @@ describe('Reliability by dataset tells datasets of one name apart', { timeout: 9
     ).toEqual([first!.datasetId]);
     await screenshot(page, 'reliability-by-dataset-supplier');
     await expectAccessible(page, 'reliability by dataset, supplier and id beside the name');
+  });
+});
+
+describe('an acknowledgement says who and when in full', { timeout: 90_000 }, () => {
+  /** Two FAILED datasets besides the long-named one, acknowledged through the CLI. */
+  const failedOthers = () =>
+    suite.server.snapshot.datasets.filter(
+      (d) => d.latestDeliveryStatus === 'FAILED' && d !== longNamed(suite.server.snapshot.datasets),
+    );
+  const LONG_BY = 'Alexandra Konstantinopoulou-Whitfield';
+  const NOTE = 'Supplier rotated their SFTP credentials overnight; new ones requested in ticket OPS-4411';
+
+  async function acknowledge(datasetId: string, by: string, note: string): Promise<void> {
+    const result = await cli([
+      'ack',
+      datasetId,
+      '--by',
+      by,
+      '--note',
+      note,
+      '--data-dir',
+      suite.server.dataDir,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+  }
+
+  /** The badge's who-and-when line: its text, and whether it shows whole inside its table cell. */
+  function whoLine(page: Page, datasetId: string): Promise<{ text: string; whole: boolean }> {
+    return page.evaluate(`((row) => {
+      const who = row.querySelector('[data-ack-who]');
+      const cell = who.closest('td').getBoundingClientRect();
+      const box = who.getBoundingClientRect();
+      return {
+        text: who.textContent.replace(/\\s+/g, ' ').trim(),
+        whole:
+          who.scrollWidth <= who.clientWidth + 1 &&
+          box.left >= cell.left - 1 && box.right <= cell.right + 1 &&
+          box.top >= cell.top - 1 && box.bottom <= cell.bottom + 1,
+      };
+    })(document.querySelector('tr[data-dataset-id="${datasetId}"]'))`);
+  }
+
+  it.each([
+    ['alice', 0],
+    [LONG_BY, 1],
+  ])('in a Triage row at 1280 px, by %s', async (by, which) => {
+    const { page } = suite.light;
+    const dataset = failedOthers()[which]!;
+    await acknowledge(dataset.datasetId, by, NOTE);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The search opens the cause with just this dataset.
+    await follow(page, `triage?q=${encodeURIComponent(dataset.datasetId)}`);
+    const row = page.locator(`tr[data-dataset-id="${dataset.datasetId}"]`);
+    await row.locator('[data-ack-badge]').waitFor({ timeout: 20_000 });
+    const who = await whoLine(page, dataset.datasetId);
+    expect(who.text).toMatch(new RegExp(`^Acknowledged by ${by} · (just now|\\d+ min ago)$`));
+    expect(who.whole).toBe(true);
+    // The note: on hover (the badge's tooltip), for screen readers, and as much as fits on its line.
+    const badge = row.locator('[data-ack-badge]');
+    expect(await badge.getAttribute('title')).toContain(NOTE);
+    expect(await badge.textContent()).toContain(NOTE);
+    await screenshot(page, `triage-row-acknowledged-${which}`);
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
+  it('in the dataset view, the note written out under the badge', async () => {
+    const { page } = suite.light;
+    const dataset = failedOthers()[0]!;
+    await follow(page, `datasets/${encodeURIComponent(dataset.datasetId)}`);
+    const triage = page.locator('[data-dataset-triage]');
+    await triage.locator('[data-ack-badge]').waitFor({ timeout: 20_000 });
+    const who = await triage
+      .locator('[data-ack-who]')
+      .evaluate((element) => [
+        element.textContent!.replace(/\s+/g, ' ').trim(),
+        element.scrollWidth <= element.clientWidth + 1,
+      ]);
+    expect(who[0]).toMatch(/^Acknowledged by alice · /);
+    expect(who[1]).toBe(true);
+    expect(await triage.locator('[data-ack-note]').textContent()).toBe(NOTE);
+    await expectAccessible(page, 'dataset view, an acknowledgement with a note');
   });
 });
 
