@@ -19,8 +19,11 @@ export const UNDO_MS = 10_000;
 export interface AckUndoOptions {
   /** After an undo went through: reload what is shown. */
   changed: () => void;
-  /** Where the focus goes when it leaves the message by Undo, Esc or close. */
-  returnFocus: () => void;
+  /**
+   * Where the focus goes when it leaves the message by Undo, Esc or close; `changing`: by Undo, what the
+   * control shows is about to change.
+   */
+  returnFocus: (changing: boolean) => void;
 }
 
 const plural = (n: number, word: string): string => `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
@@ -82,7 +85,7 @@ export function useAckUndo(options: AckUndoOptions) {
       const hadFocus = hasFocus();
       shown?.destroy();
       shown = null;
-      if (focusBack && hadFocus) options.returnFocus();
+      if (focusBack && hadFocus) options.returnFocus(false);
     };
     const wait = (): void => {
       if (timer !== null) window.clearTimeout(timer);
@@ -95,7 +98,7 @@ export function useAckUndo(options: AckUndoOptions) {
       try {
         const cleared = await withdraw(orgId, made);
         options.changed();
-        if (hadFocus) options.returnFocus();
+        if (hadFocus) options.returnFocus(true);
         const left = made.length - cleared;
         const withdrew =
           cleared === 1 && made.length === 1 ? 'the acknowledgement' : plural(cleared, 'acknowledgement');
