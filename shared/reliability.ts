@@ -51,6 +51,11 @@ export interface StatsGroup {
   key: string;
   /** What people call it (dataset or supplier name; the product's name); null when unknown. */
   name: string | null;
+  /**
+   * Per dataset: its supplier, which tells datasets of one name apart (its id and name, each null when
+   * the remote gave none); null for the other groupings.
+   */
+  supplier: { id: string | null; name: string | null } | null;
   datasets: number;
   figures: ReliabilityFigures;
   /** Oldest first. */

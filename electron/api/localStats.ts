@@ -79,6 +79,19 @@ const Group = Type.Object({
     description: 'The datasetId, supplierId or dataProductName ("" for the datasets that name none).',
   }),
   name: Type.Union([Type.String(), Type.Null()], { description: 'The dataset, supplier or product name.' }),
+  supplier: Type.Union(
+    [
+      Type.Object({
+        id: Type.Union([Type.String(), Type.Null()]),
+        name: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "groupBy=dataset: the dataset's supplier (tells datasets of one name apart); null for the other groupings.",
+    },
+  ),
   datasets: Type.Integer(),
   figures: Figures,
   weeks: Type.Array(Week, {

@@ -87,6 +87,7 @@ class Values {
 /** Counts per status (index = status code) with the lateness and recovery times, as one group gathers them. */
 class Accumulator {
   name: string | null = null;
+  supplier: StatsGroup['supplier'] = null;
   datasets = 0;
   readonly counts = new Float64Array(STATUS_CODE.FAILED + 1);
   /** Per week (0 = oldest) and status code. */
@@ -242,6 +243,7 @@ function* computeSteps(history: OrgHistory, request: ReliabilityRequest): Genera
     }
     acc.datasets += 1;
     acc.name ??= groupNameOf(dataset, groupBy);
+    if (groupBy === 'dataset') acc.supplier ??= { id: dataset.supplierId, name: dataset.supplierName };
     gather(acc, dataset, window, weeks);
   }
   const bounds = weekBounds(window);
@@ -256,6 +258,7 @@ function* computeSteps(history: OrgHistory, request: ReliabilityRequest): Genera
     out.push({
       key: acc.key,
       name: acc.name,
+      supplier: acc.supplier,
       datasets: acc.datasets,
       figures: figuresOf(acc),
       weeks: weeksOf(acc, bounds),

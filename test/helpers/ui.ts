@@ -48,17 +48,31 @@ export async function serveUi(
   return { link: link!, base: new URL(link!).origin, serve, clock };
 }
 
+/** What a suite changes in its data before `serve` starts. */
+export interface UiData {
+  /** Changes the demo snapshot before it is imported (a long name, say). */
+  edit?: (snapshot: Snapshot) => void;
+  /** Writes to the data directory after the import (timeline entries, say), closing what it opens. */
+  prepare?: (dataDir: string, snapshot: Snapshot) => Promise<void>;
+}
+
 /**
  * Imports `datasets` demo datasets made at UI_NOW into org acme of a fresh data dir and starts
- * `serve --ui` on it, on a clock reading UI_NOW (or `at`) from then on.
+ * `serve --ui` on it, on a clock reading UI_NOW (or `at`) from then on, the data changed first as asked.
  */
-export async function startUiServer(datasets = 300, at: Date = UI_NOW): Promise<UiServer> {
+export async function startUiServer(
+  datasets = 300,
+  at: Date = UI_NOW,
+  { edit, prepare }: UiData = {},
+): Promise<UiServer> {
   const dataDir = tempDir('dh-ui-');
   const snapshot = generateDemoSnapshot({ datasets, seed: 11, now: UI_NOW, orgId: UI_ORG });
+  edit?.(snapshot);
   const file = join(dataDir, 'snapshot.json');
   writeFileSync(file, JSON.stringify(snapshot));
   const imported = await cli(['import', '--org', UI_ORG, file, '--data-dir', dataDir]);
   if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+  await prepare?.(dataDir, snapshot);
   return { ...(await serveUi(dataDir, testClock(at))), dataDir, snapshot };
 }
 
@@ -107,14 +121,17 @@ export interface UiSuite {
 }
 
 /**
- * Registers the suite's setup and cleanup: `serve --ui` over `datasets` imported datasets, Chromium, and
- * signed-in pages (the printed token works once: the dark page reuses the light page's session cookie).
- * The returned object is filled in before the first test runs.
+ * Registers the suite's setup and cleanup: `serve --ui` over `datasets` imported datasets (changed by
+ * `edit` and `prepare` first), Chromium, and signed-in pages (the printed token works once: the dark page reuses the
+ * light page's session cookie). The returned object is filled in before the first test runs.
  */
-export function uiSuite(datasets: number, options: { dark?: boolean } = {}): UiSuite {
+export function uiSuite(datasets: number, options: { dark?: boolean } & UiData = {}): UiSuite {
   const suite = {} as UiSuite;
   beforeAll(async () => {
-    [suite.server, suite.browser] = await Promise.all([startUiServer(datasets), launchChromium()]);
+    [suite.server, suite.browser] = await Promise.all([
+      startUiServer(datasets, UI_NOW, options),
+      launchChromium(),
+    ]);
     suite.light = await openUi(suite.browser, suite.server, 'light');
     if (options.dark) suite.dark = await openUi(suite.browser, suite.server, 'dark', suite.light);
   }, 120_000);

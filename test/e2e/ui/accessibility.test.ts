@@ -342,7 +342,7 @@ describe('accessibility: the keyboard', () => {
     await page.getByRole('link', { name: 'Dataset Health' }).focus();
     const stops = await tabUntil(page, /^Show run details$/, 12);
     expect(stops).toEqual(
-      expect.arrayContaining([`← ${dataset.datasetName}`, 'Copy Delivery ID', 'Copy Dataset ID']),
+      expect.arrayContaining([`Back to ${dataset.datasetName}`, 'Copy Delivery ID', 'Copy Dataset ID']),
     );
     const toggle = page.getByRole('switch', { name: 'Show run details' });
     await page.keyboard.press(' ');

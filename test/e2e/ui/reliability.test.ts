@@ -60,12 +60,19 @@ function name(group: StatsGroup, groupBy: StatsGroupBy): string {
 /** The chart's colours (the status strip's): late, missing, failed bars; the on-time line's points. */
 const COLOURS = { late: '#8a6dd6', missing: '#f0a020', failed: '#d03050', onTime: '#18a058' };
 
+/** A dataset's supplier as the imported snapshot names it: its name, else its id, else "—". */
+function supplierOf(datasetId: string): string {
+  const record = suite.server.snapshot.datasets.find((dataset) => dataset.datasetId === datasetId);
+  return record?.supplier?.name || record?.supplier?.id || '—';
+}
+
 /** A row as the view draws it from a group (the columns of ReliabilityTable.vue). */
 function expectedRow(group: StatsGroup, groupBy: StatsGroupBy): string[] {
   const f = group.figures;
   return [
     name(group, groupBy),
-    ...(groupBy === 'dataset' ? [] : [group.datasets.toLocaleString('en')]),
+    // Per dataset, its supplier and id beside the name; else how many datasets.
+    ...(groupBy === 'dataset' ? [supplierOf(group.key), group.key] : [group.datasets.toLocaleString('en')]),
     f.deliveries.toLocaleString('en'),
     rate(f.onTimeRate),
     rate(f.lateRate),

@@ -224,6 +224,7 @@ function naiveStats(datasets: PlainDataset[], groupBy: StatsGroupBy, days: Stats
     return {
       key,
       name: members.map((d) => nameOf(d, groupBy)).find((name) => name !== null) ?? null,
+      supplier: groupBy === 'dataset' ? { id: members[0]!.supplierId, name: members[0]!.supplierName } : null,
       datasets: members.length,
       figures: naiveFigures(members, from, TO),
       weeks: naiveWeeks(members, from, TO, days),

@@ -45,6 +45,11 @@ export function groupName(group: Pick<StatsGroup, 'key' | 'name'>, groupBy: Stat
   return groupBy === 'dataProduct' ? '(no data product)' : `(no ${GROUP_LABELS[groupBy].one})`;
 }
 
+/** A dataset group's supplier: its name, else its id; "—" when the remote named none. */
+export function supplierText(group: Pick<StatsGroup, 'supplier'>): string {
+  return group.supplier?.name || group.supplier?.id || '—';
+}
+
 /** "on time 18 of 20 deliveries in the last 30 days" — or that there were none. */
 export function onTimeSentence(
   figures: Pick<ReliabilityFigures, 'deliveries' | 'onTime'>,

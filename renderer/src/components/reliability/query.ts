@@ -1,7 +1,8 @@
 /**
  * The Reliability view's state in its URL (`?groupBy=supplier|dataset|dataProduct&days=7|30|90&q=`), so
- * a reload or a shared link shows the same table (`q`: the groups whose name or key contains it). A value the view does not know is said, naming what is
- * allowed, and the default is shown instead (nothing is guessed from it).
+ * a reload or a shared link shows the same table (`q`: the groups whose name, key or supplier contains
+ * it). A value the view does not know is said, naming what is allowed, and the default is shown instead
+ * (nothing is guessed from it).
  */
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
 import {
@@ -10,6 +11,7 @@ import {
   STATS_DAYS,
   STATS_GROUPS,
   type StatsDays,
+  type StatsGroup,
   type StatsGroupBy,
 } from '../../../../shared/reliability';
 
@@ -50,18 +52,21 @@ export function reliabilityQuery(groupBy: StatsGroupBy, days: StatsDays, search 
   return { groupBy, days: String(days), ...(search === '' ? {} : { q: search }) };
 }
 
-/** The groups whose name or key contains every word of the search, any case, in the engine's order. */
-export function searchGroups<G extends { key: string; name: string | null }>(
-  groups: G[],
-  search: string,
-): G[] {
+/**
+ * The groups whose name, key or (per dataset) supplier contains every word of the search, any case, in
+ * the engine's order.
+ */
+export function searchGroups<
+  G extends { key: string; name: string | null; supplier?: StatsGroup['supplier'] },
+>(groups: G[], search: string): G[] {
   const words = search
     .toLowerCase()
     .split(/\s+/)
     .filter((word) => word !== '');
   if (words.length === 0) return groups;
   return groups.filter((group) => {
-    const text = `${group.name ?? ''} ${group.key}`.toLowerCase();
+    const supplier = group.supplier ? `${group.supplier.name ?? ''} ${group.supplier.id ?? ''}` : '';
+    const text = `${group.name ?? ''} ${group.key} ${supplier}`.toLowerCase();
     return words.every((word) => text.includes(word));
   });
 }

@@ -117,6 +117,20 @@ describe('searchGroups', () => {
   ])('%j → %j, in the given order', (search, keys) =>
     expect(searchGroups(groups, search).map((group) => group.key)).toEqual(keys),
   );
+
+  const datasets = [
+    { key: 'ds-1', name: 'Japan FX Rates EOD', supplier: { id: 'SUP-1', name: 'Bluefin Exchange Feeds' } },
+    { key: 'ds-2', name: 'Japan FX Rates EOD', supplier: { id: 'SUP-2', name: 'Kestrel ESG Research' } },
+    { key: 'ds-3', name: 'Japan FX Rates EOD', supplier: { id: null, name: null } },
+  ];
+  it.each([
+    ['japan fx', ['ds-1', 'ds-2', 'ds-3']],
+    ['fx kestrel', ['ds-2']],
+    ['sup-1', ['ds-1']],
+    ['ds-3', ['ds-3']],
+  ])('per dataset, the supplier is searched too: %j → %j', (search, keys) =>
+    expect(searchGroups(datasets, search).map((group) => group.key)).toEqual(keys),
+  );
 });
 
 const week = (start: string, counts: Partial<WeekFigures>): WeekFigures => {
