@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { AcknowledgementView, Cause } from '../../../shared/causes';
+import type { AcknowledgementView, Incident } from '../../../shared/causes';
 import { expectAccessible } from '../../helpers/axe';
 import { cli } from '../../helpers/cli';
 import { UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
@@ -52,10 +52,10 @@ async function acknowledgeInDialog(page: Page, subject: string): Promise<void> {
 }
 
 describe('acknowledging says what it acknowledged, with Undo', { timeout: 90_000 }, () => {
-  it('a cause: how many datasets of which cause; Undo (Enter) withdraws exactly those', async () => {
+  it('an incident: how many datasets of which cause; Undo (Enter) withdraws exactly those', async () => {
     const { page } = suite.light;
     await page.waitForURL(/#\/orgs\/[^/]+\/triage/, { timeout: 30_000 });
-    const causes = await call<Cause[]>(page, 'causes.list', { orgId: UI_ORG });
+    const causes = await call<Incident[]>(page, 'incidents.list', { orgId: UI_ORG });
     const cause = causes.find(
       (each) => each.kind === 'failed' && each.count >= 3 && each.unacknowledged === each.count,
     )!;
@@ -65,8 +65,8 @@ describe('acknowledging says what it acknowledged, with Undo', { timeout: 90_000
     const first = await cli(['ack', ids[0]!, '--by', 'kim', '--data-dir', suite.server.dataDir]);
     expect(first.code, first.stderr).toBe(0);
 
-    await follow(page, `triage?cause=${encodeURIComponent(cause.causeId)}`);
-    const card = page.locator(`section[data-cause-id="${cause.causeId}"]`);
+    await follow(page, `triage?incident=${encodeURIComponent(cause.incidentId)}`);
+    const card = page.locator(`section[data-incident-id="${cause.incidentId}"]`);
     await poll(() => card.getAttribute('data-unacknowledged')).toBe(String(cause.count - 1));
     await card.getByRole('button', { name: `Acknowledge ${cause.title}` }).click();
     await acknowledgeInDialog(page, cause.title);
