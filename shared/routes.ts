@@ -9,8 +9,11 @@ export type WindowTarget =
   | { view: 'datasets'; orgId: string }
   /** The org's datasets filtered to FAILED (a summary's destination). */
   | { view: 'failed'; orgId: string }
-  /** The org's incidents (Triage), with one incident opened when `incidentId` is given. */
-  | { view: 'triage'; orgId: string; incidentId?: string }
+  /**
+   * The org's incidents (Triage), with one incident opened when `incidentId` is given, or a cause's
+   * newest incident when only `causeId` is (a failure no incident holds).
+   */
+  | { view: 'triage'; orgId: string; incidentId?: string; causeId?: string }
   | { view: 'home' };
 
 const segment = encodeURIComponent;
@@ -26,7 +29,13 @@ export function targetPath(target: WindowTarget): string {
     case 'failed':
       return `/orgs/${segment(target.orgId)}/datasets?status=FAILED`;
     case 'triage':
-      return `/orgs/${segment(target.orgId)}/triage${target.incidentId === undefined ? '' : `?incident=${segment(target.incidentId)}`}`;
+      return `/orgs/${segment(target.orgId)}/triage${
+        target.incidentId !== undefined
+          ? `?incident=${segment(target.incidentId)}`
+          : target.causeId !== undefined
+            ? `?cause=${segment(target.causeId)}`
+            : ''
+      }`;
     case 'home':
       return '/';
   }

@@ -12,7 +12,7 @@ import { getIncident, listIncidents } from '../query/incidents';
 import { getDeliveryTasks } from '../query/tasks';
 import { lastSupplier } from '../store/announcements';
 import type { Store } from '../store/database';
-import { incidentOfFailure } from '../store/incidents';
+import { INCIDENT_ID, incidentOfFailure } from '../store/incidents';
 import type { CausedFailure, FailedDataset, FailureReason } from './types';
 
 function storedReason(store: Store, dataset: FailedDataset): FailureReason | null {
@@ -83,4 +83,17 @@ export function withCauses(
       supplierName: supplier.name,
     };
   });
+}
+
+/**
+ * Where a notification of an incident's failures leads: that incident in Triage; a failure no incident
+ * holds (grouped by its cause key alone) opens its cause's newest incident instead.
+ */
+export function triageTarget(
+  orgId: string,
+  grouped: { incidentId: string; causeId: string },
+): { view: 'triage'; orgId: string; incidentId?: string; causeId?: string } {
+  return INCIDENT_ID.test(grouped.incidentId)
+    ? { view: 'triage', orgId, incidentId: grouped.incidentId }
+    : { view: 'triage', orgId, causeId: grouped.causeId };
 }

@@ -26,7 +26,7 @@ import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
 import { listIncidents } from '../query/incidents';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
-import { withCauses } from './causes';
+import { triageTarget, withCauses } from './causes';
 import { CauseClock } from './coolDown';
 import { SUMMARY_THRESHOLD, planNotifications } from './grouping';
 import {
@@ -328,7 +328,7 @@ function ofCause(
     more,
     failingNow,
     ...(more ? moreOfCauseText(failures, failingNow) : causeText(failures)),
-    target: { view: 'triage', orgId, incidentId: first.incidentId },
+    target: triageTarget(orgId, first),
     at: ctx.now.toISOString(),
   };
 }

@@ -10,7 +10,7 @@
  */
 import { MAX_REMINDERS, rememberReminder, remindableFailures } from '../store/announcements';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
-import { withCauses } from './causes';
+import { triageTarget, withCauses } from './causes';
 import { SUMMARY_THRESHOLD, groupByCause } from './grouping';
 import { causeCounts, reminderText } from './text';
 import type { Announcement, CausedFailure } from './types';
@@ -63,10 +63,7 @@ function reminder(
       deliveryId,
     })),
     ...reminderText(failures, causes, count, MAX_REMINDERS),
-    target:
-      causes.length === 1 && only
-        ? { view: 'triage', orgId, incidentId: only.incidentId }
-        : { view: 'triage', orgId },
+    target: causes.length === 1 && only ? triageTarget(orgId, only) : { view: 'triage', orgId },
     at: ctx.now.toISOString(),
   };
 }

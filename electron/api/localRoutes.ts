@@ -1,6 +1,7 @@
 /**
- * The read-only `/local/v1` endpoints (docs/api.md): what only the mirror knows — incidents,
- * acknowledgements and each dataset's timeline — for scripts, with the v2 endpoints' keys, org scoping,
+ * The read-only `/local/v1` endpoints (README "What only the mirror knows", docs/decisions.md
+ * "Incidents"): what only the mirror knows — incidents, acknowledgements and each dataset's timeline —
+ * for scripts, with the v2 endpoints' keys, org scoping,
  * errors and caching headers (they are registered beside them, behind the same hooks). Nothing here
  * writes: acknowledging is done from the window or the CLI.
  */
@@ -39,7 +40,7 @@ import { clockFreeTag, contentTag, orgOf, sendJson, syncedAt } from './versionin
 
 export const LOCAL_PATHS = {
   incidents: '/local/v1/incidents',
-  /** The name before incidents: kept for scripts that use it (docs/api.md). */
+  /** The name before incidents: kept for scripts that use it (docs/decisions.md "Incidents"). */
   causes: '/local/v1/causes',
   acknowledgements: '/local/v1/acknowledgements',
   timeline: '/local/v1/datasets/:datasetId/timeline',
@@ -49,9 +50,9 @@ export const LOCAL_PATHS = {
 } as const;
 
 /** The cause id in its canonical spelling; bad syntax is a 400 naming `cause` and the allowed forms. */
-function canonicalCause(text: string): string {
+function canonicalCause(text: string, incidentToo = false): string {
   // The acknowledgements made with an incident carry its id (`ack --cause inc-…`).
-  if (INCIDENT_ID.test(text)) return text;
+  if (incidentToo && INCIDENT_ID.test(text)) return text;
   try {
     return causeIdOf(parseCauseId(text));
   } catch (error) {
@@ -170,7 +171,7 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
     },
     async (request, reply) => {
       const { datasetId } = request.query;
-      const cause = request.query.cause === undefined ? null : canonicalCause(request.query.cause);
+      const cause = request.query.cause === undefined ? null : canonicalCause(request.query.cause, true);
       const includeEnded = flag(request.query.includeEnded, false);
       return store.whenIdle(() => {
         const orgId = orgOf(request);

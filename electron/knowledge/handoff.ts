@@ -45,7 +45,7 @@ export interface HandoffFacts {
   datasets: ReadonlyMap<string, DatasetFacts>;
   /** The org's live incidents (every FAILED and MISSING dataset, with its failure time and acknowledgement). */
   incidents: readonly Incident[];
-  /** Recoveries in the window as the stored history shows them. */
+  /** Each recovered dataset's last recovery as the stored history shows it (in the window or not). */
   recoveries: readonly HistoryRecovery[];
   /** The troubled datasets' status when the window began (their newest status entry before it). */
   statusAtStart: ReadonlyMap<string, string | null>;
@@ -154,13 +154,19 @@ function timelineRecoveries(facts: HandoffFacts): Map<string, { was: string; rec
   return found;
 }
 
-/** Recovered in the window, newest first: from the history, else the timeline. */
+/**
+ * Recovered in the window, newest first: by the history where it shows the dataset's last trouble (a
+ * recovery it dates before the window is not one of the window's, whenever the mirror learned of it),
+ * else by the timeline.
+ */
 function recoveriesOf(facts: HandoffFacts): HandoffRecovery[] {
   const found = timelineRecoveries(facts);
   for (const recovery of facts.recoveries)
     found.set(recovery.datasetId, { was: recovery.was, recoveredAt: recovery.recoveredAt });
   const recovered: HandoffRecovery[] = [];
   for (const [datasetId, { was, recoveredAt }] of found) {
+    const at = Date.parse(recoveredAt);
+    if (at < facts.since || at > facts.now) continue;
     const dataset = facts.datasets.get(datasetId);
     if (dataset === undefined || dataset.status === null || TROUBLED.has(dataset.status)) continue;
     recovered.push({ ...namesOf(datasetId, dataset), was, status: dataset.status, recoveredAt });
@@ -244,7 +250,7 @@ export function readStoredFacts(
   return {
     orgName: getOrg(store, orgId)?.name ?? orgId,
     incidents: listIncidents(store, orgId),
-    recoveries: readHistoryRecoveries(store, orgId, since, now),
+    recoveries: readHistoryRecoveries(store, orgId, now),
     ...window,
     snoozes: listSnoozes(store, orgId, new Date(now)),
   };

@@ -85,33 +85,33 @@ export function readHandoffWindow(store: Store, orgId: string, since: number, no
   return { statusAtStart, entries, notes, outages };
 }
 
-/** A dataset not troubled now whose last trouble ended with a delivery in the window (its history says so). */
+/** A dataset not troubled now, and when its last trouble ended, as its stored history shows. */
 export interface HistoryRecovery {
   datasetId: string;
   /** The last troubled status (FAILED or MISSING). */
   was: string;
-  /** When it ended: the next delivery's time, never after the mirror learned of it. */
+  /** When it ended: the next settled delivery's time, never after the mirror learned of it. */
   recoveredAt: string;
 }
 
 /**
- * Recoveries from the stored history, so they are true on a first sync and after an import: for each
- * dataset that is not FAILED or MISSING now, its newest troubled delivery and the delivery right after
- * it; recovered in the window when that one's time (delivered, else deadline), capped by when the mirror
- * learned of the recovery (its timeline entry, else now), lies in [since, now].
+ * Recoveries from the stored history, so they are true on a first sync, after an import and after a
+ * week offline: for each dataset that is not FAILED or MISSING now, its newest troubled delivery and the
+ * first settled delivery after it (not IN_PROGRESS), whose time (delivered, else deadline) is capped by
+ * when the mirror learned of the recovery — the first timeline entry leaving trouble after the last one
+ * entering it — else by now. Every such dataset is returned, in the window or not: the history's word
+ * decides (the caller keeps those in the window).
  */
-export function readHistoryRecoveries(
-  store: Store,
-  orgId: string,
-  since: number,
-  now: number,
-): HistoryRecovery[] {
+export function readHistoryRecoveries(store: Store, orgId: string, now: number): HistoryRecovery[] {
   const recoveries: HistoryRecovery[] = [];
   for (const row of store.all(
     `SELECT c.dataset_id, t.status AS was, coalesce(r.delivered_at, r.deadline) AS r_at,
        (SELECT min(l.at_key) FROM timeline l WHERE l.org_id = c.org_id AND l.dataset_id = c.dataset_id
           AND l.kind = 'status' AND l.from_status IN ('FAILED', 'MISSING')
-          AND coalesce(l.to_status, '') NOT IN ('FAILED', 'MISSING') AND l.at_key >= ?2) AS learned
+          AND coalesce(l.to_status, '') NOT IN ('FAILED', 'MISSING')
+          AND l.at_key >= coalesce((SELECT max(m.at_key) FROM timeline m
+            WHERE m.org_id = c.org_id AND m.dataset_id = c.dataset_id AND m.kind = 'status'
+              AND m.to_status IN ('FAILED', 'MISSING')), -9e15)) AS learned
      FROM datasets c
      JOIN events t ON t.dataset_pk = c.pk AND t.status IN ('FAILED', 'MISSING')
        AND (t.deadline_key, t.delivered_key, t.seq) = (
@@ -122,14 +122,14 @@ export function readHistoryRecoveries(
        AND (r.deadline_key, r.delivered_key, r.seq) = (
          SELECT v.deadline_key, v.delivered_key, v.seq FROM events v
          WHERE v.dataset_pk = c.pk AND (v.deadline_key, v.delivered_key, v.seq) > (t.deadline_key, t.delivered_key, t.seq)
+           AND v.status IS NOT NULL AND v.status <> 'IN_PROGRESS'
          ORDER BY v.deadline_key, v.delivered_key, v.seq LIMIT 1)
      WHERE c.org_id = ?1 AND coalesce(c.status, '') NOT IN ('FAILED', 'MISSING')`,
-    [orgId, since],
+    [orgId],
   )) {
     const reported = row.r_at == null ? null : Date.parse(String(row.r_at));
-    const learned = row.learned == null ? now : Number(row.learned);
+    const learned = row.learned == null ? now : Math.min(Number(row.learned), now);
     const at = reported === null || Number.isNaN(reported) ? learned : Math.min(reported, learned);
-    if (at < since || at > now) continue;
     recoveries.push({ datasetId: String(row.dataset_id), was: String(row.was), recoveredAt: iso(at) });
   }
   return recoveries;

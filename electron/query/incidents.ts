@@ -20,6 +20,8 @@ import { classifyTrouble } from '../store/troubles';
 
 export { classifyTrouble };
 
+const TROUBLED = new Set(['FAILED', 'MISSING']);
+
 const text = (value: unknown): string | null =>
   value === null || value === undefined ? null : String(value);
 
@@ -61,7 +63,7 @@ function failureRows(store: Store, orgId: string, where: string, params: (string
   return store.all(
     `SELECT i.incident_id, i.cause_id, i.title, i.first_failure_at, i.last_failure_at, i.ended_at,
        f.dataset_id, f.delivery_id, f.status, f.failure_at, f.ended_at AS failure_ended,
-       d.name, d.data_product_name, d.supplier_id, d.supplier_name, t.fail_message
+       d.name, d.data_product_name, d.supplier_id, d.supplier_name, d.status AS now_status, t.fail_message
      FROM incidents i
      JOIN incident_failures f ON f.org_id = i.org_id AND f.incident_id = i.incident_id
      LEFT JOIN datasets d ON d.org_id = i.org_id AND d.dataset_id = f.dataset_id
@@ -113,14 +115,21 @@ function incidentsOf(rows: readonly Row[], acks: Map<string, AcknowledgementView
     const kind = parsedCause(String(row.cause_id)).kind;
     const dataset = datasetOf(row, kind, acks);
     if (row.failure_ended === null || row.failure_ended === undefined) group.live.push(dataset);
-    else group.over.push({ ...dataset, acknowledgement: null });
+    // Over and its dataset not troubled now: recovered (one that failed again is troubled, not recovered).
+    else if (!TROUBLED.has(String(row.now_status))) group.over.push({ ...dataset, acknowledgement: null });
   }
   return [...byId.entries()].map(([incidentId, { row, live, over }]) => {
     const cause = parsedCause(String(row.cause_id));
     // Unacknowledged first (they need someone), then by name (the rows came by name).
     live.sort((a, b) => Number(a.acknowledgement !== null) - Number(b.acknowledgement !== null));
+    // Each dataset once: live ones, then recovered ones not live again (an incident keeps a dataset's
+    // first failure beside its current one).
+    const liveIds = new Set(live.map((dataset) => dataset.datasetId));
+    const recovered = new Map<string, CauseDataset>();
+    for (const dataset of over)
+      if (!liveIds.has(dataset.datasetId)) recovered.set(dataset.datasetId, dataset);
     const suppliers = new Map<string, Incident['suppliers'][number]>();
-    for (const dataset of [...live, ...over]) {
+    for (const dataset of [...live, ...recovered.values()]) {
       const key = dataset.supplierId ?? '';
       const supplier = suppliers.get(key) ?? { id: dataset.supplierId, name: dataset.supplierName, count: 0 };
       supplier.count += 1;
@@ -138,7 +147,7 @@ function incidentsOf(rows: readonly Row[], acks: Map<string, AcknowledgementView
       shortCode: cause.kind === 'failed' ? cause.shortCode : null,
       count: live.length,
       unacknowledged: live.filter((dataset) => dataset.acknowledgement === null).length,
-      recovered: over.length,
+      recovered: recovered.size,
       suppliers: [...suppliers.values()].sort(
         (a, b) => b.count - a.count || (a.name ?? '').localeCompare(b.name ?? ''),
       ),

@@ -205,6 +205,13 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
       a.at - b.at ||
       (a.failure.datasetId < b.failure.datasetId ? -1 : a.failure.datasetId > b.failure.datasetId ? 1 : 0),
   );
+  // Settled before the joins: the ranges they read hold this commit's ends and moved times.
+  const settled = new Set<string>();
+  for (const incidentId of touched) {
+    if (settleIncident(sql, orgId, incidentId, nowIso)) result.ended += 1;
+    settled.add(incidentId);
+  }
+  touched.clear();
   if (fresh.length > 0) {
     const ranges = incidentRanges(sql, orgId, fresh[0]!.at - options.gapMs);
     for (const { failure, learnedAt, failureAt, at } of fresh) {
@@ -233,6 +240,15 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
         incident.last = Math.max(incident.last, at);
         result.joined += 1;
       }
+      // The dataset failing again within the incident: of its earlier failures, over now, only its first
+      // is kept (the incident's first time stays exact), so an hourly failure all night is two rows.
+      sql.run(
+        `DELETE FROM incident_failures
+         WHERE org_id = ?1 AND incident_id = ?2 AND dataset_id = ?3 AND ended_at IS NOT NULL
+           AND failure_at > (SELECT min(failure_at) FROM incident_failures
+                             WHERE org_id = ?1 AND incident_id = ?2 AND dataset_id = ?3)`,
+        [orgId, incident.incidentId, failure.datasetId],
+      );
       // The same failure troubled once more (a remote that took a status back): it moves here.
       for (const row of sql.all(
         `SELECT incident_id FROM incident_failures WHERE org_id = ? AND dataset_id = ? AND delivery_id = ? AND status = ?`,
@@ -257,7 +273,8 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
       touched.add(incident.incidentId);
     }
   }
-  for (const incidentId of touched) if (settleIncident(sql, orgId, incidentId, nowIso)) result.ended += 1;
+  for (const incidentId of touched)
+    if (settleIncident(sql, orgId, incidentId, nowIso) && !settled.has(incidentId)) result.ended += 1;
   forgetOldIncidents(sql, orgId, new Date(options.now.getTime() - ENDED_INCIDENT_RETENTION_MS).toISOString());
   return result;
 }
@@ -353,4 +370,30 @@ export function incidentOfFailure(
     [orgId, datasetId, deliveryId, status],
   );
   return row === undefined ? null : String(row.incident_id);
+}
+
+/**
+ * Incidents as a file gave them, made to hold what a sync's keep: no time after `now` (a file from a
+ * machine whose clock ran ahead), no failure after the mirror learned of it, and each incident's first and
+ * last failure time those of its failures. Call in the import's transaction, before refreshIncidents.
+ */
+export function settleGivenIncidents(sql: IncidentSql, orgId: string, now: Date): void {
+  const at = now.toISOString();
+  sql.run(
+    `UPDATE incident_failures SET learned_at = min(learned_at, ?2),
+       ended_at = CASE WHEN ended_at IS NULL THEN NULL ELSE min(ended_at, ?2) END
+     WHERE org_id = ?1`,
+    [orgId, at],
+  );
+  sql.run(`UPDATE incident_failures SET failure_at = min(failure_at, learned_at) WHERE org_id = ?`, [orgId]);
+  sql.run(
+    `UPDATE incidents SET opened_at = min(opened_at, ?2),
+       ended_at = CASE WHEN ended_at IS NULL THEN NULL ELSE min(ended_at, ?2) END,
+       first_failure_at = coalesce((SELECT min(f.failure_at) FROM incident_failures f
+         WHERE f.org_id = incidents.org_id AND f.incident_id = incidents.incident_id), first_failure_at),
+       last_failure_at = coalesce((SELECT max(f.failure_at) FROM incident_failures f
+         WHERE f.org_id = incidents.org_id AND f.incident_id = incidents.incident_id), last_failure_at)
+     WHERE org_id = ?1`,
+    [orgId, at],
+  );
 }

@@ -8,7 +8,7 @@
  * query/exportSnapshot.ts.
  */
 import { type FailureCause, firstFailure } from '../../shared/causes';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from './incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents, settleGivenIncidents } from './incidents';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
 import type { TimelineEntry } from '../../shared/timeline';
@@ -300,6 +300,7 @@ class SnapshotWriter {
     // gave (replacing the org's) keep their ids and times, a failure no longer its dataset's problem
     // ends, one the file did not hold is grouped (the import's time is when this mirror learned of it;
     // its failure time comes from its delivery). A file without incidents: all of them grouped so.
+    settleGivenIncidents(this.store, this.orgId, this.now);
     refreshIncidents(this.store, this.orgId, { now: this.now, gapMs: this.incidentGapMs });
     // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
     for (const [datasetId, earliest] of knowledge.timelines) {

@@ -12,6 +12,7 @@ import { ExportFileError, writeExportFile } from '../../store/exportFile';
 import { getOrg } from '../../store/orgs';
 import { SnapshotError, importSnapshotFile } from '../../store/snapshot';
 import { CommandError, READ_ONLY, command } from '../command';
+import { incidentGapMs } from '../../../shared/settings';
 import { checkOrg } from './org';
 
 /** The default and the highest `--max-size` in MiB (the highest stays under V8's longest string). */
@@ -34,7 +35,7 @@ export const importData = command({
     },
     { additionalProperties: false },
   ),
-  async run({ store, now }, args, out) {
+  async run({ store, now, settings }, args, out) {
     checkOrg(args.org);
     absolute(args.path);
     const stop = watchStopSignals();
@@ -48,6 +49,7 @@ export const importData = command({
         counts = await importSnapshotFile(store, args.org, file.chunks(stop.check), {
           now: now(),
           deliveriesPerDataset: args.retention,
+          incidentGapMs: incidentGapMs(settings()),
         });
       } catch (error) {
         if (error instanceof SnapshotError)

@@ -6,7 +6,7 @@
  * sync the CLI would. On failure the stored data is exactly as before and the exit code is 1.
  */
 import Type from 'typebox';
-import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import { DEFAULT_SETTINGS, incidentGapMs } from '../../../shared/settings';
 import type { CycleEvent } from '../../../shared/sync';
 import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
 import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/sources';
@@ -121,6 +121,7 @@ async function oneOffSync(
     now: ctx.now,
     intervals: { pollMs: DEFAULT_SETTINGS.intervals.pollSeconds * 1000, crawlMs: Infinity },
     deliveriesPerDataset: DEFAULT_DELIVERIES_PER_DATASET,
+    incidentGapMs: incidentGapMs(ctx.settings()),
     onProgress: progress,
   });
   out.stderr(`Syncing org ${orgId} from ${baseUrl}…\n`);

@@ -136,7 +136,12 @@ describe('export → import → export through the CLI', () => {
       `Exported 3 datasets and the tasks of 2 deliveries to ${file} (with 8 timeline entries, 3 acknowledgements, 1 sync outage, 2 incidents).\n`,
     );
     const fresh = tempDir();
-    const imported = await cli(['import', '--org', ORG, file, '--data-dir', fresh]);
+    // Imported after it was exported (a time before it would cap the file's times at the import's).
+    const imported = await cli(
+      ['import', '--org', ORG, file, '--data-dir', fresh],
+      {},
+      new Date('2026-11-21T08:00:00.000Z'),
+    );
     expect(imported.stderr).toBe(
       'Imported 3 datasets and the tasks of 2 deliveries into org acme (with 8 timeline entries, 3 acknowledgements, 1 sync outage, 2 incidents).\n',
     );

@@ -250,6 +250,42 @@ describe('grouping failures into incidents', () => {
     expect(getIncident(store, ORG, unknown)).toBeNull();
   });
 
+  it('a dataset failing every hour is one dataset of its incident, not a recovery an hour; kept in two rows', () => {
+    for (const hour of ['01', '02', '03', '04']) {
+      put(store, {
+        id: 'hourly',
+        deliveryId: `hourly-${hour}`,
+        deadline: `2026-11-21T${hour}:00:00Z`,
+        task: auth(`2026-11-21T${hour}:05:00Z`),
+      });
+      sync(store, `2026-11-21T${hour}:10:00Z`);
+    }
+    const [incident] = listIncidents(store, ORG);
+    expect(incident).toMatchObject({
+      count: 1,
+      recovered: 0,
+      firstFailureAt: '2026-11-21T01:05:00.000Z',
+      lastFailureAt: '2026-11-21T04:05:00.000Z',
+      suppliers: [{ id: 'sup-a', count: 1 }],
+    });
+    // Its first failure and its current one: the incident's first time stays exact, the rest goes.
+    expect(store.value<number>('SELECT count(*) FROM incident_failures')).toBe(2);
+    put(store, {
+      id: 'hourly',
+      status: 'HEALTHY',
+      deliveryId: 'hourly-05',
+      deadline: '2026-11-21T05:00:00Z',
+      deliveredAt: '2026-11-21T04:55:00Z',
+    });
+    sync(store, '2026-11-21T05:10:00Z');
+    expect(getIncident(store, ORG, incident!.incidentId)).toMatchObject({
+      count: 0,
+      recovered: 1,
+      endedAt: '2026-11-21T05:10:00.000Z',
+      firstFailureAt: '2026-11-21T01:05:00.000Z',
+    });
+  });
+
   it('keeps another org’s failures out', () => {
     put(store, { id: 'a', deadline: '2026-11-21T06:00:00Z', task: auth('2026-11-21T05:00:00Z') });
     sync(store, '2026-11-21T09:00:00Z');
