@@ -313,6 +313,31 @@ function withoutCodeSpans(line: string): string {
 }
 
 describe('a long shift in chat', () => {
+  it('keeps the 30 newest of a long section and says how many older ones it left out', async () => {
+    const report = await shiftReport();
+    const model = report.stillFailing[0]!;
+    // 45 still failing, newest first as the report lists them: one an hour back from 05:00.
+    const stillFailing = Array.from({ length: 45 }, (_, i) => ({
+      ...model,
+      datasetId: `ds-${String(i).padStart(2, '0')}`,
+      since: new Date(Date.parse('2026-11-26T05:00:00.000Z') - i * 3_600_000).toISOString(),
+    }));
+    const markdown = handoffMarkdown({
+      ...report,
+      stillFailing,
+      summary: { ...report.summary, stillFailing: 45 },
+    });
+    const lines = markdown.split('\n');
+    const start = lines.indexOf('## Still failing (45)');
+    const items = lines.slice(start + 2, lines.indexOf('', start + 2));
+    expect(items).toHaveLength(31);
+    expect(items[0]).toContain('`ds-00`');
+    expect(items[29]).toContain('`ds-29`');
+    expect(items[30]).toBe(
+      '- … and 15 older not listed here (all of them: the Handoff view, or `handoff --format json`)',
+    );
+  });
+
   it('lists at-risk deadlines one line per dataset and at most 30 items a section, saying how many more', async () => {
     const report = await shiftReport();
     const model = report.atRisk[0]!;
