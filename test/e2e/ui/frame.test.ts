@@ -1,7 +1,7 @@
 /**
  * The window's frame in Chromium against `serve --ui` with imported demo data (issue 23 part 4 point 1,
  * docs/decisions.md): the top bar — navigation, sync state, "Sync now" — stays in
- * view on every route and on deep links. A `?cause=` link to the last cause of Triage scrolls the
+ * view on every route and on deep links. A `?incident=` link to the last incident of Triage scrolls the
  * content pane to it, never the bar off the top; so does a deep link to a dataset and then bringing the
  * bottom of any view into view; the document itself never scrolls.
  */
@@ -70,25 +70,25 @@ const toBottom = (page: Page) =>
   );
 
 describe('the top bar', { timeout: 120_000 }, () => {
-  it('stays in view when a ?cause= link opens the last cause of Triage', async () => {
+  it('stays in view when an ?incident= link opens the last incident of Triage', async () => {
     const { page } = suite.light;
     await page.waitForURL(/#\/orgs\/[^/]+\/triage/, { timeout: 30_000 });
-    await page.locator('section[data-cause-id]').first().waitFor({ timeout: 20_000 });
-    const causes = await page
-      .locator('section[data-cause-id]')
-      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-cause-id')!));
-    expect(causes.length).toBeGreaterThan(5);
-    const last = causes.at(-1)!;
-    await follow(page, `orgs/${UI_ORG}/triage?cause=${encodeURIComponent(last)}`);
-    const card = page.locator(`section[data-cause-id="${last}"]`);
+    await page.locator('section[data-incident-id]').first().waitFor({ timeout: 20_000 });
+    const incidents = await page
+      .locator('section[data-incident-id]')
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-incident-id')!));
+    expect(incidents.length).toBeGreaterThan(5);
+    const last = incidents.at(-1)!;
+    await follow(page, `orgs/${UI_ORG}/triage?incident=${encodeURIComponent(last)}`);
+    const card = page.locator(`section[data-incident-id="${last}"]`);
     await poll(() => card.locator('button[aria-expanded]').getAttribute('aria-expanded')).toBe('true');
     await poll(() => page.evaluate("document.activeElement?.getAttribute('data-stop') ?? ''")).toBe(
       `cause:${last}`,
     );
-    // The pane scrolled to the cause (it is far down the list), the bar did not move.
+    // The pane scrolled to the incident (it is far down the list), the bar did not move.
     expect(await page.evaluate("document.querySelector('main.content').scrollTop")).toBeGreaterThan(0);
-    const cause = (await card.boundingBox())!;
-    expect(cause.y).toBeGreaterThanOrEqual((await barState(page)).bottom - 1);
+    const incident = (await card.boundingBox())!;
+    expect(incident.y).toBeGreaterThanOrEqual((await barState(page)).bottom - 1);
     await expectBarInView(page);
   });
 
