@@ -214,6 +214,11 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
   touched.clear();
   if (fresh.length > 0) {
     const ranges = incidentRanges(sql, orgId, fresh[0]!.at - options.gapMs);
+    const known = new Set(
+      sql
+        .all('SELECT DISTINCT dataset_id FROM incident_failures WHERE org_id = ?', [orgId])
+        .map((row) => String(row.dataset_id)),
+    );
     for (const { failure, learnedAt, failureAt, at } of fresh) {
       const group = ranges.get(failure.causeId) ?? [];
       let incident: IncidentRange | undefined;
@@ -240,21 +245,24 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
         incident.last = Math.max(incident.last, at);
         result.joined += 1;
       }
-      // The dataset failing again within the incident: of its earlier failures, over now, only its first
-      // is kept (the incident's first time stays exact), so an hourly failure all night is two rows.
-      sql.run(
-        `DELETE FROM incident_failures
+      // A dataset with no failure kept yet (every one on a first sync) has nothing to prune or move.
+      if (known.has(failure.datasetId)) {
+        // The dataset failing again within the incident: of its earlier failures, over now, only its first
+        // is kept (the incident's first time stays exact), so an hourly failure all night is two rows.
+        sql.run(
+          `DELETE FROM incident_failures
          WHERE org_id = ?1 AND incident_id = ?2 AND dataset_id = ?3 AND ended_at IS NOT NULL
            AND failure_at > (SELECT min(failure_at) FROM incident_failures
                              WHERE org_id = ?1 AND incident_id = ?2 AND dataset_id = ?3)`,
-        [orgId, incident.incidentId, failure.datasetId],
-      );
-      // The same failure troubled once more (a remote that took a status back): it moves here.
-      for (const row of sql.all(
-        `SELECT incident_id FROM incident_failures WHERE org_id = ? AND dataset_id = ? AND delivery_id = ? AND status = ?`,
-        [orgId, failure.datasetId, failure.deliveryId, failure.status],
-      ))
-        touched.add(String(row.incident_id));
+          [orgId, incident.incidentId, failure.datasetId],
+        );
+        // The same failure troubled once more (a remote that took a status back): it moves here.
+        for (const row of sql.all(
+          `SELECT incident_id FROM incident_failures WHERE org_id = ? AND dataset_id = ? AND delivery_id = ? AND status = ?`,
+          [orgId, failure.datasetId, failure.deliveryId, failure.status],
+        ))
+          touched.add(String(row.incident_id));
+      }
       sql.run(
         `INSERT OR REPLACE INTO incident_failures (org_id, dataset_id, delivery_id, status, incident_id, cause_id,
            failure_at, learned_at)
