@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store, loadSqlJs } from '../../../electron/store/database';
 import { MIGRATIONS } from '../../../electron/store/migrations';
+import { listIncidents } from '../../../electron/query/incidents';
+import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
+import { ensureOrg, markOrgSynced } from '../../../electron/store/orgs';
+import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -49,6 +53,65 @@ describe('migrations', () => {
     expect(
       store.column("SELECT count(*) FROM pragma_table_info('datasets') WHERE name = 'remote_hash'"),
     ).toEqual([1]);
+    await store.close();
+  });
+
+  it('a database from before incidents gets its failures grouped and timed at upgrade', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dh-migrations-'));
+    dirs.push(dir);
+    // A mirror of the release before: a FAILED dataset with its tasks, synced at 06:00, no incidents.
+    const before = await Store.open({ dataDir: null });
+    const base = fixtureRecords(1, 3, 'a')[0]!;
+    before.transaction(() => {
+      ensureOrg(before, 'acme', new Date('2026-11-21T00:00:00.000Z'));
+      writeDataset(
+        before,
+        'acme',
+        {
+          ...base,
+          datasetId: 'a',
+          deliveryId: 'a-1',
+          latestDeliveryStatus: 'FAILED',
+          deliveryEventList: [
+            {
+              ...base.deliveryEventList[0]!,
+              status: 'FAILED',
+              deliveryId: 'a-1',
+              deliveryDeadline: '2026-11-21T08:00:00.000Z',
+              deliveredAt: null,
+            },
+          ],
+        },
+        { events: 'replace', deliveriesPerDataset: 100 },
+      );
+      writeTasks(
+        before,
+        'acme',
+        'a-1',
+        tasksFailingAt('a-1', 'a', 'ingest', 'E_AUTH_FAILED', 'refused', '2026-11-21T05:30:00.000Z'),
+      );
+      markOrgSynced(before, 'acme', new Date('2026-11-21T06:00:00.000Z'));
+    });
+    const image = before.db.export();
+    await before.close();
+    const SQL = await loadSqlJs();
+    const old = new SQL.Database(image);
+    old.exec(`DROP TABLE incident_failures; DROP TABLE incidents; DROP INDEX events_troubled;
+      ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 2};`);
+    writeFileSync(join(dir, 'health.sqlite'), old.export());
+    old.close();
+    const store = await Store.open({ dataDir: dir });
+    expect(store.value('PRAGMA user_version')).toBe(MIGRATIONS.length);
+    // Its failure time is its task's end (05:30), not its deadline ahead (08:00); learned by the last sync.
+    expect(listIncidents(store, 'acme')).toMatchObject([
+      {
+        causeId: 'ingest:E_AUTH_FAILED',
+        count: 1,
+        firstFailureAt: '2026-11-21T05:30:00.000Z',
+        lastFailureAt: '2026-11-21T05:30:00.000Z',
+        datasets: [{ datasetId: 'a', since: '2026-11-21T05:30:00.000Z' }],
+      },
+    ]);
     await store.close();
   });
 
