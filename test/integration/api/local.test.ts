@@ -448,6 +448,10 @@ describe('GET /local/v1/incidents', () => {
       incidents: [],
       syncedAt: T3,
     });
+    // cause= takes a cause key (an incident id there is a mistake, said so).
+    const byId = await fixture.get(`/local/v1/incidents?cause=${AUTH_INCIDENT}`);
+    expect(byId.status).toBe(400);
+    expect(byId.json()).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'cause' });
     const bad = await fixture.get('/local/v1/incidents?incident=ingest:E_AUTH_FAILED');
     expect(bad.status).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'incident' });

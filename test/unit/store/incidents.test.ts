@@ -9,7 +9,7 @@ import type { Stage } from '../../../shared/status';
 import { getIncident, incidentOfDataset, listIncidents } from '../../../electron/query/incidents';
 import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
-import { HOUR_MS, refreshIncidents } from '../../../electron/store/incidents';
+import { HOUR_MS, refreshIncidents, settleGivenIncidents } from '../../../electron/store/incidents';
 import { ensureOrg } from '../../../electron/store/orgs';
 import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 
@@ -283,6 +283,39 @@ describe('grouping failures into incidents', () => {
       recovered: 1,
       endedAt: '2026-11-21T05:10:00.000Z',
       firstFailureAt: '2026-11-21T01:05:00.000Z',
+    });
+  });
+
+  it('an incident a file gave with times ahead of the import is held to the import’s time', () => {
+    put(store, {
+      id: 'a',
+      status: 'HEALTHY',
+      deadline: '2026-11-21T06:00:00Z',
+      deliveredAt: '2026-11-21T05:50:00Z',
+    });
+    store.transaction(() => {
+      // Over, from a machine whose clock ran two days ahead.
+      store.run(
+        `INSERT INTO incidents (org_id, incident_id, cause_id, title, first_failure_at, last_failure_at, opened_at,
+           ended_at)
+         VALUES ('acme', 'inc-0123456789', 'ingest:E_AUTH_FAILED', 'Ingest failed: E_AUTH_FAILED',
+           '2026-11-22T00:00:00.000Z', '2026-11-22T00:00:00.000Z', '2026-11-23T00:00:00.000Z',
+           '2026-11-23T01:00:00.000Z')`,
+      );
+      store.run(
+        `INSERT INTO incident_failures (org_id, dataset_id, delivery_id, status, incident_id, cause_id,
+           failure_at, learned_at, ended_at)
+         VALUES ('acme', 'a', 'a-d0', 'FAILED', 'inc-0123456789', 'ingest:E_AUTH_FAILED',
+           '2026-11-22T00:00:00.000Z', '2026-11-23T00:00:00.000Z', '2026-11-23T01:00:00.000Z')`,
+      );
+      settleGivenIncidents(store, ORG, at('2026-11-21T07:00:00Z'));
+      refreshIncidents(store, ORG, { now: at('2026-11-21T07:00:00Z'), gapMs: GAP });
+    });
+    expect(getIncident(store, ORG, 'inc-0123456789')).toMatchObject({
+      firstFailureAt: '2026-11-21T07:00:00.000Z',
+      lastFailureAt: '2026-11-21T07:00:00.000Z',
+      endedAt: '2026-11-21T07:00:00.000Z',
+      recovered: 1,
     });
   });
 
