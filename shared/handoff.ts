@@ -6,7 +6,7 @@
  */
 import { parseISO } from 'date-fns';
 import type { AcknowledgementView } from './causes';
-import type { SnoozeView } from './rpc';
+import type { SnoozeView } from './views';
 import { TIME_RANGE, inTimeRange } from './timeRange';
 import type { UpcomingDeadline } from './upcoming';
 

@@ -3,7 +3,8 @@
  * schema and response type, and every event. Both transports (IPC in the app, HTTP + server-sent events
  * for `serve --ui`) are generic over it, so a call is one entry here and one handler in the engine
  * (`RpcHandlers` makes a missing handler a compile error). Requests are TypeBox schemas because they
- * cross a trust boundary: the engine checks every one before its handler runs.
+ * cross a trust boundary: the engine checks every one before its handler runs. What the calls answer
+ * lives beside it, by subject: the table's rows in rows.ts, the other views' shapes in views.ts.
  */
 import Type, { type Static, type TSchema } from 'typebox';
 import type { AcknowledgementView, Incident } from './causes';
@@ -11,17 +12,23 @@ import { MAX_CAUSE_ID_LENGTH } from './causes';
 import type { DatabaseStatus } from './database';
 import type { TimelineEntry } from './timeline';
 import type { HandoffReport } from './handoff';
-import type { DatasetRecord, TasksRecord } from './schemas';
+import type { DatasetRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
-import type { DeliveryStatus } from './status';
 import type { ReliabilityStats, StatsDays, StatsGroupBy } from './reliability';
-import {
-  type DeliveryHabits,
-  MAX_UPCOMING_HOURS,
-  type OverdueSummary,
-  type UpcomingDeadlines,
-} from './upcoming';
+import type { RowsPage, StatusCounts } from './rows';
+import type {
+  ApiKeyView,
+  DatasetDeadlines,
+  DatasetTriage,
+  DeliveryTasksView,
+  OrgView,
+  SettingsView,
+  SnoozeKind,
+  SnoozeView,
+  SourceView,
+} from './views';
+import { MAX_UPCOMING_HOURS, type OverdueSummary, type UpcomingDeadlines } from './upcoming';
 
 const Id = Type.String({ minLength: 1, maxLength: 512 });
 const Empty = Type.Union([Type.Null(), Type.Object({}, { additionalProperties: false })]);
@@ -44,103 +51,6 @@ export const DatasetQuery = Type.Object(
 );
 export type DatasetQuery = Static<typeof DatasetQuery>;
 
-/** How many delivery statuses each table row carries for its strip, newest first. */
-export const ROW_STRIP_LENGTH = 14;
-
-/** One row of the datasets table as the store has it (electron/query/rows.ts). */
-export interface MirroredRow {
-  datasetId: string;
-  datasetName: string | null;
-  dataProductName: string | null;
-  supplierId: string | null;
-  supplierName: string | null;
-  status: string | null;
-  deliveryId: string | null;
-  latestDeliveryTimestamp: string | null;
-  nextExpectedDeliveryTimestamp: string | null;
-  /** Statuses of the newest deliveries, newest first (null: unknown), at most ROW_STRIP_LENGTH. */
-  strip: (string | null)[];
-  /** A FAILED or MISSING dataset's cause id and title (shared/causes.ts); null otherwise. */
-  causeId: string | null;
-  causeTitle: string | null;
-  /** The acknowledgement that holds for its failure now, if any. */
-  acknowledgement: AcknowledgementView | null;
-}
-
-/**
- * One row of the datasets table: what the table shows, not the whole record — the store's row and the
- * deadline clock's mark (DESIGN.md §11), which is never a remote status.
- */
-export interface DatasetRow extends MirroredRow {
-  /** Its deadlines passed since the last successful sync while the org's data is stale (overdue, unverified); 0: none. */
-  overdueDeadlines: number;
-  /** The oldest of them, RFC 3339 UTC; null when none. */
-  overdueSince: string | null;
-}
-
-export interface RowsPage {
-  rows: DatasetRow[];
-  /** "" on the last page. */
-  nextPageToken: string;
-}
-
-/** Datasets per latest status under the query without its status filters (chips), and the query's total. */
-export interface StatusCounts {
-  byStatus: Record<DeliveryStatus | 'NONE', number>;
-  total: number;
-}
-
-export interface OrgView {
-  id: string;
-  name: string;
-  datasets: number;
-  /** Start of the last successful sync (X-Synced-At), or null. */
-  lastSyncedAt: string | null;
-}
-
-export interface DeliveryTasksView {
-  tasks: TasksRecord | null;
-  /** Why there are no tasks: no such delivery, or the remote cannot be asked now (offline, no source). */
-  missing: 'unknown-delivery' | 'tasks-not-synced' | null;
-}
-
-export interface SourceView {
-  id: string;
-  orgId: string;
-  name: string;
-  baseUrl: string;
-  enabled: boolean;
-  /** A key is available for it (sealed in the app, or from the environment headless). */
-  hasKey: boolean;
-  /** The key masked ("…3f9a"): which key is stored, never the key. */
-  keyHint: string | null;
-  createdAt: string;
-}
-
-export interface SettingsView {
-  settings: Settings;
-  defaults: Settings;
-  /** Where this engine runs: the local API it serves, its data folder. */
-  runtime: { apiUrl: string; dataDir: string; version: string };
-  /** Whether remote keys can be saved here (the app seals them; headless they come from the environment). */
-  keys: { canStore: boolean; hint: string };
-  /** Settings given on the command line win over stored ones until the next start. */
-  overridden: string[];
-  /** Who acknowledges when the triage name is empty: the OS user running the engine. */
-  osUserName: string;
-}
-
-export interface ApiKeyView {
-  id: string;
-  orgId: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-export const SNOOZE_KINDS = ['1h', '4h', 'next-delivery', 'healthy'] as const;
-export type SnoozeKind = (typeof SNOOZE_KINDS)[number];
 /** A tuple of literals (a mapped array would type as never[]). */
 const SnoozeKindSchema = Type.Union([
   Type.Literal('1h'),
@@ -150,18 +60,6 @@ const SnoozeKindSchema = Type.Union([
 ]);
 const _snoozeKindsMatch: Static<typeof SnoozeKindSchema> extends SnoozeKind ? true : false = true;
 void _snoozeKindsMatch;
-
-export interface SnoozeView {
-  orgId: string;
-  datasetId: string;
-  datasetName: string | null;
-  kind: SnoozeKind;
-  /** For timed snoozes, when they end. */
-  until: string | null;
-  /** For "next delivery", the delivery it was set on. */
-  deliveryId: string | null;
-  createdAt: string;
-}
 
 const SourceInput = Type.Object(
   {
@@ -311,31 +209,6 @@ export const RPC_CALLS = {
     ),
   ),
 } as const;
-
-/** A dataset's deadlines as the engine's clock keeps them. */
-export interface DatasetDeadlines {
-  /** Why its schedule cannot be read; null when it can. */
-  problem: string | null;
-  /** The zone the schedule is read in ("UTC" for none). */
-  timeZone: string;
-  /** RFC 3339 UTC; null: none. */
-  previous: string | null;
-  /** The next deadlines, soonest first (at most five). */
-  next: string[];
-  habits: DeliveryHabits;
-  /** Deadlines passed since the last successful sync while the data is stale (0: none). */
-  overdue: number;
-}
-
-/** A troubled dataset's place in triage: its incident and cause, and who owns it. */
-export interface DatasetTriage {
-  incidentId: string;
-  causeId: string;
-  causeTitle: string;
-  message: string | null;
-  deliveryId: string | null;
-  acknowledgement: AcknowledgementView | null;
-}
 
 /** What each call answers. */
 export interface RpcResponses {

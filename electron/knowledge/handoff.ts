@@ -18,7 +18,7 @@ import {
   type HandoffReport,
   type HandoffTrouble,
 } from '../../shared/handoff';
-import type { SnoozeView } from '../../shared/rpc';
+import type { SnoozeView } from '../../shared/views';
 import type { OverdueSummary, UpcomingDeadline } from '../../shared/upcoming';
 import { listIncidents } from '../query/incidents';
 import {

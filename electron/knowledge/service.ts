@@ -12,7 +12,7 @@ import {
   type StatsDays,
   type StatsGroupBy,
 } from '../../shared/reliability';
-import type { DatasetDeadlines } from '../../shared/rpc';
+import type { DatasetDeadlines } from '../../shared/views';
 import type { DeadlineConfig } from '../../shared/schemas';
 import { HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
 import { nextOccurrenceAfter } from '../../shared/deadlines';

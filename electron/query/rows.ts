@@ -6,8 +6,8 @@
  * (a cause, unacknowledged only) narrow rows and counts alike.
  */
 import type { AcknowledgementView } from '../../shared/causes';
-import type { MirroredRow, StatusCounts } from '../../shared/rpc';
-import { ROW_STRIP_LENGTH } from '../../shared/rpc';
+import type { MirroredRow, StatusCounts } from '../../shared/rows';
+import { ROW_STRIP_LENGTH } from '../../shared/rows';
 import { DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';
 import type { Store } from '../store/database';
 import { PROBLEM_DELIVERY } from '../store/failedDelivery';

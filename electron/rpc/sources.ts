@@ -2,7 +2,8 @@
  * Sources in the settings window: list, save (the API key write-only, sealed by the app's secret store;
  * headless, keys come from the environment), remove, and "Test connection" against the remote itself.
  */
-import { type RpcHandlers, RpcError, type RpcRequest, type SourceView } from '../../shared/rpc';
+import { type RpcHandlers, RpcError, type RpcRequest } from '../../shared/rpc';
+import { type SourceView } from '../../shared/views';
 import type { Store } from '../store/database';
 import {
   type Source,

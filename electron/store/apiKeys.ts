@@ -4,7 +4,7 @@
  */
 import { CONTROL, codePoint } from '../../shared/controlCharacters';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyView } from '../../shared/rpc';
+import type { ApiKeyView } from '../../shared/views';
 import type { Store } from './database';
 import { ensureOrg, requireOrg } from './orgs';
 

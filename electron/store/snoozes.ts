@@ -3,7 +3,7 @@
  * when the next delivery arrives (the latest delivery id changes), or when the dataset is HEALTHY again.
  * The alerts decide what an active snooze silences; this keeps the list.
  */
-import type { SnoozeKind, SnoozeView } from '../../shared/rpc';
+import type { SnoozeKind, SnoozeView } from '../../shared/views';
 import type { Store } from './database';
 
 const HOURS: Partial<Record<SnoozeKind, number>> = { '1h': 1, '4h': 4 };

@@ -5,7 +5,8 @@
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';
-import type { DatasetQuery, DatasetRow, StatusCounts } from '../../../shared/rpc';
+import type { DatasetQuery } from '../../../shared/rpc';
+import type { DatasetRow, StatusCounts } from '../../../shared/rows';
 import { useRpc } from '../rpc/client';
 import { messageOf } from '../lib/errors';
 

@@ -6,7 +6,7 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { OrgView } from '../../../shared/rpc';
+import type { OrgView } from '../../../shared/views';
 import type { SourceState } from '../../../shared/sync';
 import { useRpc } from '../rpc/client';
 import { messageOf } from '../lib/errors';

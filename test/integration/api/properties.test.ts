@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { FILTER_FIELDS, type Filter, printFilter } from '../../../shared/filter';
 import { ErrorBody } from '../../../shared/schemas';
-import type { RowsPage } from '../../../shared/rpc';
+import type { RowsPage } from '../../../shared/rows';
 import { parseSort } from '../../../shared/sort';
 import { createApiKey } from '../../../electron/store/apiKeys';
 import { writeDataset } from '../../../electron/store/datasetWriter';

@@ -17,7 +17,7 @@ import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
 import { memorySettings } from '../../../electron/store/settings';
 import { SyncEngine } from '../../../electron/sync/engine';
-import type { DatasetRow } from '../../../shared/rpc';
+import type { DatasetRow } from '../../../shared/rows';
 import type { DatasetRecord, DeadlineConfig } from '../../../shared/schemas';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { overdueText } from '../../../shared/upcoming';

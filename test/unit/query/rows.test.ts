@@ -4,7 +4,7 @@
  * filters as a table, the chips' counts under them, and keyset paging with page tokens bound to them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MirroredRow } from '../../../shared/rpc';
+import type { MirroredRow } from '../../../shared/rows';
 import type { DatasetRecord } from '../../../shared/schemas';
 import type { Stage } from '../../../shared/status';
 import { listIncidents } from '../../../electron/query/incidents';

@@ -7,7 +7,7 @@
  * another section are never saved by accident.
  */
 import { type ComputedRef, type InjectionKey, type Ref, computed, inject, provide, reactive, ref } from 'vue';
-import type { SettingsView } from '../../../../shared/rpc';
+import type { SettingsView } from '../../../../shared/views';
 import type { Settings } from '../../../../shared/settings';
 import { useAction } from '../../composables/useAction';
 import { useRpc } from '../../rpc/client';

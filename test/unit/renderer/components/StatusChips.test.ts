@@ -5,7 +5,7 @@
 import { type VueWrapper, mount } from '@vue/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import StatusChips from '../../../../renderer/src/components/datasets/StatusChips.vue';
-import type { StatusCounts } from '../../../../shared/rpc';
+import type { StatusCounts } from '../../../../shared/rows';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../../shared/status';
 import type { OverdueSummary } from '../../../../shared/upcoming';
 

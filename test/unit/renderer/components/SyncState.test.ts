@@ -13,7 +13,7 @@ import SyncStatus from '../../../../renderer/src/components/SyncStatus.vue';
 import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { NOT_SIGNED_IN_HELP } from '../../../../renderer/src/lib/errors';
 import { isolate } from '../../../../shared/isolate';
-import type { OrgView } from '../../../../shared/rpc';
+import type { OrgView } from '../../../../shared/views';
 import type { SourceState } from '../../../../shared/sync';
 
 const NOW = new Date('2026-11-21T04:41:00Z');

@@ -10,13 +10,8 @@ import { afterEach, beforeEach } from 'vitest';
 import { createPinia } from 'pinia';
 import { defineComponent, h, ref } from 'vue';
 import { createMemoryHistory } from 'vue-router';
-import type {
-  RpcCall,
-  RpcClient,
-  RpcRequest,
-  RpcResponse,
-  SettingsView as SettingsState,
-} from '../../../../shared/rpc';
+import type { RpcCall, RpcClient, RpcRequest, RpcResponse } from '../../../../shared/rpc';
+import type { SettingsView as SettingsState } from '../../../../shared/views';
 import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
 import { createAppRouter } from '../../../../renderer/src/router';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { acknowledge, endStaleAcknowledgements } from '../../../../electron/store/acknowledgements';
-import type { DatasetRow } from '../../../../shared/rpc';
+import type { DatasetRow } from '../../../../shared/rows';
 import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 import { type MountedView, mountView } from './mountView';
 import '../../../../renderer/src/views/DatasetView.vue';
