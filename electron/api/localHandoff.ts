@@ -5,13 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
-import {
-  DEFAULT_HANDOFF_HOURS,
-  HANDOFF_AT_RISK_HOURS,
-  type HandoffReport,
-  handoffMarkdown,
-  parseHandoffSince,
-} from '../../shared/handoff';
+import { DEFAULT_HANDOFF_HOURS, HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
+import { handoffMarkdown } from '../../shared/handoffMarkdown';
+import { parseHandoffSince } from '../../shared/handoffSince';
 import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
 import { ApiError, quote } from './errors';

@@ -4,7 +4,8 @@
  * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
  * at compile time, so the document cannot drift from what the engine returns.
  */
-import { DEFAULT_HANDOFF_HOURS, MAX_SINCE_DAYS, SINCE_FORMS } from '../../shared/handoff';
+import { DEFAULT_HANDOFF_HOURS } from '../../shared/handoff';
+import { MAX_SINCE_DAYS, SINCE_FORMS } from '../../shared/handoffSince';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import {

@@ -32,7 +32,7 @@ import {
 } from '../knowledge/acknowledge';
 import { acknowledgerName, osUserName } from '../knowledge/identity';
 import { OnCallKnowledge } from '../knowledge/service';
-import { parseHandoffSince } from '../../shared/handoff';
+import { parseHandoffSince } from '../../shared/handoffSince';
 import { type SourceDeps, sourceHandlers } from './sources';
 
 /** Events a dataset view shows: every one the store retains. */

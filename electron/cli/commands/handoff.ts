@@ -4,7 +4,7 @@
  * (control/commands/handoff.ts), which also knows what is overdue.
  */
 import { Command, Option } from 'commander';
-import { SINCE_FORMS } from '../../../shared/handoff';
+import { SINCE_FORMS } from '../../../shared/handoffSince';
 import {
   DEFAULT_HANDOFF_SINCE,
   HANDOFF_FORMATS,

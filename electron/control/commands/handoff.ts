@@ -5,7 +5,9 @@
  * answers the same, except overdue, which only a running sync can tell (the report says so).
  */
 import Type from 'typebox';
-import { DEFAULT_HANDOFF_HOURS, handoffMarkdown, parseHandoffSince } from '../../../shared/handoff';
+import { DEFAULT_HANDOFF_HOURS } from '../../../shared/handoff';
+import { handoffMarkdown } from '../../../shared/handoffMarkdown';
+import { parseHandoffSince } from '../../../shared/handoffSince';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
 import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
-import { type HandoffReport, handoffMarkdown } from '../../../shared/handoff';
+import { type HandoffReport } from '../../../shared/handoff';
+import { handoffMarkdown } from '../../../shared/handoffMarkdown';
 import { SHIFT_END, SHIFT_ORG, SHIFT_START, playShift } from '../../helpers/handoffShift';
 import { type LocalFixture, localFixture } from '../../helpers/localApi';
 

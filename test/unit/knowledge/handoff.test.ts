@@ -14,13 +14,9 @@ import { assembleHandoff, type HandoffFacts } from '../../../electron/knowledge/
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
 import { Store } from '../../../electron/store/database';
 import type { Incident } from '../../../shared/causes';
-import {
-  type HandoffReport,
-  handoffMarkdown,
-  markdownCode,
-  markdownText,
-  parseHandoffSince,
-} from '../../../shared/handoff';
+import { type HandoffReport } from '../../../shared/handoff';
+import { handoffMarkdown, markdownCode, markdownText } from '../../../shared/handoffMarkdown';
+import { parseHandoffSince } from '../../../shared/handoffSince';
 import { sourceState } from '../../helpers/alerts';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { SHIFT_END, SHIFT_ORG, SHIFT_START, playShift } from '../../helpers/handoffShift';
