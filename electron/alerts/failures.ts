@@ -1,7 +1,7 @@
 /**
  * New failures (DESIGN.md §5): what a finished cycle announces, what quiet hours held, and what a cause's
  * cool-down batched (coolDown.ts). Each decision is remembered (store/announcements.ts, with a timeline
- * entry for what is announced) before the engine emits it. Runs inside `store.whenIdle`.
+ * entry for what is announced) before the alerter emits it. Runs inside `store.whenIdle`.
  *
  * The steps plan drafts; `announceFailures` makes them once all of an evaluation's are known, so the
  * summary rule holds for the whole evaluation: more than SUMMARY_THRESHOLD failure notifications of an
@@ -154,7 +154,7 @@ export function decideCycle(
 }
 
 /**
- * The failures a cool-down batched whose cause has been quiet for COOL_DOWN_MS (the engine looks at
+ * The failures a cool-down batched whose cause has been quiet for COOL_DOWN_MS (the alerter looks at
  * every cycle and tick, before the cycle's own): per org, one notification per cause saying how many
  * more failed (a cause with one is that failure's own notification; more than SUMMARY_THRESHOLD
  * notifications, one summary). Paused now: silenced; quiet hours: held for their summary; a dataset

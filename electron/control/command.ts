@@ -8,7 +8,7 @@ import type { Static, TSchema } from 'typebox';
 import type { Settings } from '../../shared/settings';
 import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
-import type { SyncEngine } from '../sync/engine';
+import type { SourcesSync } from '../sync/sourcesSync';
 import type { SecretStore } from '../sync/secrets';
 
 /** Where a command prints: the CLI's own stdout/stderr, or the control channel's stream to it. */
@@ -31,7 +31,7 @@ export interface RunningInstance {
   /** `serve` or `app`, for messages. */
   purpose: string;
   pid: number;
-  sync: SyncEngine;
+  sync: SourcesSync;
   /** Where the instance takes remote keys from (its environment headless, the keychain in the app). */
   secrets: SecretStore;
   /** Restarts the sync from the stored sources (after `sources add|remove`), as Settings does. */

@@ -21,12 +21,12 @@ import { findRendererDir } from '../rpc/rendererDir';
 import { UiSessions } from '../rpc/sessions';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/settings';
-import { AlertsEngine } from '../alerts/engine';
+import { Alerter } from '../alerts/alerter';
 import { NO_OVERDUE, type TrayOverdue } from '../alerts/trayState';
 import type { SourceState } from '../../shared/sync';
 import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
-import { SyncEngine, type SyncSettings } from '../sync/engine';
+import { SourcesSync, type SyncSettings } from '../sync/sourcesSync';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
 import { type ControlChannel, registerControl } from '../control/server';
@@ -60,11 +60,11 @@ export interface EngineOptions {
 
 export interface RunningEngine {
   api: ApiServer;
-  sync: SyncEngine;
+  sync: SourcesSync;
   /** The built-in demo, when it runs. */
   demo: BuiltInDemo | undefined;
   rpc: { handlers: RpcHandlers; dispatch: Dispatch; events: EventHub };
-  alerts: AlertsEngine;
+  alerts: Alerter;
   /** The on-call layer (§11): deadlines, upcoming, overdue, statistics, handoff. */
   knowledge: OnCallKnowledge;
   /** With `ui`: the web UI's address with its one-time token. */
@@ -108,7 +108,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     options.demoWhenNoSources && listSources(store).length === 0
       ? await startBuiltInDemo({ now: options.now })
       : undefined;
-  const sync = new SyncEngine({
+  const sync = new SourcesSync({
     store,
     secrets: options.secrets,
     now: options.now,
@@ -139,7 +139,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   });
   const reportAlertsError = (error: unknown) =>
     options.logger ? options.logger.error({ err: error }, 'alerts failed') : undefined;
-  const alerts = new AlertsEngine({
+  const alerts = new Alerter({
     store,
     sync,
     settings: () => options.settings.read(),

@@ -1,5 +1,5 @@
 /**
- * One desktop notification per announcement of the alerts engine; clicking it opens where the
+ * One desktop notification per announcement of the alerter; clicking it opens where the
  * announcement leads (the failed delivery's tasks, a cause in Triage, the FAILED list for a summary, the
  * datasets of a source that lost contact) with the window brought forward. Shown notifications are held until closed: one collected early loses its click.
  */

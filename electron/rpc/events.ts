@@ -4,7 +4,7 @@
  */
 import type { RpcEvent, RpcEvents } from '../../shared/rpc';
 import type { Store } from '../store/database';
-import type { SyncEngine } from '../sync/engine';
+import type { SourcesSync } from '../sync/sourcesSync';
 import { watchDatabaseStatus } from './database';
 
 export type EventListener = <E extends RpcEvent>(name: E, payload: RpcEvents[E]) => void;
@@ -17,7 +17,7 @@ export interface EventHub {
 }
 
 export function createEventHub(
-  sync: Pick<SyncEngine, 'onCycle' | 'onState'>,
+  sync: Pick<SourcesSync, 'onCycle' | 'onState'>,
   database?: { store: Pick<Store, 'persistence'>; dataDir: string },
 ): EventHub {
   const listeners = new Set<EventListener>();

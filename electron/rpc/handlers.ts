@@ -17,7 +17,7 @@ import { exportSnapshot } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
 import { parseSelection } from '../query/selection';
 import { readDeliveryTasks } from '../query/tasks';
-import type { SyncEngine } from '../sync/engine';
+import type { SourcesSync } from '../sync/sourcesSync';
 import type { SecretStore } from '../sync/secrets';
 import { databaseStatus } from './database';
 import { incidentOfDataset, listIncidents } from '../query/incidents';
@@ -40,7 +40,7 @@ const ALL_RETAINED = 1000;
 
 export interface RpcDeps extends SourceDeps {
   store: Store;
-  sync: SyncEngine;
+  sync: SourcesSync;
   secrets: SecretStore;
   now: () => Date;
   runtime: { apiUrl: string; dataDir: string; version: string };

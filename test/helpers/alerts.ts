@@ -5,7 +5,7 @@
  */
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import { EMPTY_COUNTS, type CycleEvent, type SourceState, type StatusTransition } from '../../shared/sync';
-import { AlertsEngine, type AlertTimers, type SyncEvents } from '../../electron/alerts/engine';
+import { Alerter, type AlertTimers, type SyncEvents } from '../../electron/alerts/alerter';
 import type { Announcement } from '../../electron/alerts/types';
 import type { Store } from '../../electron/store/database';
 import { writeDataset, writeTasks } from '../../electron/store/datasetWriter';
@@ -144,7 +144,7 @@ export class HandTimers implements AlertTimers {
 
 export interface AlertsBench {
   store: Store;
-  alerts: AlertsEngine;
+  alerts: Alerter;
   sync: ReportedSync;
   heard: Announcement[];
   settings: Settings;
@@ -159,7 +159,7 @@ export function alertsBench(store: Store, options: { now?: Date; timeZone?: stri
   const settings = structuredClone(DEFAULT_SETTINGS);
   const clock = { now: options.now ?? new Date('2026-11-21T12:00:00.000Z') };
   const timers = new HandTimers();
-  const alerts = new AlertsEngine({
+  const alerts = new Alerter({
     store,
     sync,
     settings: () => settings,

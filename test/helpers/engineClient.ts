@@ -13,7 +13,7 @@ import { type Dispatch, createDispatch } from '../../electron/rpc/dispatch';
 import { createEventHub } from '../../electron/rpc/events';
 import { createRpcHandlers } from '../../electron/rpc/handlers';
 import { Store } from '../../electron/store/database';
-import { SyncEngine } from '../../electron/sync/engine';
+import { SourcesSync } from '../../electron/sync/sourcesSync';
 import { envSecretStore } from '../../electron/sync/secrets';
 import type { RpcClient, RpcEvents } from '../../shared/rpc';
 import { RpcError } from '../../shared/rpc';
@@ -34,7 +34,7 @@ export interface EngineClient {
 }
 
 /**
- * The real RPC handlers and dispatch over a store, with a sync engine of no sources and the settings file
+ * The real RPC handlers and dispatch over a store, with a sources' sync of no sources and the settings file
  * in `dataDir`. `fetch` (test connection), `log` (internal errors) and `knowledge` (the on-call service, e.g.
  * with its own clock and sources) as the engine would be given them.
  */
@@ -43,10 +43,10 @@ export function engineDispatch(
   dataDir: string,
   at: Date,
   options: { fetch?: typeof fetch; log?: (error: unknown) => void; knowledge?: OnCallKnowledge } = {},
-): { dispatch: Dispatch; sync: SyncEngine } {
+): { dispatch: Dispatch; sync: SourcesSync } {
   const now = () => at;
   const secrets = envSecretStore({});
-  const sync = new SyncEngine({ store, secrets, now });
+  const sync = new SourcesSync({ store, secrets, now });
   const dispatch = createDispatch(
     createRpcHandlers({
       store,

@@ -1,6 +1,6 @@
 /**
- * Overdue (unverified), end to end (issue 14 point 3, DESIGN.md §11): a real SyncEngine mirrors the
- * loopback remote simulator under a manual clock, the on-call service and the alerts engine read it as
+ * Overdue (unverified), end to end (issue 14 point 3, DESIGN.md §11): a real SourcesSync mirrors the
+ * loopback remote simulator under a manual clock, the on-call service and the alerter read it as
  * the app wires them (runEngine's overdue count for the tray, the RPC's rows). Synced: fresh, nothing
  * overdue. The remote stops answering and the clock moves past three poll intervals and past deadlines:
  * the datasets whose deadlines passed are overdue with the counts a minute-by-minute walk of their
@@ -9,14 +9,14 @@
  * answers again: one successful cycle clears it all.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AlertsEngine } from '../../../electron/alerts/engine';
+import { Alerter } from '../../../electron/alerts/alerter';
 import type { Announcement } from '../../../electron/alerts/types';
 import { overdueInTotal } from '../../../electron/engine/runEngine';
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
 import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
 import { memorySettings } from '../../../electron/store/settings';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import type { DatasetRow } from '../../../shared/rows';
 import type { DatasetRecord, DeadlineConfig } from '../../../shared/schemas';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
@@ -105,7 +105,7 @@ describe('overdue (unverified) while the remote does not answer', () => {
   it('appears with the right counts once the data is stale, grows as deadlines pass, is never announced, and clears at the next sync', async () => {
     const bench = await syncBench();
     const now = () => new Date(bench.clock.now());
-    const sync = new SyncEngine({
+    const sync = new SourcesSync({
       store: bench.store,
       secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
       now,
@@ -117,7 +117,7 @@ describe('overdue (unverified) while the remote does not answer', () => {
     const knowledge = new OnCallKnowledge({ store: bench.store, now, sources: () => sync.states() });
     // Reminders off: the remote's own FAILED datasets would be reminded meanwhile (legitimately).
     const settings = { ...DEFAULT_SETTINGS, triage: { ...DEFAULT_SETTINGS.triage, reminderMinutes: 0 } };
-    const alerts = new AlertsEngine({
+    const alerts = new Alerter({
       store: bench.store,
       sync,
       settings: () => settings,

@@ -8,7 +8,7 @@ import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/de
 import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
 import { Store } from '../../../electron/store/database';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import type { SecretStore } from '../../../electron/sync/secrets';
 import { RpcError } from '../../../shared/rpc';
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
       return id;
     },
   };
-  const sync = new SyncEngine({ store, secrets, now: () => NOW });
+  const sync = new SourcesSync({ store, secrets, now: () => NOW });
   dispatch = createDispatch(
     createRpcHandlers({
       store,

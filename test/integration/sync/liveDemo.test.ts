@@ -5,7 +5,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../../../electron/demo/remote/builtIn';
 import { Store } from '../../../electron/store/database';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import type { CycleEvent } from '../../../shared/sync';
 
 let demo: BuiltInDemo | undefined;
@@ -20,7 +20,7 @@ it('shows a sync, then datasets newly FAILED, within two minutes', async () => {
   const clock = () => new Date(now);
   demo = await startBuiltInDemo({ now: clock });
   store = await Store.open({ dataDir: null });
-  const engine = new SyncEngine({
+  const engine = new SourcesSync({
     store,
     secrets: { apiKeyFor: () => null, hint: '' },
     now: clock,

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { saveSource } from '../../../electron/store/sources';
 import type { FetchLike } from '../../../electron/sync/client';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');
 let store: Store;
@@ -25,7 +25,7 @@ describe('sync reload', () => {
         init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
       );
     };
-    const engine = new SyncEngine({
+    const engine = new SourcesSync({
       store,
       secrets: { apiKeyFor: () => 'k', hint: '' },
       now: () => NOW,

@@ -1,7 +1,7 @@
 /** One source's loop (DESIGN.md §4): when it crawls and when it polls, its state, stopping, a missing key. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveSource } from '../../../electron/store/sources';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import { SourceRunner } from '../../../electron/sync/runner';
 import type { SourceState } from '../../../shared/sync';
 import { SIM_KEY, START, closeBenches, syncBench } from '../../helpers/sync';
@@ -86,7 +86,7 @@ describe('source loop', () => {
   });
 });
 
-describe('sync engine', () => {
+describe('sources sync', () => {
   it('polls at the intervals it is given (serve --poll-seconds), else every 60 s', async () => {
     const bench = await syncBench();
     const timersSet: number[] = [];
@@ -95,7 +95,7 @@ describe('sync engine', () => {
       clearTimeout: () => {},
     };
     for (const intervals of [{ pollMs: 3_600_000 }, undefined]) {
-      const engine = new SyncEngine({
+      const engine = new SourcesSync({
         store: bench.store,
         secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
         now: () => new Date(bench.clock.now()),
@@ -116,7 +116,7 @@ describe('sync engine', () => {
       { id: 'off', orgId: 'other', baseUrl: 'http://127.0.0.1:9', enabled: false },
       new Date(START),
     );
-    const engine = new SyncEngine({
+    const engine = new SourcesSync({
       store: bench.store,
       secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
       now: () => new Date(bench.clock.now()),

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApi } from '../../../electron/api/app';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import { recentSyncRuns } from '../../../electron/store/syncRuns';
 import { failedDeliveryOf } from '../../../electron/sync/fingerprint';
 import type { DatasetRecord } from '../../../shared/schemas';
@@ -164,7 +164,7 @@ describe('sync against the simulator', () => {
 
   it('the local tasks endpoint reads through to the remote for deliveries whose tasks are not stored', async () => {
     const bench = await syncBench();
-    const engine = new SyncEngine({
+    const engine = new SourcesSync({
       store: bench.store,
       secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
       now: () => new Date(bench.clock.now()),

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COOL_DOWN_MS } from '../../../electron/alerts/coolDown';
-import { TICK_MS } from '../../../electron/alerts/engine';
+import { TICK_MS } from '../../../electron/alerts/alerter';
 import type { Announcement } from '../../../electron/alerts/types';
 import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { Store } from '../../../electron/store/database';

@@ -15,7 +15,7 @@ import {
   TOOLTIP_LIMIT,
   type TrayOverdue,
 } from '../../../electron/alerts/trayState';
-import { AlertsEngine } from '../../../electron/alerts/engine';
+import { Alerter } from '../../../electron/alerts/alerter';
 import { Store } from '../../../electron/store/database';
 import { setSnooze } from '../../../electron/store/snoozes';
 import { acknowledge } from '../../../electron/store/acknowledgements';
@@ -230,7 +230,7 @@ describe('tray state', () => {
     const timers = new HandTimers();
     let count: TrayOverdue | Error = { deadlines: 1, datasets: 1, orgId: ORG };
     const errors: unknown[] = [];
-    const alerts = new AlertsEngine({
+    const alerts = new Alerter({
       store,
       sync,
       settings: () => DEFAULT_SETTINGS,

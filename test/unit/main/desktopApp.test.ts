@@ -118,7 +118,7 @@ describe('desktop app', () => {
     expect(contents.permissionCheck!(null, 'notifications', '', undefined as never)).toBe(false);
   });
 
-  it('the tray follows the alerts engine: icon, tooltip with counts and age, FAILED datasets that open', async () => {
+  it('the tray follows the alerter: icon, tooltip with counts and age, FAILED datasets that open', async () => {
     const tray = fake.trays[0]!;
     const state = desktop.engine.alerts.trayState!;
     expect(tray.image).toBe(join(ROOT, 'resources/tray', `tray-${state.level}.png`));

@@ -13,7 +13,7 @@ import { ENGINE_ORG, type EngineClient, engineClient } from '../../helpers/engin
 import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
 import { createEventHub } from '../../../electron/rpc/events';
-import { SyncEngine } from '../../../electron/sync/engine';
+import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import { envSecretStore } from '../../../electron/sync/secrets';
 import type { SourceState } from '../../../shared/sync';
 
@@ -53,7 +53,7 @@ function wire() {
   const { ipcMain, handlers } = fakeIpcMain();
   const own = fakeWindow(7);
   const secrets = envSecretStore({});
-  const sync = new SyncEngine({ store: engine.store, secrets, now: () => new Date() });
+  const sync = new SourcesSync({ store: engine.store, secrets, now: () => new Date() });
   const events = createEventHub(sync);
   const dispatch = createDispatch(
     createRpcHandlers({
@@ -111,7 +111,7 @@ describe('IPC transport (main side)', () => {
         emitState = listener;
         return () => undefined;
       },
-    } satisfies Pick<SyncEngine, 'onCycle' | 'onState'>;
+    } satisfies Pick<SourcesSync, 'onCycle' | 'onState'>;
     registerRpcIpc({
       ipcMain,
       dispatch: async () => null,

@@ -19,7 +19,7 @@ import {
 } from '../../../../electron/demo/remote/builtIn';
 import { listIncidents } from '../../../../electron/query/incidents';
 import { Store } from '../../../../electron/store/database';
-import { SyncEngine } from '../../../../electron/sync/engine';
+import { SourcesSync } from '../../../../electron/sync/sourcesSync';
 import type { CycleEvent } from '../../../../shared/sync';
 
 let demo: BuiltInDemo | undefined;
@@ -55,7 +55,7 @@ it.each([Date.UTC(2026, 10, 21, 4, 41), Date.UTC(2027, 2, 9, 15, 7, 31)])(
     );
 
     store = await Store.open({ dataDir: null });
-    const engine = new SyncEngine({
+    const engine = new SourcesSync({
       store,
       secrets: { apiKeyFor: () => null, hint: '' },
       now: clock,

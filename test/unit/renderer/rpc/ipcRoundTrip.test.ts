@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerRpcIpc } from '../../../../electron/main/rpcIpc';
 import { createBridge } from '../../../../electron/preload/bridge';
 import { createEventHub } from '../../../../electron/rpc/events';
-import type { SyncEngine } from '../../../../electron/sync/engine';
+import type { SourcesSync } from '../../../../electron/sync/sourcesSync';
 import { createIpcClient } from '../../../../renderer/src/rpc/ipcTransport';
 import { RpcError } from '../../../../shared/rpc';
 import type { SourceState } from '../../../../shared/sync';
@@ -66,7 +66,7 @@ function fakeSync() {
       stateListeners.add(listener);
       return () => stateListeners.delete(listener);
     },
-  } satisfies Pick<SyncEngine, 'onCycle' | 'onState'>;
+  } satisfies Pick<SourcesSync, 'onCycle' | 'onState'>;
   return { sync, emit: (state: SourceState) => stateListeners.forEach((listener) => listener(state)) };
 }
 

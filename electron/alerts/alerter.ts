@@ -1,5 +1,5 @@
 /**
- * The alerts engine (DESIGN.md §5, §11): after every sync cycle, and at every tick, it decides what to
+ * The alerter (DESIGN.md §5, §11): after every sync cycle, and at every tick, it decides what to
  * announce and keeps the tray's state. Plain Node: the app turns announcements into notifications,
  * `serve` into log lines and an optional hook; both read the same tray state. This file schedules and
  * emits; the decisions are failures.ts, grouping.ts, reminders.ts and contact.ts.
@@ -80,7 +80,7 @@ const realTimers: AlertTimers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export class AlertsEngine {
+export class Alerter {
   private readonly announcementListeners = new Set<Listener<Announcement>>();
   private readonly trayListeners = new Set<Listener<TrayState>>();
   private readonly timers: AlertTimers;

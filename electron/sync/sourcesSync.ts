@@ -39,7 +39,7 @@ type Listener<T> = (value: T) => void;
 const READ_THROUGH_TIMEOUT_MS = 10_000;
 const READ_THROUGH_RETRY = { retries: 1, baseDelayMs: 500, maxRetryAfterMs: 2_000 };
 
-export class SyncEngine {
+export class SourcesSync {
   private runners = new Map<string, SourceRunner>();
   private changing: Promise<void> = Promise.resolve();
   /** Stopped for good: a reload queued behind the stop (a `sources add` as the instance quits) starts nothing. */
