@@ -1,5 +1,5 @@
 /**
- * A delivery attempt as seen at one instant: its status derived from its timeline (DESIGN.md §2,
+ * A delivery attempt as seen at one instant: its status derived from its course (DESIGN.md §2,
  * "How health is derived") and the delivery event the API reports for it.
  *
  * - FAILED: a failed step ended the attempt (the failure has happened by `now`).
@@ -13,12 +13,12 @@ import type { DeadlineConfig, DeliveryEvent } from '../../shared/schemas';
 import { iso, isoShared } from './format';
 import type { DatasetPlan } from './plan';
 import type { Rng } from './random';
-import { drawTimeline, type AttemptTimeline } from './timeline';
+import { drawCourse, type AttemptCourse } from './attemptCourse';
 
 export type AttemptStatus = 'HEALTHY' | 'DELIVERED_LATE' | 'MISSING' | 'FAILED' | 'IN_PROGRESS';
 
 export interface Attempt {
-  timeline: AttemptTimeline;
+  course: AttemptCourse;
   status: AttemptStatus;
   /** Every status but IN_PROGRESS is settled (MISSING may still turn DELIVERED_LATE later). */
   settled: boolean;
@@ -28,32 +28,32 @@ export interface Attempt {
 }
 
 /** The status at `now`, or null for an attempt whose deadline is ahead and which has not started. */
-export function attemptStatus(timeline: AttemptTimeline, now: number): AttemptStatus | null {
-  if (timeline.startAt === null || timeline.startAt > now) return timeline.deadline <= now ? 'MISSING' : null;
-  if (timeline.settleAt !== null && timeline.settleAt <= now) {
-    if (timeline.failedStep >= 0) return 'FAILED';
-    return timeline.endAt !== null && timeline.endAt <= timeline.deadline ? 'HEALTHY' : 'DELIVERED_LATE';
+export function attemptStatus(course: AttemptCourse, now: number): AttemptStatus | null {
+  if (course.startAt === null || course.startAt > now) return course.deadline <= now ? 'MISSING' : null;
+  if (course.settleAt !== null && course.settleAt <= now) {
+    if (course.failedStep >= 0) return 'FAILED';
+    return course.endAt !== null && course.endAt <= course.deadline ? 'HEALTHY' : 'DELIVERED_LATE';
   }
   return 'IN_PROGRESS';
 }
 
-/** The event for a timeline at `now`; null when the attempt has not begun and its deadline is ahead. */
-export function attemptAt(timeline: AttemptTimeline, now: number, schedule: DeadlineConfig): Attempt | null {
-  const status = attemptStatus(timeline, now);
+/** The event for a course at `now`; null when the attempt has not begun and its deadline is ahead. */
+export function attemptAt(course: AttemptCourse, now: number, schedule: DeadlineConfig): Attempt | null {
+  const status = attemptStatus(course, now);
   if (status === null) return null;
-  const deliveredAt = status === 'HEALTHY' || status === 'DELIVERED_LATE' ? timeline.endAt : null;
+  const deliveredAt = status === 'HEALTHY' || status === 'DELIVERED_LATE' ? course.endAt : null;
   return {
-    timeline,
+    course,
     status,
     settled: status !== 'IN_PROGRESS',
     deliveredAt,
     event: {
       status,
-      deliveryDeadline: isoShared(timeline.deadline),
+      deliveryDeadline: isoShared(course.deadline),
       deliveredAt: iso(deliveredAt),
       // Shared with the record's currentProcessingDeadlineConfig and the other events (read-only).
       processingDeadlineConfig: schedule,
-      deliveryId: timeline.deliveryId,
+      deliveryId: course.deliveryId,
     },
   };
 }
@@ -71,5 +71,5 @@ export function deriveAttempt(
 ): Attempt | null {
   const deadlineMs = typeof deadline === 'number' ? deadline : deadline.getTime();
   const nowMs = typeof now === 'number' ? now : now.getTime();
-  return attemptAt(drawTimeline(plan, deadlineMs, rng), nowMs, plan.schedule);
+  return attemptAt(drawCourse(plan, deadlineMs, rng), nowMs, plan.schedule);
 }

@@ -58,7 +58,7 @@ export function* generateDemoDatasets(options: DemoOptions): Generator<DemoDatas
     const tasks: Record<string, TasksRecord> = {};
     attempts.forEach((attempt, position) => {
       if (attempt.status === 'FAILED' || (position === 0 && attempt.status !== 'HEALTHY')) {
-        tasks[attempt.timeline.deliveryId] = buildTasksRecord(plan, attempt.timeline, now);
+        tasks[attempt.course.deliveryId] = buildTasksRecord(plan, attempt.course, now);
       }
     });
     yield { record, tasks };

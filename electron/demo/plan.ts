@@ -51,10 +51,10 @@ export interface DatasetPlan {
   slackMs: number;
   reliability: Reliability;
   /**
-   * Per-attempt probabilities outside incidents, the chance of an incident (a stretch of bad
-   * deliveries) per 4-day epoch, and the share of incidents that are failures.
+   * Per-attempt probabilities outside bad spells, the chance of a bad spell (a stretch of bad
+   * deliveries) per 4-day epoch, and the share of bad spells that are failures.
    */
-  rates: { fail: number; late: number; missing: number; incident: number; incidentFail: number };
+  rates: { fail: number; late: number; missing: number; badSpell: number; badSpellFail: number };
   /** Ranges (ms) for lateness of late deliveries and the arrival delay of missing ones. */
   lateMs: readonly [number, number];
   missingDelayMs: readonly [number, number];
@@ -68,7 +68,7 @@ export interface PlanOptions {
   orgId?: string;
   /** Share of attempts that fail critically, on average over datasets (default 0.06). */
   failRate?: number;
-  /** Supplier outages beside the seeded ones (a simulator's staged incident); checked by the caller. */
+  /** Supplier outages beside the seeded ones (a simulator's staged outage); checked by the caller. */
   outages?: readonly SupplierOutage[];
 }
 
@@ -78,7 +78,7 @@ export const DEFAULT_FAIL_RATE = 0.06;
 const MINUTE = 60_000;
 const NO_OUTAGES: readonly SupplierOutage[] = [];
 
-/** Per reliability class: weight among datasets, fail factor (× failRate), late, missing, incident. */
+/** Per reliability class: weight among datasets, fail factor (× failRate), late, missing, bad spell. */
 const RELIABILITY: Record<Reliability, readonly [number, number, number, number, number]> = {
   reliable: [0.72, 0.3, 0.03, 0.004, 0.03],
   flaky: [0.17, 1.6, 0.12, 0.02, 0.1],
@@ -127,7 +127,7 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
   const reliability = rng.weighted(
     (Object.keys(RELIABILITY) as Reliability[]).map((name) => [name, RELIABILITY[name][0]] as const),
   );
-  const [, failFactor, late, missing, incident] = RELIABILITY[reliability];
+  const [, failFactor, late, missing, badSpell] = RELIABILITY[reliability];
   const timing = TIMING[kind];
   const destinations = drawDestinations(rng, key);
   const steps = drawSteps(rng, Math.round(rng.range(...ms(timing.typical))), destinations);
@@ -157,8 +157,8 @@ export function generateDatasetPlan(index: number, options: PlanOptions): Datase
       fail: Math.min(0.95, failRate * failFactor),
       late,
       missing,
-      incident,
-      incidentFail: Math.min(0.7, failRate * 5),
+      badSpell,
+      badSpellFail: Math.min(0.7, failRate * 5),
     },
     lateMs: ms(timing.late),
     missingDelayMs: ms(timing.missing),

@@ -6,7 +6,7 @@ import { attemptAt, type Attempt } from './attempt';
 import { iso } from './format';
 import type { DatasetPlan } from './plan';
 import type { Occurrences } from './schedule';
-import { drawTimeline } from './timeline';
+import { drawCourse } from './attemptCourse';
 
 export interface DatasetState {
   record: DatasetRecord;
@@ -16,9 +16,7 @@ export interface DatasetState {
 
 /** Newest first: by deadline, then by delivery time (undelivered last). */
 export function compareAttempts(a: Attempt, b: Attempt): number {
-  return (
-    b.timeline.deadline - a.timeline.deadline || (b.deliveredAt ?? -Infinity) - (a.deliveredAt ?? -Infinity)
-  );
+  return b.course.deadline - a.course.deadline || (b.deliveredAt ?? -Infinity) - (a.deliveredAt ?? -Infinity);
 }
 
 /**
@@ -35,7 +33,7 @@ export function deriveAttempts(
   const deadlines = occurrences.past.slice(Math.max(0, occurrences.past.length - count));
   if (occurrences.next !== null) deadlines.push(occurrences.next);
   for (const deadline of deadlines) {
-    const attempt = attemptAt(drawTimeline(plan, deadline), now, plan.schedule);
+    const attempt = attemptAt(drawCourse(plan, deadline), now, plan.schedule);
     if (attempt !== null) attempts.push(attempt);
   }
   return attempts.sort(compareAttempts).slice(0, count);
@@ -64,10 +62,10 @@ export function buildDatasetRecord(
     ownerOrgId: plan.ownerOrgId,
     supplier: { ...plan.supplier },
     currentProcessingDeadlineConfig: plan.schedule,
-    deliveryId: ordered[0]?.timeline.deliveryId ?? null,
+    deliveryId: ordered[0]?.course.deliveryId ?? null,
     deliveryEventList: ordered.map((attempt) => attempt.event),
     latestDeliveryStatus: settled?.status ?? null,
-    latestDeliveryTimestamp: settled ? iso(settled.deliveredAt ?? settled.timeline.deadline) : null,
+    latestDeliveryTimestamp: settled ? iso(settled.deliveredAt ?? settled.course.deadline) : null,
     nextExpectedDeliveryTimestamp: iso(next),
   };
 }

@@ -17,27 +17,23 @@ import { concat, hex8, iso } from './format';
 import { TIMEOUT_CODE, describeFailure } from './failures';
 import type { DatasetPlan } from './plan';
 import { Rng, hash32 } from './random';
-import { stepTimes, type AttemptTimeline } from './timeline';
+import { stepTimes, type AttemptCourse } from './attemptCourse';
 
 /** `20261121T0630`: the UTC deadline, compact. */
 function compactUtc(ms: number): string {
   return (iso(ms) ?? '').slice(0, 16).replace(/[-:]/g, '');
 }
 
-export function buildTasksRecord(
-  plan: DatasetPlan,
-  timeline: AttemptTimeline,
-  now: Date | number,
-): TasksRecord {
+export function buildTasksRecord(plan: DatasetPlan, course: AttemptCourse, now: Date | number): TasksRecord {
   const nowMs = typeof now === 'number' ? now : now.getTime();
-  const { deliveryId, deadline } = timeline;
-  const failedByNow = timeline.failedStep >= 0 && timeline.settleAt !== null && timeline.settleAt <= nowMs;
+  const { deliveryId, deadline } = course;
+  const failedByNow = course.failedStep >= 0 && course.settleAt !== null && course.settleAt <= nowMs;
   const minute = Math.floor(deadline / 60_000);
   const frameId = concat('frm-', hex8(plan.key), '-', compactUtc(deadline));
-  const createdAt = iso(timeline.createdAt);
+  const createdAt = iso(course.createdAt);
   const idStem = concat('tsk-', deliveryId.slice(4), '-');
 
-  const { starts, ends } = stepTimes(plan, timeline);
+  const { starts, ends } = stepTimes(plan, course);
   const stageStarted = new Set<Stage>();
   plan.steps.forEach((step, i) => {
     const start = starts[i];
@@ -62,11 +58,11 @@ export function buildTasksRecord(
     if (start === null) status = failedByNow ? 'SKIPPED' : 'PENDING';
     else if (!started) status = 'PENDING';
     else if (!ended) status = 'RUNNING';
-    else status = i === timeline.failedStep ? 'FAILED' : 'SUCCEEDED';
+    else status = i === course.failedStep ? 'FAILED' : 'SUCCEEDED';
 
     let failure = null;
-    if (status === 'FAILED' && timeline.failureCode !== null) {
-      failure = describeFailure(timeline.failureCode, {
+    if (status === 'FAILED' && course.failureCode !== null) {
+      failure = describeFailure(course.failureCode, {
         supplierName: plan.supplier.name,
         supplierHost: plan.supplierHost,
         fileName: `${plan.fileStem}_${compactUtc(deadline).slice(0, 8)}.csv.gz`,
@@ -84,9 +80,9 @@ export function buildTasksRecord(
       cduId: plan.cduId,
       datasetId: plan.datasetId,
       frameId,
-      scheduledAt: iso(timeline.createdAt + step.plannedOffsetMs),
+      scheduledAt: iso(course.createdAt + step.plannedOffsetMs),
       status,
-      reportedStatus: status === 'FAILED' && timeline.failureCode === TIMEOUT_CODE ? 'RUNNING' : status,
+      reportedStatus: status === 'FAILED' && course.failureCode === TIMEOUT_CODE ? 'RUNNING' : status,
       taskStartedAt: started ? iso(start) : null,
       taskEndedAt: ended ? iso(end) : null,
       shortCode: failure?.shortCode ?? null,

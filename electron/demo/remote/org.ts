@@ -12,7 +12,7 @@ import { type DatasetPlan, generateDatasetPlan } from '../plan';
 import { unmix32 } from '../random';
 import { deriveDataset } from '../record';
 import { buildTasksRecord } from '../tasks';
-import { deliveryIdFor, drawTimeline } from '../timeline';
+import { deliveryIdFor, drawCourse } from '../attemptCourse';
 import { ScheduleOccurrences } from './occurrences';
 
 export const DEFAULT_SIM_ORG_ID = 'org-sim';
@@ -124,7 +124,7 @@ export class SimulatedOrg {
       includeRunDetails
         ? {
             ...attempt.event,
-            runDetails: runDetailsFromTasks(buildTasksRecord(plan, attempt.timeline, nowMs)),
+            runDetails: runDetailsFromTasks(buildTasksRecord(plan, attempt.course, nowMs)),
           }
         : attempt.event,
     );
@@ -141,11 +141,11 @@ export class SimulatedOrg {
     for (let i = past.length; i >= Math.max(0, past.length - STATUS_WINDOW) && seen < STATUS_WINDOW; i--) {
       const deadline = i === past.length ? next : past[i]!;
       if (deadline === null) continue;
-      const timeline = drawTimeline(plan, deadline);
-      const status = attemptStatus(timeline, nowMs);
+      const course = drawCourse(plan, deadline);
+      const status = attemptStatus(course, nowMs);
       if (status === null) continue;
       seen += 1;
-      result.deliveryId ??= timeline.deliveryId;
+      result.deliveryId ??= course.deliveryId;
       if (status !== 'IN_PROGRESS') {
         result.status = status;
         break;
@@ -179,9 +179,9 @@ export class SimulatedOrg {
     const schedule = this.schedules[found.index]!;
     const { next } = schedule.at(nowMs);
     if ((next !== null && found.deadline > next) || !schedule.isOccurrence(found.deadline)) return undefined;
-    const timeline = drawTimeline(plan, found.deadline);
-    if (attemptStatus(timeline, nowMs) === null) return undefined; // not begun, deadline ahead
-    const tasks = buildTasksRecord(plan, timeline, nowMs);
+    const course = drawCourse(plan, found.deadline);
+    if (attemptStatus(course, nowMs) === null) return undefined; // not begun, deadline ahead
+    const tasks = buildTasksRecord(plan, course, nowMs);
     return includeRunDetails ? tasks : withoutRunIds(tasks);
   }
 

@@ -48,7 +48,7 @@ describe('deriveAttempt over time', () => {
             if (previous === 'MISSING') expect(status).not.toBe('HEALTHY');
             if (previous === 'IN_PROGRESS') expect(status === null || status === 'MISSING').toBe(false);
             if (attempt) {
-              const tasks = buildTasksRecord(plan, attempt.timeline, now);
+              const tasks = buildTasksRecord(plan, attempt.course, now);
               const statuses = STAGES.flatMap((stage) => tasks[stage].tasks.map((t) => t.status ?? ''));
               previousTasks?.forEach((before, i) => expect(TASK_NEXT[before]).toContain(statuses[i]));
               previousTasks = statuses;

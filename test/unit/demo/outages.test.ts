@@ -18,7 +18,7 @@ import { type DatasetPlan, generateDatasetPlan } from '../../../electron/demo/pl
 import { SimulatedOrg } from '../../../electron/demo/remote/org';
 import { buildTasksRecord } from '../../../electron/demo/tasks';
 import { attemptStatus } from '../../../electron/demo/attempt';
-import { drawTimeline } from '../../../electron/demo/timeline';
+import { drawCourse } from '../../../electron/demo/attemptCourse';
 import { nextOccurrenceAfter } from '../../../electron/demo/schedule';
 import { listIncidents } from '../../../electron/query/incidents';
 import { Store } from '../../../electron/store/database';
@@ -89,14 +89,14 @@ describe('seeded supplier outages', () => {
           const covering = outages.find(
             (o) => o.supplierId === plan.supplier.id && due >= o.start && due < o.end,
           );
-          const timeline = drawTimeline(plan, deadline);
+          const course = drawCourse(plan, deadline);
           expect(supplierOutageAt(plan.outages, due)).toEqual(covering ?? null);
           if (covering !== undefined) {
             hit += 1;
             if (covering.shortCode === null) {
-              expect(timeline).toMatchObject({ outcome: 'missing', startAt: null, failedStep: -1 });
+              expect(course).toMatchObject({ outcome: 'missing', startAt: null, failedStep: -1 });
             } else {
-              expect(timeline).toMatchObject({
+              expect(course).toMatchObject({
                 outcome: 'fail',
                 failedStep: 0,
                 failureCode: covering.shortCode,
@@ -105,7 +105,7 @@ describe('seeded supplier outages', () => {
             }
           } else {
             // Other suppliers, and this one outside its windows, behave as with no outages at all.
-            expect(timeline).toEqual(drawTimeline(withoutOutages(plan), deadline));
+            expect(course).toEqual(drawCourse(withoutOutages(plan), deadline));
           }
         }
       }
@@ -134,20 +134,20 @@ describe('an outage seen by a live simulator', () => {
     const checked = new Set<string>();
     for (const plan of plans.filter((p) => p.supplier.id === outage.supplierId)) {
       for (const deadline of deadlinesDue(plan, outage.start, outage.end)) {
-        const timeline = drawTimeline(plan, deadline);
-        const settled = timeline.settleAt!;
+        const course = drawCourse(plan, deadline);
+        const settled = course.settleAt!;
         const [early, late] = [settled + 1, settled + 2 * DAY + 17 * 60_000];
-        expect(attemptStatus(timeline, early)).toBe('FAILED');
-        expect(attemptStatus(drawTimeline(plan, deadline), late)).toBe('FAILED');
+        expect(attemptStatus(course, early)).toBe('FAILED');
+        expect(attemptStatus(drawCourse(plan, deadline), late)).toBe('FAILED');
         // Through the simulator's tasks endpoint: the same failed task, code and message both times.
-        const first = org.tasks(timeline.deliveryId, early, false)!;
-        const again = org.tasks(timeline.deliveryId, late, false)!;
+        const first = org.tasks(course.deliveryId, early, false)!;
+        const again = org.tasks(course.deliveryId, late, false)!;
         expect(again).toEqual(first);
         const failed = STAGES.flatMap((s) => first[s].tasks).filter((t) => t.status === 'FAILED');
         expect(failed).toHaveLength(1);
         expect(failed[0]).toMatchObject({ shortCode: outage.shortCode, taskName: plan.steps[0]!.name });
         expect(first.ingest.status).toBe('FAILED');
-        expect(buildTasksRecord(plan, timeline, late).ingest.tasks[0]!.shortCode).toBe(outage.shortCode);
+        expect(buildTasksRecord(plan, course, late).ingest.tasks[0]!.shortCode).toBe(outage.shortCode);
         checked.add(plan.datasetId);
       }
     }
@@ -164,10 +164,10 @@ describe('an outage seen by a live simulator', () => {
     for (let i = 0; i < org.size; i++) {
       const plan = org.plan(i);
       for (const deadline of deadlinesDue(plan, staged.start, staged.end)) {
-        const timeline = drawTimeline(plan, deadline);
+        const course = drawCourse(plan, deadline);
         if (plan.supplier.id !== supplier) continue;
-        expect(timeline.startAt).toBeNull();
-        expect(attemptStatus(timeline, deadline + 3 * DAY)).toBe('MISSING');
+        expect(course.startAt).toBeNull();
+        expect(attemptStatus(course, deadline + 3 * DAY)).toBe('MISSING');
         missing += 1;
       }
     }
@@ -223,9 +223,9 @@ describe('the fixed instant of the UI tests and the benchmark', () => {
     for (const plan of plans.filter((p) => p.supplier.id === ongoing!.supplierId)) {
       // Each attempt due in the outage so far (and settled by now) failed with its code.
       for (const deadline of deadlinesDue(plan, ongoing!.start, FIXED_NOW)) {
-        const timeline = drawTimeline(plan, deadline);
-        expect(timeline.failureCode).toBe(ongoing!.shortCode);
-        if (attemptStatus(timeline, FIXED_NOW) === 'FAILED') failing += 1;
+        const course = drawCourse(plan, deadline);
+        expect(course.failureCode).toBe(ongoing!.shortCode);
+        if (attemptStatus(course, FIXED_NOW) === 'FAILED') failing += 1;
       }
     }
     expect(failing).toBeGreaterThanOrEqual(30);

@@ -9,7 +9,7 @@ import { SimulatedOrg } from '../../../../electron/demo/remote/org';
 import { deriveDataset } from '../../../../electron/demo/record';
 import { nextOccurrenceAfter, occurrencesAt } from '../../../../electron/demo/schedule';
 import { buildTasksRecord } from '../../../../electron/demo/tasks';
-import { deliveryIdFor, drawTimeline } from '../../../../electron/demo/timeline';
+import { deliveryIdFor, drawCourse } from '../../../../electron/demo/attemptCourse';
 import type { TasksRecord } from '../../../../shared/schemas';
 import { STAGES } from '../../../../shared/status';
 
@@ -82,9 +82,9 @@ describe('SimulatedOrg', () => {
     for (let index = 0; index < org.size; index++) {
       const plan = org.plan(index);
       for (const event of org.record(index, NOW, 30).deliveryEventList) {
-        const timeline = drawTimeline(plan, Date.parse(event.deliveryDeadline!));
-        expect(timeline.deliveryId).toBe(event.deliveryId);
-        const expected = buildTasksRecord(plan, timeline, NOW);
+        const course = drawCourse(plan, Date.parse(event.deliveryDeadline!));
+        expect(course.deliveryId).toBe(event.deliveryId);
+        const expected = buildTasksRecord(plan, course, NOW);
         expect(org.tasks(event.deliveryId!, NOW, true)).toEqual(expected);
         const plain = org.tasks(event.deliveryId!, NOW, false)!;
         expect(runIds(plain).every((id) => id === undefined)).toBe(true);

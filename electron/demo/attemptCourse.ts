@@ -1,11 +1,11 @@
 /**
- * The timeline of one delivery attempt: when its data arrives, how long each pipeline step runs,
- * whether and where it fails. A timeline depends only on the plan and the deadline (its random
+ * The course of one delivery attempt: when its data arrives, how long each pipeline step runs,
+ * whether and where it fails. A course depends only on the plan and the deadline (its random
  * stream is seeded from both), never on "now", so re-deriving an attempt later shows the same
  * attempt further along: MISSING becomes DELIVERED_LATE when late data arrives, IN_PROGRESS
  * becomes HEALTHY, and so on. Bad stretches come from two places: a supplier outage (outages.ts)
- * fails or starves every attempt of the supplier due in its window; a dataset's own incident
- * (`incidentAt`) makes most of its attempts fail, run late or go missing for a while.
+ * fails or starves every attempt of the supplier due in its window; a dataset's own bad spell
+ * (`badSpellAt`) makes most of its attempts fail, run late or go missing for a while.
  */
 import type { DatasetPlan } from './plan';
 import { TIMEOUT_CODE, TIMEOUT_SECONDS } from './failures';
@@ -15,7 +15,7 @@ import { Rng, hash32, mix32, unitHash } from './random';
 
 export type Outcome = 'ok' | 'late' | 'fail' | 'missing';
 
-export interface AttemptTimeline {
+export interface AttemptCourse {
   deliveryId: string;
   deadline: number;
   outcome: Outcome;
@@ -42,11 +42,11 @@ export interface StepTimes {
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-/** Incidents are drawn per dataset and 4-day epoch; one lasts 6 h to 3.5 days. */
+/** Bad spells are drawn per dataset and 4-day epoch; one lasts 6 h to 3.5 days. */
 const EPOCH_MS = 4 * DAY;
-/** Share of attempts during an incident that follow it (the rest behave normally). */
-const INCIDENT_GRIP = 0.85;
-const INCIDENT_SALT = 0x1c1d;
+/** Share of attempts during a bad spell that follow it (the rest behave normally). */
+const BAD_SPELL_GRIP = 0.85;
+const BAD_SPELL_SALT = 0x1c1d;
 /** The fetch step: every pipeline starts with it (see `drawSteps`), and outages fail it. */
 const FETCH_STEP = 0;
 const STAGE_WEIGHTS = { ingest: 0.4, normalize: 0.12, process: 0.28, dispatch: 0.2 } as const;
@@ -62,26 +62,26 @@ export function attemptRng(plan: DatasetPlan, deadline: number): Rng {
   return new Rng(hash32(plan.key, Math.floor(deadline / MINUTE), 0xa77e));
 }
 
-export interface Incident {
+export interface BadSpell {
   outcome: Exclude<Outcome, 'ok'>;
-  /** Fixed picks so every failure of one incident has the same step and code. */
+  /** Fixed picks so every failure of one bad spell has the same step and code. */
   stepRoll: number;
   codeRoll: number;
 }
 
-/** The incident covering `at` for this dataset, if any (an epoch's incident may run into the next). */
-export function incidentAt(plan: DatasetPlan, at: number): Incident | null {
+/** The bad spell covering `at` for this dataset, if any (an epoch's bad spell may run into the next). */
+export function badSpellAt(plan: DatasetPlan, at: number): BadSpell | null {
   const epoch = Math.floor(at / EPOCH_MS);
   for (let e = epoch; e >= epoch - 1; e--) {
-    if (unitHash(plan.key, e, INCIDENT_SALT, 0) >= plan.rates.incident) continue;
-    const start = e * EPOCH_MS + unitHash(plan.key, e, INCIDENT_SALT, 1) * EPOCH_MS;
-    const end = start + 0.25 * DAY + unitHash(plan.key, e, INCIDENT_SALT, 2) * 3.25 * DAY;
+    if (unitHash(plan.key, e, BAD_SPELL_SALT, 0) >= plan.rates.badSpell) continue;
+    const start = e * EPOCH_MS + unitHash(plan.key, e, BAD_SPELL_SALT, 1) * EPOCH_MS;
+    const end = start + 0.25 * DAY + unitHash(plan.key, e, BAD_SPELL_SALT, 2) * 3.25 * DAY;
     if (at < start || at >= end) continue;
-    const fails = unitHash(plan.key, e, INCIDENT_SALT, 3) < plan.rates.incidentFail;
+    const fails = unitHash(plan.key, e, BAD_SPELL_SALT, 3) < plan.rates.badSpellFail;
     return {
-      outcome: fails ? 'fail' : unitHash(plan.key, e, INCIDENT_SALT, 4) < 0.5 ? 'missing' : 'late',
-      stepRoll: unitHash(plan.key, e, INCIDENT_SALT, 5),
-      codeRoll: unitHash(plan.key, e, INCIDENT_SALT, 6),
+      outcome: fails ? 'fail' : unitHash(plan.key, e, BAD_SPELL_SALT, 4) < 0.5 ? 'missing' : 'late',
+      stepRoll: unitHash(plan.key, e, BAD_SPELL_SALT, 5),
+      codeRoll: unitHash(plan.key, e, BAD_SPELL_SALT, 6),
     };
   }
   return null;
@@ -106,18 +106,18 @@ function pickFailure(plan: DatasetPlan, stepRoll: number, codeRoll: number): [nu
 }
 
 /** Draws the attempt for `deadline` (epoch ms). The default stream makes it reproducible. */
-export function drawTimeline(
+export function drawCourse(
   plan: DatasetPlan,
   deadline: number,
   rng = attemptRng(plan, deadline),
-): AttemptTimeline {
+): AttemptCourse {
   return simulate(plan, deadline, rng, null);
 }
 
-/** The actual times of each step, replayed from the timeline's stream. */
-export function stepTimes(plan: DatasetPlan, timeline: AttemptTimeline): StepTimes {
+/** The actual times of each step, replayed from the course's stream. */
+export function stepTimes(plan: DatasetPlan, course: AttemptCourse): StepTimes {
   const times: StepTimes = { starts: [], ends: [] };
-  simulate(plan, timeline.deadline, new Rng(timeline.seed), times);
+  simulate(plan, course.deadline, new Rng(course.seed), times);
   return times;
 }
 
@@ -125,21 +125,21 @@ export function stepTimes(plan: DatasetPlan, timeline: AttemptTimeline): StepTim
  * One draw of an attempt. Called for every attempt of a snapshot, so it keeps to scalars; only
  * with `times` does it also record each step (for the tasks record), replaying the same stream.
  */
-function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTimes | null): AttemptTimeline {
+function simulate(plan: DatasetPlan, deadline: number, rng: Rng, times: StepTimes | null): AttemptCourse {
   const seed = rng.state;
   // A supplier outage grips every attempt whose ingestion is due in its window, and draws nothing.
   const outage = supplierOutageAt(plan.outages, deadline - plan.typicalMs - plan.slackMs);
-  const incident = outage === null ? incidentAt(plan, deadline) : null;
+  const badSpell = outage === null ? badSpellAt(plan, deadline) : null;
   let outcome: Outcome;
   let failedStep = -1;
   let failureCode: string | null = null;
   if (outage !== null) {
     outcome = outage.shortCode === null ? 'missing' : 'fail';
     if (outage.shortCode !== null) [failedStep, failureCode] = [FETCH_STEP, outage.shortCode];
-  } else if (incident !== null && rng.chance(INCIDENT_GRIP)) {
-    outcome = incident.outcome;
+  } else if (badSpell !== null && rng.chance(BAD_SPELL_GRIP)) {
+    outcome = badSpell.outcome;
     if (outcome === 'fail')
-      [failedStep, failureCode] = pickFailure(plan, incident.stepRoll, incident.codeRoll);
+      [failedStep, failureCode] = pickFailure(plan, badSpell.stepRoll, badSpell.codeRoll);
   } else {
     const { fail, late, missing } = plan.rates;
     const roll = rng.next();
