@@ -9,7 +9,7 @@ import type { Settings } from '../../shared/settings';
 import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
 import type { SourcesSync } from '../sync/sourcesSync';
-import type { SecretStore } from '../sync/secrets';
+import type { SecretKeeper } from '../sync/secrets';
 
 /** Where a command prints: the CLI's own stdout/stderr, or the control channel's stream to it. */
 export interface CommandOutput {
@@ -33,7 +33,7 @@ export interface RunningInstance {
   pid: number;
   sync: SourcesSync;
   /** Where the instance takes remote keys from (its environment headless, the keychain in the app). */
-  secrets: SecretStore;
+  secrets: SecretKeeper;
   /** Restarts the sync from the stored sources (after `sources add|remove`), as Settings does. */
   reloadSync(): Promise<void>;
   /** A fresh one-time web UI link, when the instance serves the web UI (`serve --ui`). */

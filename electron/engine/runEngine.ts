@@ -28,7 +28,7 @@ import type { Announcement } from '../alerts/types';
 import { listSources } from '../store/sources';
 import { SourcesSync, type SyncSettings } from '../sync/sourcesSync';
 import { OnCallKnowledge } from '../knowledge/service';
-import type { SecretStore } from '../sync/secrets';
+import type { SecretKeeper } from '../sync/secrets';
 import { type ControlChannel, registerControl } from '../control/server';
 import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
 
@@ -38,7 +38,7 @@ export interface EngineOptions {
   /** The local API's port; undefined: the stored setting. */
   port?: number;
   now: () => Date;
-  secrets: SecretStore;
+  secrets: SecretKeeper;
   logger?: FastifyBaseLogger | false;
   rateLimit?: RateLimitOptions;
   /** Intervals given on the command line (they win over the stored settings). */

@@ -18,17 +18,18 @@ import {
   settingsPath,
   type SettingsFile,
 } from '../store/settings';
-import { safeStorageSecretStore } from './secrets';
+import { safeStorageSecretKeeper } from './secrets';
 import type { ShellDeps } from './types';
 
 export function openAppSettings(
-  deps: Pick<ShellDeps, 'openStore' | 'now' | 'warn'>,
+  deps: Pick<ShellDeps, 'openPreferences' | 'now' | 'warn'>,
   dataDir: string,
   store: Store,
 ): SettingsFile {
   return settingsFile(
     openConfFile(
-      () => deps.openStore<Settings>({ ...settingsFileOptions(dataDir, store), name: SETTINGS_FILE_NAME }),
+      () =>
+        deps.openPreferences<Settings>({ ...settingsFileOptions(dataDir, store), name: SETTINGS_FILE_NAME }),
       settingsPath(dataDir),
       deps.now,
       (movedTo) => deps.warn(`The settings file was not valid: moved to ${movedTo}; using the defaults.`),
@@ -51,7 +52,7 @@ export async function runAppEngine(
     dataDir: options.dataDir,
     settings: options.settings,
     now: deps.now,
-    secrets: safeStorageSecretStore(deps.safeStorage, deps.env, deps.platform),
+    secrets: safeStorageSecretKeeper(deps.safeStorage, deps.env, deps.platform),
     demoWhenNoSources: true,
     version: APP_VERSION,
     announce: options.announce,

@@ -42,7 +42,7 @@ const deps: ShellDeps = {
     // `resources/` beside `out/`, in the project and in the packaged app alike.
     resources: join(app.getAppPath(), 'resources'),
   },
-  openStore: (options) => new ElectronStore(options),
+  openPreferences: (options) => new ElectronStore(options),
   openDatabase: (options) => Store.open(options),
   warn: (message) => console.warn(message),
 };

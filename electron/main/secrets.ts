@@ -4,17 +4,17 @@
  * no real keychain (Linux with the "basic_text" backend) keys are refused and, as headless, come from
  * the environment.
  */
-import { type SecretStore, envSecretStore } from '../sync/secrets';
+import { type SecretKeeper, envSecretKeeper } from '../sync/secrets';
 import type { ShellDeps } from './types';
 
 const PREFIX = 'safeStorage:';
 
-export function safeStorageSecretStore(
+export function safeStorageSecretKeeper(
   safeStorage: ShellDeps['safeStorage'],
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,
-): SecretStore {
-  const fromEnv = envSecretStore(env, { shared: false });
+): SecretKeeper {
+  const fromEnv = envSecretKeeper(env, { shared: false });
   const usable =
     safeStorage.isEncryptionAvailable() &&
     !(platform === 'linux' && safeStorage.getSelectedStorageBackend?.() === 'basic_text');

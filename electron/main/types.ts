@@ -103,7 +103,7 @@ export interface ShellDeps {
    * electron-store (a `conf` subclass) over the given options: its own options type, so the file is
    * named by `name` (`conf`'s `configName` would be ignored) and the version is the app's.
    */
-  openStore<T extends Record<string, unknown>>(options: ElectronStoreOptions<T>): Conf<T>;
+  openPreferences<T extends Record<string, unknown>>(options: ElectronStoreOptions<T>): Conf<T>;
   /** Opens the data directory's database (`Store.open`): seconds for a large one, so the window shows first. */
   openDatabase(options: StoreOptions): Promise<Store>;
   /** Something the user may want to know that does not stop the app (a file moved aside). */

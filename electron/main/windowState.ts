@@ -24,13 +24,13 @@ export interface WindowStateFile {
 }
 
 export function openWindowState(
-  deps: Pick<ShellDeps, 'openStore' | 'now' | 'warn'>,
+  deps: Pick<ShellDeps, 'openPreferences' | 'now' | 'warn'>,
   dataDir: string,
 ): WindowStateFile {
   const path = windowStatePath(dataDir);
   const store = openConfFile(
     () =>
-      deps.openStore<StoredWindow>({
+      deps.openPreferences<StoredWindow>({
         cwd: dataDir,
         name: WINDOW_STATE_FILE_NAME,
         schema: { window: WindowState } as Schema<StoredWindow>,

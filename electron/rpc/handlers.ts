@@ -18,7 +18,7 @@ import { listRows, statusCounts } from '../query/rows';
 import { parseSelection } from '../query/selection';
 import { readDeliveryTasks } from '../query/tasks';
 import type { SourcesSync } from '../sync/sourcesSync';
-import type { SecretStore } from '../sync/secrets';
+import type { SecretKeeper } from '../sync/secrets';
 import { databaseStatus } from './database';
 import { incidentOfDataset, listIncidents } from '../query/incidents';
 import { listAcknowledgements } from '../store/acknowledgements';
@@ -41,7 +41,7 @@ const ALL_RETAINED = 1000;
 export interface RpcDeps extends SourceDeps {
   store: Store;
   sync: SourcesSync;
-  secrets: SecretStore;
+  secrets: SecretKeeper;
   now: () => Date;
   runtime: { apiUrl: string; dataDir: string; version: string };
   /** Settings the command line gave, which win over the stored ones until the next start. */

@@ -1,5 +1,5 @@
 /**
- * Sources in the settings window: list, save (the API key write-only, sealed by the app's secret store;
+ * Sources in the settings window: list, save (the API key write-only, sealed by the app's secret keeper;
  * headless, keys come from the environment), remove, and "Test connection" against the remote itself.
  */
 import { type RpcHandlers, RpcError, type RpcRequest } from '../../shared/rpc';
@@ -16,11 +16,11 @@ import {
 } from '../store/sources';
 import { type FetchLike, RemoteClient, RemoteError } from '../sync/client';
 import { REMOTE_PATHS } from '../sync/remote';
-import type { SecretStore } from '../sync/secrets';
+import type { SecretKeeper } from '../sync/secrets';
 
 export interface SourceDeps {
   store: Store;
-  secrets: SecretStore;
+  secrets: SecretKeeper;
   now: () => Date;
   fetch?: FetchLike;
   reloadSync(): Promise<void>;
@@ -35,7 +35,7 @@ export function maskKey(key: string | null): string | null {
   return key.length >= 12 ? `…${key.slice(-4)}` : '…';
 }
 
-function view(source: Source, secrets: SecretStore): SourceView {
+function view(source: Source, secrets: SecretKeeper): SourceView {
   const key = secrets.apiKeyFor(source);
   return {
     id: source.id,

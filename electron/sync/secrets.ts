@@ -4,7 +4,7 @@
  */
 import type { Source } from '../store/sources';
 
-export interface SecretStore {
+export interface SecretKeeper {
   /** The plain key for the source, or null when none is available. */
   apiKeyFor(source: Source): string | null;
   /** Where the user should put a key (for "no API key" messages). */
@@ -27,10 +27,10 @@ export function sourceKeyEnv(sourceId: string): string {
  * Keys from the environment. The shared variable serves only when one remote is synced (`shared`):
  * with several, each needs its own, so one org's key is never sent to another org's remote.
  */
-export function envSecretStore(
+export function envSecretKeeper(
   env: NodeJS.ProcessEnv,
   options: { shared: boolean } = { shared: true },
-): SecretStore {
+): SecretKeeper {
   return {
     apiKeyFor: (source) =>
       env[sourceKeyEnv(source.id)] || (options.shared ? env[REMOTE_KEY_ENV] : undefined) || null,

@@ -13,11 +13,11 @@ import type { TasksReadThrough } from '../query/tasks';
 import { fetchTasks } from './remote';
 import type { CycleEvent } from '../../shared/sync';
 import { SourceRunner, type SyncDeps } from './runner';
-import type { SecretStore } from './secrets';
+import type { SecretKeeper } from './secrets';
 
 export interface SyncEngineOptions extends SyncDeps {
   store: Store;
-  secrets: SecretStore;
+  secrets: SecretKeeper;
   /** Other intervals than the defaults (serve flags, tests). */
   intervals?: { pollMs?: number; crawlMs?: number };
   deliveriesPerDataset?: number;

@@ -1,7 +1,7 @@
 /**
  * Typed fakes of the Electron modules the shell uses (electron/main/types.ts): each satisfies the same
  * types the real modules are checked against, records what the shell did, and lets a test fire the
- * events Electron would (a click, a second launch, a quit). Libraries are the real ones: `openStore` is
+ * events Electron would (a click, a second launch, a quit). Libraries are the real ones: `openPreferences` is
  * electron-store itself (vitest maps its `electron` import to test/helpers/fakeElectronModule.ts).
  */
 import type {
@@ -318,7 +318,7 @@ export function fakeElectron(options: {
       resources: join(options.root, 'resources'),
     },
     // The real electron-store: in vitest its `electron` import is test/helpers/fakeElectronModule.ts.
-    openStore: (storeOptions) => new ElectronStore(storeOptions),
+    openPreferences: (storeOptions) => new ElectronStore(storeOptions),
     openDatabase: (storeOptions) => Store.open(storeOptions),
     warn: (message) => void fake.warnings.push(message),
   };

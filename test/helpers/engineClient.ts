@@ -14,7 +14,7 @@ import { createEventHub } from '../../electron/rpc/events';
 import { createRpcHandlers } from '../../electron/rpc/handlers';
 import { Store } from '../../electron/store/database';
 import { SourcesSync } from '../../electron/sync/sourcesSync';
-import { envSecretStore } from '../../electron/sync/secrets';
+import { envSecretKeeper } from '../../electron/sync/secrets';
 import type { RpcClient, RpcEvents } from '../../shared/rpc';
 import { RpcError } from '../../shared/rpc';
 
@@ -45,7 +45,7 @@ export function engineDispatch(
   options: { fetch?: typeof fetch; log?: (error: unknown) => void; knowledge?: OnCallKnowledge } = {},
 ): { dispatch: Dispatch; sync: SourcesSync } {
   const now = () => at;
-  const secrets = envSecretStore({});
+  const secrets = envSecretKeeper({});
   const sync = new SourcesSync({ store, secrets, now });
   const dispatch = createDispatch(
     createRpcHandlers({

@@ -7,7 +7,7 @@ import { Store } from '../../electron/store/database';
 import type { OpenJournalFile } from '../../electron/store/journal';
 import { acquireDataDirLock } from '../../electron/store/lock';
 import { memorySettings } from '../../electron/store/settings';
-import { envSecretStore } from '../../electron/sync/secrets';
+import { envSecretKeeper } from '../../electron/sync/secrets';
 
 export interface Instance {
   engine: RunningEngine;
@@ -37,7 +37,7 @@ export async function startInstance(
     settings: memorySettings(),
     port: 0,
     now: options.now,
-    secrets: envSecretStore(options.remoteKeys ?? {}),
+    secrets: envSecretKeeper(options.remoteKeys ?? {}),
     logger: false,
     demoWhenNoSources: false,
     ui: options.ui === true,

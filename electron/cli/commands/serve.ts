@@ -20,7 +20,7 @@ import { type RunningEngine, runEngine } from '../../engine/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
 import type { DatabaseStatus } from '../../../shared/database';
 import { databaseStatus, watchDatabaseStatus } from '../../rpc/database';
-import { envSecretStore } from '../../sync/secrets';
+import { envSecretKeeper } from '../../sync/secrets';
 import { AnnouncementHook, hookFailure } from '../../alerts/hook';
 import type { Announcement } from '../../alerts/types';
 import { CliError, type CliIo } from '../io';
@@ -114,7 +114,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       ui: options.ui === true,
       version: APP_VERSION,
       now: () => io.now(),
-      secrets: envSecretStore(io.env, {
+      secrets: envSecretKeeper(io.env, {
         shared: listSources(store).filter((source) => source.enabled).length <= 1,
       }),
       logger,

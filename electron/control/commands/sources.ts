@@ -1,7 +1,7 @@
 /** `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (DESIGN.md §4). */
 import Type from 'typebox';
 import { SourceError, listSources, removeSource, saveSource } from '../../store/sources';
-import { envSecretStore } from '../../sync/secrets';
+import { envSecretKeeper } from '../../sync/secrets';
 import { CommandError, READ_ONLY, type RunningInstance, command } from '../command';
 import { printable, printableJson } from '../../store/orgs';
 import { checkOrg } from './org';
@@ -36,7 +36,7 @@ export const sourcesAdd = command({
     });
     const described = `Source ${source.id}: org ${source.orgId} from ${source.baseUrl}${source.enabled ? '' : ' (disabled)'}.`;
     if (!instance) {
-      const secrets = envSecretStore(Object.fromEntries(args.keyVariables.map((name) => [name, 'set'])));
+      const secrets = envSecretKeeper(Object.fromEntries(args.keyVariables.map((name) => [name, 'set'])));
       out.stderr(
         `${described} ${secrets.apiKeyFor(source) ? 'A remote key is set in the environment.' : `Before \`serve\`, ${secrets.hint}.`}\n`,
       );

@@ -11,7 +11,7 @@ import type { CycleEvent } from '../../../shared/sync';
 import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
 import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/sources';
 import { SourceRunner } from '../../sync/runner';
-import { envSecretStore } from '../../sync/secrets';
+import { envSecretKeeper } from '../../sync/secrets';
 import { type CommandContext, CommandError, type CommandOutput, command } from '../command';
 import { checkOrg } from './org';
 
@@ -101,7 +101,7 @@ async function oneOffSync(
   out: CommandOutput,
   progress: (line: string) => void,
 ): Promise<CycleEvent> {
-  const secrets = envSecretStore(keyEnv);
+  const secrets = envSecretKeeper(keyEnv);
   const source: Source = {
     id: configured?.id ?? `cli-${orgId}`,
     orgId,

@@ -15,7 +15,7 @@ import { createApiKey, listApiKeys } from '../../../electron/store/apiKeys';
 import { Store } from '../../../electron/store/database';
 import { importSnapshot } from '../../../electron/store/snapshot';
 import { memorySettings } from '../../../electron/store/settings';
-import { envSecretStore } from '../../../electron/sync/secrets';
+import { envSecretKeeper } from '../../../electron/sync/secrets';
 import { ErrorBody } from '../../../shared/schemas';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
@@ -56,7 +56,7 @@ beforeAll(async () => {
     settings: memorySettings(),
     port: 0,
     now: () => new Date(),
-    secrets: envSecretStore({}),
+    secrets: envSecretKeeper({}),
     logger: false,
     demoWhenNoSources: false,
     ui: true,

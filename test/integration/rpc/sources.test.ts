@@ -9,7 +9,7 @@ import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
 import { Store } from '../../../electron/store/database';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';
-import type { SecretStore } from '../../../electron/sync/secrets';
+import type { SecretKeeper } from '../../../electron/sync/secrets';
 import { RpcError } from '../../../shared/rpc';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');
@@ -26,9 +26,9 @@ beforeAll(async () => {
     startRemoteSimulator({ port: 0, apiKey: 'another', datasets: 5 }),
   ]);
   store = await Store.open({ dataDir: null });
-  // The app's secret store seals keys; here "sealing" keeps them in a map, as the shell's does behind safeStorage.
+  // The app's secret keeper seals keys; here "sealing" keeps them in a map, as the shell's does behind safeStorage.
   const sealed = new Map<string, string>();
-  const secrets: SecretStore = {
+  const secrets: SecretKeeper = {
     apiKeyFor: (source) => (source.apiKeySealed ? (sealed.get(source.apiKeySealed) ?? null) : null),
     hint: 'enter the key in Settings',
     seal: (key) => {

@@ -7,7 +7,7 @@ import { openHeadlessSettings } from '../../../electron/store/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';
-import { envSecretStore } from '../../../electron/sync/secrets';
+import { envSecretKeeper } from '../../../electron/sync/secrets';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 
 let engine: RunningEngine;
@@ -25,7 +25,7 @@ beforeAll(async () => {
     settings: openHeadlessSettings(dataDir, store, () => new Date()),
     port: 0,
     now: () => new Date(),
-    secrets: envSecretStore({}),
+    secrets: envSecretKeeper({}),
     logger: false,
     demoWhenNoSources: true,
     ui: true,

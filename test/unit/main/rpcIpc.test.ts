@@ -14,7 +14,7 @@ import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
 import { createEventHub } from '../../../electron/rpc/events';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';
-import { envSecretStore } from '../../../electron/sync/secrets';
+import { envSecretKeeper } from '../../../electron/sync/secrets';
 import type { SourceState } from '../../../shared/sync';
 
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
@@ -52,7 +52,7 @@ afterEach(() => engine.close());
 function wire() {
   const { ipcMain, handlers } = fakeIpcMain();
   const own = fakeWindow(7);
-  const secrets = envSecretStore({});
+  const secrets = envSecretKeeper({});
   const sync = new SourcesSync({ store: engine.store, secrets, now: () => new Date() });
   const events = createEventHub(sync);
   const dispatch = createDispatch(

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { drawIcon } from '../../../electron/main/icons/generate';
 import { iconFiles } from '../../../electron/main/icons/files';
 import { pngSize } from '../../../electron/main/icons/png';
-import { safeStorageSecretStore } from '../../../electron/main/secrets';
+import { safeStorageSecretKeeper } from '../../../electron/main/secrets';
 import { openingMenuTemplate, trayMenuTemplate } from '../../../electron/main/tray';
 import { visibleState } from '../../../electron/main/window';
 import { NO_OVERDUE, type TrayState } from '../../../electron/alerts/trayState';
@@ -146,7 +146,7 @@ describe('safeStorage keys', () => {
   });
 
   it('seals and opens keys with the OS keychain', () => {
-    const secrets = safeStorageSecretStore(storage('gnome_libsecret'), {}, 'linux');
+    const secrets = safeStorageSecretKeeper(storage('gnome_libsecret'), {}, 'linux');
     const sealed = secrets.seal!('remote-key-123');
     expect(sealed).not.toContain('remote-key-123');
     expect(secrets.apiKeyFor(source(sealed))).toBe('remote-key-123');
@@ -154,7 +154,7 @@ describe('safeStorage keys', () => {
   });
 
   it('refuses to store keys without a real keychain (Linux basic_text) and reads them from the environment', () => {
-    const secrets = safeStorageSecretStore(
+    const secrets = safeStorageSecretKeeper(
       storage('basic_text'),
       { DATASET_HEALTH_REMOTE_KEY_ACME: 'env-key' },
       'linux',

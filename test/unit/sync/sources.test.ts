@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SourceError, normalizeBaseUrl, type Source } from '../../../electron/store/sources';
 import { RemoteClient } from '../../../electron/sync/client';
 import { walkList } from '../../../electron/sync/remote';
-import { envSecretStore } from '../../../electron/sync/secrets';
+import { envSecretKeeper } from '../../../electron/sync/secrets';
 
 const source = (id: string): Source => ({
   id,
@@ -21,13 +21,13 @@ describe('remote keys from the environment', () => {
   const env = { DATASET_HEALTH_REMOTE_KEY: 'shared', DATASET_HEALTH_REMOTE_KEY_ACME_EU: 'own' };
 
   it('a source-specific variable wins; the shared one serves a single source', () => {
-    const secrets = envSecretStore(env);
+    const secrets = envSecretKeeper(env);
     expect(secrets.apiKeyFor(source('acme-eu'))).toBe('own');
     expect(secrets.apiKeyFor(source('globex'))).toBe('shared');
   });
 
   it('with several sources the shared key is never sent: each needs its own', () => {
-    const secrets = envSecretStore(env, { shared: false });
+    const secrets = envSecretKeeper(env, { shared: false });
     expect(secrets.apiKeyFor(source('acme-eu'))).toBe('own');
     expect(secrets.apiKeyFor(source('globex'))).toBeNull();
     expect(secrets.hint).toMatch(/DATASET_HEALTH_REMOTE_KEY_<SOURCE ID> for each/);
