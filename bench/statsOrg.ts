@@ -7,7 +7,7 @@ import { DEFAULT_DELIVERIES_PER_DATASET } from '../electron/store/datasetWriter'
 import { removeTempDir } from './cleanup';
 import { statsFigures } from './knowledgeFigures';
 import { type Report, ms } from './report';
-import { reliabilityViewFigure } from './rendererFigures';
+import { reliabilityViewFigure } from './viewFigures';
 import { createBenchOrg } from './setup';
 
 export async function statsOrgFigures(
