@@ -1,21 +1,22 @@
 /**
- * The keyboard of a virtualized table (VirtualTable.vue): `j`/`k` move the highlighted row and scroll
- * it into view, `Enter` opens it, and the table comes back scrolled to it. The datasets, Upcoming and
- * Reliability tables move alike; what a row is, how it is highlighted and what opening it does are
- * theirs. Where the rows are Tab stops (docs/accessibility.md), focusing a row highlights it, Enter or
- * Space on it opens it, and the focus follows the highlight while it is on a row; elsewhere an element
- * inside the row (its link) holds the focus and always follows.
+ * The keyboard of a virtualized table (VirtualTable.vue calls this with its `keyboard`): `j`/`k` move
+ * the highlighted row and scroll it into view, `Enter` opens it, and the table comes back scrolled to
+ * it. The datasets, Upcoming and Reliability tables move alike; what a row is, how it is highlighted,
+ * what opening it does and what else a row carries (a click, `aria-current`) are each table's. Where
+ * the rows are Tab stops (docs/accessibility.md), focusing a row highlights it, Enter or Space on it
+ * opens it, and the focus follows the highlight while it is on a row; elsewhere an element inside the
+ * row (its link) holds the focus and always follows.
  */
 import { nextTick, onMounted, ref } from 'vue';
 import { useKeyboard } from '../lib/keyboard';
 
-/** What the table holds to scroll: VirtualTable's exposed `scrollTo`. */
+/** What the keyboard scrolls: the naive-ui table. */
 export interface ScrollableTable {
-  scrollTo(index: number): void;
+  scrollTo(options: { index: number }): void;
 }
 
 export interface TableKeyboardOptions<Row> {
-  rows: () => readonly Row[];
+  rows: () => Row[];
   /** The highlighted row's index; -1 when no row is. */
   highlighted: () => number;
   highlight: (row: Row) => void;
@@ -28,10 +29,12 @@ export interface TableKeyboardOptions<Row> {
    * focus with the highlight (`a[data-dataset-link]`).
    */
   focus: 'row' | string;
+  /** What else a row carries (a click, `aria-current`). */
+  rowProps?: (row: Row, index: number) => Record<string, unknown>;
 }
 
 export function useTableKeyboard<Row>(options: TableKeyboardOptions<Row>) {
-  const { rows, highlighted, highlight, open, rowAttribute, rowKey, focus } = options;
+  const { rows, highlighted, highlight, open, rowAttribute, rowKey, focus, rowProps: more } = options;
   const table = ref<ScrollableTable | null>(null);
 
   const rowSelector = (key: string) => `tr[${rowAttribute}="${CSS.escape(key)}"]`;
@@ -39,7 +42,7 @@ export function useTableKeyboard<Row>(options: TableKeyboardOptions<Row>) {
     document.querySelector<HTMLElement>(focus === 'row' ? rowSelector(key) : `${rowSelector(key)} ${focus}`);
 
   onMounted(() => {
-    if (highlighted() >= 0) table.value?.scrollTo(highlighted());
+    if (highlighted() >= 0) table.value?.scrollTo({ index: highlighted() });
   });
 
   function move(by: number): void {
@@ -48,7 +51,7 @@ export function useTableKeyboard<Row>(options: TableKeyboardOptions<Row>) {
     const index = Math.max(0, Math.min(list.length - 1, highlighted() + by));
     const row = list[index]!;
     highlight(row);
-    table.value?.scrollTo(index);
+    table.value?.scrollTo({ index });
     // The keyboard's row holds the focus, so Tab, Enter and a screen reader stay on it; rows that are
     // Tab stops take it only from another row.
     if (focus !== 'row' || document.activeElement?.matches(`tr[${rowAttribute}]`)) {
@@ -67,16 +70,17 @@ export function useTableKeyboard<Row>(options: TableKeyboardOptions<Row>) {
     },
   });
 
-  /** The props every row takes: the highlight, its name, and where rows are Tab stops, focus and keys. */
+  /** A row's props: the highlight, its name, where rows are Tab stops focus and keys, and the table's own. */
   function rowProps(row: Row, index: number): Record<string, unknown> {
     const own = {
       class: index === highlighted() ? 'highlighted' : undefined,
       style: 'cursor: pointer',
       [rowAttribute]: rowKey(row),
     };
-    if (focus !== 'row') return own;
+    if (focus !== 'row') return { ...own, ...more?.(row, index) };
     return {
       ...own,
+      ...more?.(row, index),
       tabindex: 0,
       onFocus: () => highlight(row),
       onKeydown: (event: KeyboardEvent) => {
