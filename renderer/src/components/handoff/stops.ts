@@ -3,7 +3,7 @@
  * dataset of every section, top to bottom as drawn. A dataset can be in two sections (missing and
  * snoozed, say), so a row is its section and its dataset.
  */
-import { ref } from 'vue';
+import { type InjectionKey, type Ref, ref } from 'vue';
 import { type HandoffReport, atRiskByDataset } from '../../../../shared/handoff';
 
 /** The report's sections that list datasets, in the order the view (and the Markdown) shows them. */
@@ -51,6 +51,17 @@ export function handoffStops(
       .map((datasetId, index) => ({ key: stopKeyOf(section, datasetId, index), section, datasetId })),
   );
 }
+
+/**
+ * What every dataset link of the handoff's sections shares, given by HandoffSections to the links below
+ * it (HandoffDataset): the org, the highlighted row's key, and telling the view a row took the focus.
+ */
+export interface HandoffRows {
+  orgId: Readonly<Ref<string>>;
+  highlighted: Readonly<Ref<string | null>>;
+  highlight(key: string): void;
+}
+export const HANDOFF_ROWS: InjectionKey<HandoffRows> = Symbol('handoff rows');
 
 /** The row the keyboard was on (its key), kept across a visit to a dataset: Esc comes back to it. */
 export const keyboardRow = ref<string | null>(null);
