@@ -9,3 +9,20 @@ export function relativeTime(iso: string | null, now: Date): string {
   if (Math.abs(at.getTime() - now.getTime()) < 45_000) return 'just now';
   return at.getTime() <= now.getTime() ? `${distance} ago` : `in ${distance}`;
 }
+
+/** Formatters by locale and options: constructing one costs far more than formatting (tables format thousands). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** `new Intl.DateTimeFormat(locale, options)`, made once for each locale and options and then reused. */
+export function dateTimeFormat(
+  locale: string | undefined,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    formatters.set(key, format);
+  }
+  return format;
+}

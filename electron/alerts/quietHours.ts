@@ -4,25 +4,15 @@
  * daylight-saving change moves nothing: 22:00 stays 22:00 on the clock.
  */
 import type { Settings } from '../../shared/settings';
+import { dateTimeFormat } from '../../shared/time';
 
 type QuietHours = Settings['notifications']['quietHours'];
 
 const minutesOf = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Minutes since local midnight in `timeZone`. */
 export function localMinutes(now: Date, timeZone: string): number {
-  let format = formatters.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, format);
-  }
+  const format = dateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   const parts = format.formatToParts(now);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return part('hour') * 60 + part('minute');

@@ -1,5 +1,7 @@
 import { createPinia } from 'pinia';
 import { createApp } from 'vue';
+// Before the components, so their own styles win where they differ.
+import './styles/common.css';
 import App from './App.vue';
 import { CLOCK, tickingClock } from './lib/clock';
 import { RPC_CLIENT, defaultClient } from './rpc/client';

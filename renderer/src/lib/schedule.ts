@@ -11,6 +11,7 @@ import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
 import { EXPRESSION_SHAPES, scheduleExpression, scheduleFields } from '../../../shared/schedule';
 import type { DeadlineConfig } from '../../../shared/schemas';
+import { dateTimeFormat } from '../../../shared/time';
 import { duration } from './time';
 
 export type ParsedSchedule =
@@ -102,32 +103,23 @@ export function scheduleInWords(
   return { ok: true, text, expression: schedule.expression, timeZone: schedule.timeZone };
 }
 
-/** Formatters by zone, locale and precision: constructing one costs far more than formatting. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * "Sat, Nov 21, 2026, 06:30 EST" in the given zone (the user's by default) and locale; `seconds` adds
  * them ("06:30:15", a seven-field schedule's deadline).
  */
 export function formatInZone(at: Date, timeZone?: string, locale?: string, seconds = false): string {
-  const key = `${timeZone ?? ''}|${locale ?? ''}|${seconds}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      ...(seconds ? { second: '2-digit' } : {}),
-      hourCycle: 'h23',
-      timeZone,
-      timeZoneName: 'short',
-    });
-    formatters.set(key, format);
-  }
-  return format.format(at);
+  return dateTimeFormat(locale, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+    hourCycle: 'h23',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(at);
 }
 
 /** An RFC 3339 time as `formatInZone` says it; "—" when unknown or unreadable. */

@@ -1,28 +1,20 @@
 /** Times as people read them: relative ("12 min ago", "in 3 h") with the exact time on hover. */
+import { dateTimeFormat } from '../../../shared/time';
+
 export { relativeTime } from '../../../shared/time';
 
-/** Formatters by zone: constructing one costs far more than formatting (tables format thousands). */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let format = formatters.get(key);
-  if (!format) {
-    // dateStyle/timeStyle cannot be combined with timeZoneName: spell the parts out.
-    format = new Intl.DateTimeFormat(undefined, {
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      timeZone,
-      timeZoneName: 'short',
-    });
-    formatters.set(key, format);
-  }
-  return format;
-}
+/** dateStyle/timeStyle cannot be combined with timeZoneName: the parts are spelled out. */
+const formatter = (timeZone: string | undefined): Intl.DateTimeFormat =>
+  dateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  });
 
 /** The exact time in the user's zone (or the given IANA zone), with the zone's name. */
 export function exactTime(iso: string | null, timeZone?: string): string {

@@ -21,7 +21,7 @@ export interface AckUndoOptions {
   changed: () => void;
   /**
    * Where the focus goes when it leaves the message by Undo, Esc or close; `changing`: by Undo, what the
-   * control shows is about to change.
+   * buttons show is about to change.
    */
   returnFocus: (changing: boolean) => void;
 }

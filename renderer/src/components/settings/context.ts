@@ -6,7 +6,17 @@
  * last saved settings with only that section taken from the editable copy, so half-finished edits in
  * another section are never saved by accident.
  */
-import { type ComputedRef, type InjectionKey, type Ref, computed, inject, provide, reactive, ref } from 'vue';
+import {
+  type ComputedRef,
+  type InjectionKey,
+  type Ref,
+  computed,
+  inject,
+  provide,
+  reactive,
+  ref,
+  watch,
+} from 'vue';
 import type { SettingsView } from '../../../../shared/views';
 import type { Settings } from '../../../../shared/settings';
 import { useAction } from '../../composables/useAction';
@@ -128,4 +138,38 @@ export function useOrgChoice(): OrgChoice {
     })),
   );
   return { orgId, options, choose: (id) => (chosen.value = id) };
+}
+
+export interface TypedNumber {
+  /** What the field holds; null when it is empty. */
+  value: Ref<number | null>;
+  /** What is wrong with it, or null. */
+  problem: ComputedRef<string | null>;
+  type(value: number | null): void;
+  /** Shows the draft's value again (after "Discard changes"). */
+  reset(): void;
+}
+
+/**
+ * A number as typed, kept apart from the draft so a bad value is shown with its message (`problemOf`),
+ * not lost or clamped; only an allowed value reaches the draft (`set`). It follows the draft's value
+ * (`saved`) when that changes.
+ */
+export function useTypedNumber(
+  saved: () => number,
+  set: (value: number) => void,
+  problemOf: (value: number | null) => string | null,
+): TypedNumber {
+  const value = ref<number | null>(saved());
+  watch(saved, (next) => (value.value = next));
+  const problem = computed(() => problemOf(value.value));
+  return {
+    value,
+    problem,
+    type(typed) {
+      value.value = typed;
+      if (problem.value === null && typed !== null) set(typed);
+    },
+    reset: () => (value.value = saved()),
+  };
 }
