@@ -7,7 +7,7 @@
  * clock is read from the alerts' memory, not kept in the process: what was told, and when, per cause.
  */
 import type { Incident } from '../../shared/causes';
-import { toldSince } from '../store/announcements';
+import { toldSince } from '../store/tables/announcements';
 import type { Store } from '../store/database';
 import { withCauses } from './causes';
 

@@ -20,8 +20,8 @@ import {
   heldFailures,
   remember,
   unannouncedFailures,
-} from '../store/announcements';
-import { openAcknowledgements } from '../store/acknowledgements';
+} from '../store/tables/announcements';
+import { openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
 import { listIncidents } from '../query/incidents';

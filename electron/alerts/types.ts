@@ -4,7 +4,7 @@
  */
 import type { Stage } from '../../shared/status';
 import type { WindowTarget } from '../../shared/routes';
-import type { FailedDataset } from '../store/announcements';
+import type { FailedDataset } from '../store/tables/announcements';
 
 /** Kept by the alerts' memory (store/announcements.ts), named in every failure announcement. */
 export type { FailedDataset };

@@ -20,17 +20,17 @@ import { createRpcHandlers } from '../rpc/handlers';
 import { findRendererDir } from '../rpc/rendererDir';
 import { UiSessions } from '../rpc/sessions';
 import type { Store } from '../store/database';
-import type { SettingsFile } from '../store/settings';
+import type { SettingsFile } from '../store/tables/settings';
 import { AlertsEngine } from '../alerts/engine';
 import { NO_OVERDUE, type TrayOverdue } from '../alerts/trayState';
 import type { SourceState } from '../../shared/sync';
 import type { Announcement } from '../alerts/types';
-import { listSources } from '../store/sources';
+import { listSources } from '../store/tables/sources';
 import { SyncEngine, type SyncSettings } from '../sync/engine';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
 import { type ControlChannel, registerControl } from '../control/server';
-import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
+import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/instance/controlFile';
 
 export interface EngineOptions {
   store: Store;

@@ -6,7 +6,7 @@
  */
 import type { SqlValue } from 'sql.js';
 import type { Store } from '../store/database';
-import { unpackTasks } from '../store/tasksBlob';
+import { unpackTasks } from '../store/schema/tasksBlob';
 import { recordJsonSql } from './recordSql';
 
 const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}

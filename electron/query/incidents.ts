@@ -13,10 +13,10 @@ import {
   parseCauseId,
 } from '../../shared/causes';
 import { STAGES } from '../../shared/status';
-import { openAcknowledgement, openAcknowledgements } from '../store/acknowledgements';
+import { openAcknowledgement, openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Row, Store } from '../store/database';
-import { FAILED_DELIVERY, PROBLEM_DELIVERY } from '../store/failedDelivery';
-import { classifyTrouble } from '../store/troubles';
+import { FAILED_DELIVERY, PROBLEM_DELIVERY } from '../store/schema/failedDelivery';
+import { classifyTrouble } from '../store/schema/troubles';
 
 export { classifyTrouble };
 

@@ -12,7 +12,7 @@ import {
   normalizeBaseUrl,
   removeSource,
   saveSource,
-} from '../store/sources';
+} from '../store/tables/sources';
 import { type FetchLike, RemoteClient, RemoteError } from '../sync/client';
 import { REMOTE_PATHS } from '../sync/remote';
 import type { SecretStore } from '../sync/secrets';

@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
-import { MIGRATIONS } from './migrations';
-import { PageCapture } from './pageCapture';
-import { type LoadedDatabase, readDatabaseFile } from './persistence';
-import { type PersistOptions, type PersistProblem, type PersistStats, Persister } from './persister';
+import { MIGRATIONS } from './schema/migrations';
+import type { Row } from './schema/row';
+import { PageCapture } from './durability/pageCapture';
+import { type LoadedDatabase, readDatabaseFile } from './durability/opening';
+import { type PersistOptions, type PersistProblem, type PersistStats, Persister } from './durability/writer';
 import { ChunkLock, type ChunkRunner } from './chunkLock';
 import { configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
 
@@ -57,7 +58,7 @@ export interface StorePersistence {
   checkpoint(): Promise<void>;
 }
 
-export type Row = Record<string, SqlValue>;
+export type { Row };
 
 export interface TransactionOptions {
   /** False for bookkeeping the API does not serve (a key's last-used time): ETags and cached pages stay. */

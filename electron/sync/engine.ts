@@ -3,12 +3,12 @@
  * source, their states, "sync now", listeners for finished cycles and state changes, and the tasks
  * read-through the local API uses for deliveries whose tasks were never synced.
  */
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incidents';
 import type { SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
-import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
+import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/tables/datasetWriter';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
-import { type Source, listSources } from '../store/sources';
+import { type Source, listSources } from '../store/tables/sources';
 import type { TasksReadThrough } from '../query/tasks';
 import { fetchTasks } from './remote';
 import type { CycleEvent } from '../../shared/sync';

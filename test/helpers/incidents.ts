@@ -4,7 +4,7 @@
  */
 import type { Store } from '../../electron/store/database';
 import { listIncidents } from '../../electron/query/incidents';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../electron/store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../electron/store/schema/incidents';
 
 export function regroup(store: Store, orgId: string, now: Date): void {
   refreshIncidents(store, orgId, { now, gapMs: DEFAULT_INCIDENT_GAP_MS });

@@ -7,7 +7,7 @@
  * open. It never releases the lock: once stdin ends, the process ends only if nothing else (the lock's
  * refresh timer included) keeps it alive.
  */
-import { acquireDataDirLock } from '../../electron/store/lock';
+import { acquireDataDirLock } from '../../electron/store/instance/lock';
 
 const [dir, refreshText] = process.argv.slice(2);
 const refreshMs = Number(refreshText);

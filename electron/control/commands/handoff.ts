@@ -8,7 +8,7 @@ import Type from 'typebox';
 import { DEFAULT_HANDOFF_HOURS, handoffMarkdown, parseHandoffSince } from '../../../shared/handoff';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
+import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/tables/orgs';
 import { type CommandContext, CommandError, CommandUsageError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { Store } from '../../../electron/store/database';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { type HandoffReport, SINCE_FORMS, handoffMarkdown } from '../../../shared/handoff';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { SHIFT_END, SHIFT_ORG, playShift } from '../../helpers/handoffShift';

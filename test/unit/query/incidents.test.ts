@@ -8,11 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
 import { listIncidents } from '../../../electron/query/incidents';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/schema/incidents';
 import { Store } from '../../../electron/store/database';
-import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
-import { ensureOrg } from '../../../electron/store/orgs';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { writeDataset, writeTasks } from '../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 
 const ORG = 'acme';
