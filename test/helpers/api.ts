@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApi, type ApiOptions } from '../../electron/api/app';
 import { createApiKey } from '../../electron/store/tables/apiKeys';
 import { Store } from '../../electron/store/database';
-import { importSnapshot } from '../../electron/store/snapshot/snapshot';
+import { importSnapshot } from '../../electron/store/snapshot/importSnapshot';
 import type { DatasetRecord } from '../../shared/schemas';
 import { fixtureRecords, fixtureTasks } from './fixtures';
 

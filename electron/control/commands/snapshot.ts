@@ -10,7 +10,7 @@ import Type from 'typebox';
 import { exportSnapshot } from '../../query/exportSnapshot';
 import { ExportFileError, writeExportFile } from '../../store/snapshot/exportFile';
 import { getOrg } from '../../store/tables/orgs';
-import { SnapshotError, importSnapshotFile } from '../../store/snapshot/snapshot';
+import { SnapshotError, importSnapshotFile } from '../../store/snapshot/importSnapshot';
 import { CommandError, READ_ONLY, command } from '../command';
 import { incidentGapMs } from '../../../shared/settings';
 import { checkOrg } from './org';

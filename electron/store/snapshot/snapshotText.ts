@@ -10,8 +10,8 @@
  * the last one).
  */
 import { jsonKey, shortQuote } from './importRules';
+import { type Collecting, JsonCollector, lineValue, oneLine } from './jsonCollector';
 import {
-  BACKSLASH,
   CLOSE_BRACE,
   CLOSE_BRACKET,
   COLON,
@@ -23,8 +23,9 @@ import {
   isSpace,
 } from './jsonBytes';
 import { jsonPath } from './normalize';
+import { SnapshotError } from './snapshotError';
 
-export class SnapshotError extends Error {}
+export { SnapshotError };
 
 /** One record of the file, parsed, in file order. */
 export type SnapshotPart =
@@ -87,28 +88,10 @@ type State =
   | 'map-comma-or-end'
   | 'end';
 
-/** What the text being collected is: a member name, or a value (a member's, or a record of `section`). */
-type Collecting = 'name' | 'top-value' | 'record' | null;
-
 export class SnapshotSplitter {
   private state: State = 'start';
-  private collecting: Collecting = null;
-  /** Bytes of the name or value being collected, from earlier chunks. */
-  private pending: Buffer[] = [];
-  /** Where the text being collected starts in this chunk (-1: it started in an earlier one). */
-  private from = -1;
-  /** Nesting inside the value being collected. */
-  private depth = 0;
-  private inString = false;
-  /** The string's next byte is escaped (a backslash ended the previous chunk). */
-  private escaped = false;
-  /** The file's bytes before the current chunk, and its line and the offset where that line starts. */
-  private offset = 0;
-  private line = 1;
-  private lineStart = 0;
-  /** Where the value being collected starts in the file, for messages. */
-  private valueLine = 1;
-  private valueColumn = 1;
+  /** The name or value being cut out of the bytes, and the place in the file. */
+  private readonly text = new JsonCollector();
   private name = '';
   private readonly names = new Set<string>();
   /** The members given as an array or keyed object (not null), empty ones too. */
@@ -145,13 +128,13 @@ export class SnapshotSplitter {
     const length = chunk.length;
     let i = 0;
     while (i < length) {
-      if (this.collecting !== null) {
+      if (this.text.collecting !== null) {
         i = this.collect(chunk, i);
         continue;
       }
       const c = chunk[i]!;
       if (isSpace(c) && this.state !== 'whole') {
-        if (c === NEWLINE) this.newline(i);
+        if (c === NEWLINE) this.text.newline(i);
         i++;
         continue;
       }
@@ -170,13 +153,13 @@ export class SnapshotSplitter {
           continue;
         case 'top-name-or-end':
         case 'top-name':
-          if (c === QUOTE) this.begin('name', chunk, i);
+          if (c === QUOTE) this.text.begin('name', i);
           else if (c === CLOSE_BRACE && this.state === 'top-name-or-end') this.state = 'end';
-          else this.unexpected(chunk, i, 'a member name');
+          else this.text.unexpected(chunk, i, 'a member name');
           break;
         case 'top-colon':
         case 'map-colon':
-          if (c !== COLON) this.unexpected(chunk, i, "':' after the member name");
+          if (c !== COLON) this.text.unexpected(chunk, i, "':' after the member name");
           this.state = this.state === 'top-colon' ? 'top-value' : 'map-value';
           break;
         case 'top-value':
@@ -192,20 +175,20 @@ export class SnapshotSplitter {
             this.opened.add(this.name);
             this.state = 'map-name-or-end';
           } else {
-            this.begin('top-value', chunk, i);
+            this.text.begin('top-value', i);
             continue;
           }
           break;
         case 'top-comma-or-end':
           if (c === COMMA) this.state = 'top-name';
           else if (c === CLOSE_BRACE) this.state = 'end';
-          else this.unexpected(chunk, i, "',' or '}' after a member");
+          else this.text.unexpected(chunk, i, "',' or '}' after a member");
           break;
         case 'list-item-or-end':
         case 'list-item':
           if (c === CLOSE_BRACKET && this.state === 'list-item-or-end') this.endList();
           else if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || c === COLON)
-            this.unexpected(chunk, i, `${this.item()} at ${this.recordPath()}`);
+            this.text.unexpected(chunk, i, `${this.item()} at ${this.recordPath()}`);
           else {
             i = this.quick(chunk, i);
             continue;
@@ -214,34 +197,37 @@ export class SnapshotSplitter {
         case 'list-comma-or-end':
           if (c === COMMA) this.state = 'list-item';
           else if (c === CLOSE_BRACKET) this.endList();
-          else this.unexpected(chunk, i, `',' or ']' after ${this.item()}`);
+          else this.text.unexpected(chunk, i, `',' or ']' after ${this.item()}`);
           break;
         case 'map-name-or-end':
         case 'map-name':
-          if (c === QUOTE) this.begin('name', chunk, i);
+          if (c === QUOTE) this.text.begin('name', i);
           else if (c === CLOSE_BRACE && this.state === 'map-name-or-end') this.state = 'top-comma-or-end';
           else {
             const { key, value } = MAPS[this.section as MapName];
-            this.unexpected(chunk, i, `a ${key} naming a ${value}`);
+            this.text.unexpected(chunk, i, `a ${key} naming a ${value}`);
           }
           break;
         case 'map-value':
           if (c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || c === COLON)
-            this.unexpected(chunk, i, `the ${MAPS[this.section as MapName].value} of ${jsonKey(this.name)}`);
+            this.text.unexpected(
+              chunk,
+              i,
+              `the ${MAPS[this.section as MapName].value} of ${jsonKey(this.name)}`,
+            );
           i = this.quick(chunk, i);
           continue;
         case 'map-comma-or-end':
           if (c === COMMA) this.state = 'map-name';
           else if (c === CLOSE_BRACE) this.state = 'top-comma-or-end';
-          else this.unexpected(chunk, i, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
+          else this.text.unexpected(chunk, i, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
           break;
         case 'end':
-          this.unexpected(chunk, i, 'nothing after the end of the snapshot object');
+          this.text.unexpected(chunk, i, 'nothing after the end of the snapshot object');
       }
       i++;
     }
-    this.keepPending(chunk);
-    this.offset += length;
+    this.text.endChunk(chunk);
   }
 
   /** The file has ended: it must have ended where the snapshot object does. */
@@ -260,7 +246,7 @@ export class SnapshotSplitter {
     }
     if (this.state !== 'end') {
       throw new SnapshotError(
-        `not valid JSON: the file ends before the snapshot does (${this.inside()}, line ${this.line})`,
+        `not valid JSON: the file ends before the snapshot does (${this.inside()}, line ${this.text.line})`,
       );
     }
     if (!this.sawDatasets) throw new SnapshotError('$.datasets: expected an array of dataset records');
@@ -274,9 +260,9 @@ export class SnapshotSplitter {
    * record over several lines or chunks, or not JSON) it is scanned. Returns where reading goes on.
    */
   private quick(chunk: Buffer, start: number): number {
-    const value = this.lineValue(chunk, start);
+    const value = lineValue(chunk, start);
     if (value === null) {
-      this.begin('record', chunk, start);
+      this.text.begin('record', start);
       return start;
     }
     this.emitValue(value.parsed);
@@ -289,128 +275,21 @@ export class SnapshotSplitter {
     return value.end;
   }
 
-  /** The value that is the rest of the line from `start`, and where it ends (at its comma, if any). */
-  private lineValue(chunk: Buffer, start: number): { parsed: unknown; end: number; comma: boolean } | null {
-    const newline = chunk.indexOf(NEWLINE, start);
-    if (newline < 0) return null;
-    let end = newline;
-    while (end > start && isSpace(chunk[end - 1]!)) end--;
-    const comma = chunk[end - 1] === COMMA;
-    const last = comma ? end - 2 : end - 1;
-    // Only a line that ends as it began (`{…}`) may be one whole record: no parse is wasted on `{` alone.
-    const open = chunk[start];
-    const close = chunk[last];
-    if (!(
-      (open === OPEN_BRACE && close === CLOSE_BRACE) ||
-      (open === OPEN_BRACKET && close === CLOSE_BRACKET)
-    ))
-      return null;
-    try {
-      return {
-        parsed: JSON.parse(chunk.toString('utf8', start, last + 1)),
-        end: comma ? end - 1 : end,
-        comma,
-      };
-    } catch {
-      // Scanned instead, and parsed again where the scan ends it: its message is placed there.
-      return null;
-    }
-  }
-
-  private begin(what: Exclude<Collecting, null>, chunk: Buffer, i: number): void {
-    this.collecting = what;
-    this.from = i;
-    this.depth = 0;
-    this.valueLine = this.line;
-    this.valueColumn = this.offset + i - this.lineStart + 1;
-    // A name's opening quote is part of its JSON text; the scan resumes after it (the caller moves on).
-    this.inString = what === 'name';
-    this.escaped = false;
-  }
-
-  /**
-   * Scans the name or value being collected from `start`; returns where scanning goes on. A value ends
-   * at a `,` or a closing bracket outside any string or nesting of its own; a name at its closing quote.
-   * A plain loop over the bytes (strings are most of them): faster than `indexOf` per string.
-   */
+  /** Collects the name or value begun from `start`; returns where reading goes on. */
   private collect(chunk: Buffer, start: number): number {
-    const length = chunk.length;
-    // Locals in the loop, written back when it stops: it sees every byte of the file.
-    let i = start;
-    let depth = this.depth;
-    let inString = this.inString;
-    let escaped = this.escaped;
-    let end = -1;
-    while (i < length) {
-      if (inString) {
-        if (escaped) {
-          escaped = false;
-          i++;
-        }
-        for (; i < length; i++) {
-          const c = chunk[i]!;
-          if (c === QUOTE) break;
-          if (c === BACKSLASH && ++i === length) escaped = true;
-        }
-        // The string goes on in the next chunk.
-        if (i >= length) break;
-        inString = false;
-        i++;
-        if (this.collecting === 'name') {
-          end = i;
-          break;
-        }
-        continue;
-      }
-      const c = chunk[i]!;
-      if (c === QUOTE) inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COMMA) {
-        if (depth === 0) {
-          end = i;
-          break;
-        }
-        if (c !== COMMA) depth--;
-      } else if (c === NEWLINE) this.newline(i);
-      i++;
-    }
-    this.depth = depth;
-    this.inString = inString;
-    this.escaped = escaped;
-    if (end < 0) return length;
-    const what = this.collecting!;
+    const end = this.text.scan(chunk, start);
+    if (end < 0) return chunk.length;
+    const what = this.text.collecting!;
     if (what === 'name') {
-      this.finishName(this.take(chunk, end));
+      this.finishName(this.text.take(chunk, end));
       return end;
     }
-    this.depth = 0;
-    this.finishValue(what, this.take(chunk, end), chunk[end]!, chunk, end);
+    this.finishValue(what, this.text.take(chunk, end), chunk[end]!, chunk, end);
     return end + 1;
   }
 
-  /** The collected text up to `end` of this chunk, and the collection reset. */
-  private take(chunk: Buffer, end: number): string {
-    const from = this.from < 0 ? 0 : this.from;
-    const text =
-      this.pending.length === 0
-        ? chunk.toString('utf8', from, end)
-        : Buffer.concat([...this.pending, chunk.subarray(from, end)]).toString('utf8');
-    this.pending = [];
-    this.from = -1;
-    this.collecting = null;
-    return text;
-  }
-
-  /** Keeps the part of the chunk that belongs to a name or value still being collected. */
-  private keepPending(chunk: Buffer): void {
-    if (this.collecting === null) return;
-    // A copy: the reader may reuse its buffer for the next chunk.
-    this.pending.push(Buffer.from(chunk.subarray(this.from < 0 ? 0 : this.from)));
-    this.from = -1;
-  }
-
   private finishName(text: string): void {
-    const name = this.parse(text) as string;
+    const name = this.text.parse(text) as string;
     const inMap = this.state === 'map-name-or-end' || this.state === 'map-name';
     if (inMap) {
       const map = this.section as MapName;
@@ -434,26 +313,32 @@ export class SnapshotSplitter {
     this.state = 'top-colon';
   }
 
-  private finishValue(collected: Collecting, text: string, end: number, chunk: Buffer, at: number): void {
+  private finishValue(
+    collected: Exclude<Collecting, null>,
+    text: string,
+    end: number,
+    chunk: Buffer,
+    at: number,
+  ): void {
     if (collected === 'top-value') {
-      const value = this.parse(text);
+      const value = this.text.parse(text);
       // Only the datasets must be there; any other member may be null (none).
       if (this.name === 'datasets' || value !== null) throw new SnapshotError(memberShape(this.name));
       if (end === CLOSE_BRACE) this.state = 'end';
       else if (end === COMMA) this.state = 'top-name';
-      else this.unexpected(chunk, at, "',' or '}' after a member");
+      else this.text.unexpected(chunk, at, "',' or '}' after a member");
       return;
     }
-    this.emitValue(this.parse(text, this.recordPath()));
+    this.emitValue(this.text.parse(text, this.recordPath()));
     if (this.state.startsWith('list')) {
       if (end === COMMA) this.state = 'list-item';
       else if (end === CLOSE_BRACKET) this.endList();
-      else this.unexpected(chunk, at, `',' or ']' after ${this.item()}`);
+      else this.text.unexpected(chunk, at, `',' or ']' after ${this.item()}`);
       return;
     }
     if (end === COMMA) this.state = 'map-name';
     else if (end === CLOSE_BRACE) this.state = 'top-comma-or-end';
-    else this.unexpected(chunk, at, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
+    else this.text.unexpected(chunk, at, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
   }
 
   private emitValue(value: unknown): void {
@@ -482,44 +367,9 @@ export class SnapshotSplitter {
     return isList(section) ? `$.${section}[${this.counts[section]}]` : `$.${section}[${jsonKey(this.name)}]`;
   }
 
-  /** `JSON.parse` of one piece, its complaint placed in the file (line and column, not the piece's). */
-  private parse(text: string, path?: string): unknown {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      const message = (error as Error).message;
-      const at = /^(.*?)(?: in JSON)? at position (\d+)(?: \(line \d+ column \d+\))?$/s.exec(message);
-      let where = `line ${this.valueLine}`;
-      let problem = message;
-      if (at) {
-        const position = Number(at[2]);
-        const before = text.slice(0, position);
-        const lines = before.split('\n');
-        const line = this.valueLine + lines.length - 1;
-        const column = lines.length === 1 ? this.valueColumn + position : lines.at(-1)!.length + 1;
-        where = `line ${line}, column ${column}`;
-        problem = at[1]!;
-      }
-      throw new SnapshotError(`not valid JSON${path ? ` in ${path}` : ''} (${where}): ${oneLine(problem)}`);
-    }
-  }
-
-  private unexpected(chunk: Buffer, i: number, expected: string): never {
-    const column = this.offset + i - this.lineStart + 1;
-    const found = chunk.toString('utf8', i, Math.min(i + 16, chunk.length)).split('\n')[0];
-    throw new SnapshotError(
-      `not valid JSON (line ${this.line}, column ${column}): expected ${expected}, found ${shortQuote(found ?? '', 12)}`,
-    );
-  }
-
-  private newline(i: number): void {
-    this.line++;
-    this.lineStart = this.offset + i + 1;
-  }
-
   /** Where an unfinished file stopped, as a JSON path. */
   private inside(): string {
-    if (this.collecting === 'record') return `inside ${this.recordPath()}`;
+    if (this.text.collecting === 'record') return `inside ${this.recordPath()}`;
     if (this.state.startsWith('list')) {
       const n = this.counts[this.section as ListName];
       return `inside $.${this.section}, after ${n} record${n === 1 ? '' : 's'}`;
@@ -540,11 +390,6 @@ function memberShape(name: string): string {
   };
   return `$.${name}: expected an array of ${plural[name as ListName]}`;
 }
-
-/** `JSON.parse` quotes a bit of the text in its messages: a refusal stays on one line. */
-const oneLine = (message: string): string =>
-  // eslint-disable-next-line no-control-regex
-  message.replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

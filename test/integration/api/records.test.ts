@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { markOrgSynced } from '../../../electron/store/tables/orgs';
-import { importSnapshot, parseSnapshot } from '../../../electron/store/snapshot/snapshot';
+import { importSnapshot, parseSnapshot } from '../../../electron/store/snapshot/importSnapshot';
 import { DatasetRecord, ListPage, TasksRecord } from '../../../shared/schemas';
 import { type ApiFixture, apiFixture, type Page } from '../../helpers/api';
 import { fixtureTasks } from '../../helpers/fixtures';

@@ -13,7 +13,7 @@ import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { sessionCookie } from '../../../electron/rpc/sessions';
 import { createApiKey, listApiKeys } from '../../../electron/store/tables/apiKeys';
 import { Store } from '../../../electron/store/database';
-import { importSnapshot } from '../../../electron/store/snapshot/snapshot';
+import { importSnapshot } from '../../../electron/store/snapshot/importSnapshot';
 import { memorySettings } from '../../../electron/store/tables/settings';
 import { envSecretStore } from '../../../electron/sync/secrets';
 import { ErrorBody } from '../../../shared/schemas';

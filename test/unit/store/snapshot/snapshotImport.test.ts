@@ -14,7 +14,7 @@ import {
   importSnapshot,
   importSnapshotFile,
   parseSnapshot,
-} from '../../../../electron/store/snapshot/snapshot';
+} from '../../../../electron/store/snapshot/importSnapshot';
 import { fixtureRecords, fixtureTasks } from '../../../helpers/fixtures';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');

@@ -16,7 +16,7 @@ import { storedDatasetIds } from '../../../../electron/query/storedHealth';
 import { listAcknowledgements } from '../../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../../electron/store/database';
 import { writeTasks } from '../../../../electron/store/tables/datasetWriter';
-import { type ImportOptions, SnapshotError, importSnapshotFile } from '../../../../electron/store/snapshot/snapshot';
+import { type ImportOptions, SnapshotError, importSnapshotFile } from '../../../../electron/store/snapshot/importSnapshot';
 import { openOutage } from '../../../../electron/store/tables/outages';
 import { addTimelineEntry, datasetTimeline } from '../../../../electron/store/tables/timeline';
 import { applySync } from '../../../../electron/sync/apply';
