@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CONTROL_FILE, type ControlInfo, readControlFile } from '../store/instance/controlFile';
 import { CommandUsageError } from '../control/command';
 import { printable } from '../store/tables/orgs';
-import { INSTANCE_FILE_REFRESH_MS } from '../store/instance/runtimeFile';
+import { INSTANCE_FILE_REFRESH_MS } from '../store/instance/instanceFile';
 import {
   DataDirLockedError,
   type DataDirLockHolder,

@@ -5,7 +5,7 @@
  * process is ignored (its pid no longer holds the directory's lock).
  */
 import { randomBytes } from 'node:crypto';
-import { instanceFile } from './runtimeFile';
+import { instanceFile } from './instanceFile';
 
 export const CONTROL_FILE = 'control.json';
 
@@ -20,15 +20,15 @@ export interface ControlInfo {
 
 export const newControlSecret = (): string => randomBytes(32).toString('base64url');
 
-const controlFile = instanceFile<ControlInfo>(CONTROL_FILE, {
+/** Written, removed, read, and kept as written while the instance runs (the CLI finds it by it). */
+export const {
+  write: writeControlFile,
+  remove: removeControlFile,
+  read: readControlFile,
+  keep: keepControlFile,
+} = instanceFile<ControlInfo>(CONTROL_FILE, {
   url: 'string',
   pid: 'number',
   purpose: 'string',
   secret: 'string',
 });
-
-export const writeControlFile = controlFile.write;
-export const removeControlFile = controlFile.remove;
-export const readControlFile = controlFile.read;
-/** Keeps control.json as written while the instance runs (the CLI finds it by it); returns the stop. */
-export const keepControlFile = controlFile.keep;

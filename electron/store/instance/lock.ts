@@ -21,7 +21,7 @@ import {
 import { join, resolve } from 'node:path';
 import { writeFileAtomicSync } from './atomicFile';
 import { readControlFile } from './controlFile';
-import { INSTANCE_FILE_REFRESH_MS } from './runtimeFile';
+import { INSTANCE_FILE_REFRESH_MS } from './instanceFile';
 
 export const LOCK_FILE = 'dataset-health.lock';
 

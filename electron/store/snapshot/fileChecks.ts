@@ -7,7 +7,7 @@ import type { DatasetRecord, TasksRecord } from '../../../shared/schemas';
 import { STAGES } from '../../../shared/status';
 import { MAX_ID_LENGTH, jsonKey, shortQuote } from './importRules';
 import { RecordProblem, normalizeDatasetRecord, normalizeTasksRecord, strictContext } from './normalize';
-import type { DeliveryOwner } from './snapshotKnowledge';
+import type { DeliveryOwner } from './knowledgeWriter';
 
 /** Where a delivery is first named in the file: an event of a dataset record, or the record itself. */
 export interface Mention {

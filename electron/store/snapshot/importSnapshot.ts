@@ -1,7 +1,7 @@
 /**
  * Snapshots: `{ "datasets": [records as the single-dataset endpoint returns them], "tasks": {
  * "<deliveryId>": tasks record } }` (DESIGN.md §7), and the local knowledge of those datasets (§11:
- * `timeline`, `acknowledgements`, `syncOutages`, `incidents`, snapshotKnowledge.ts). An import reads
+ * `timeline`, `acknowledgements`, `syncOutages`, `incidents`, knowledgeRecords.ts). An import reads
  * the file record by record (snapshotText.ts), checks each one and writes it at once, all in one
  * transaction: a problem anywhere in the file rolls back what came before it, so the file is imported
  * whole or not at all (§3) and is never held in memory whole (§10). Export, a read, is
@@ -31,7 +31,7 @@ import {
   normalizeIncident,
   normalizeSyncOutage,
   normalizeTimeline,
-} from './snapshotKnowledge';
+} from './knowledgeRecords';
 import { SnapshotError, type SnapshotPart, SnapshotSplitter } from './snapshotText';
 
 export { SnapshotError } from './snapshotText';

@@ -7,12 +7,12 @@ import type { Store } from '../database';
 import type { SnapshotChecker } from './fileChecks';
 import { jsonKey } from './importRules';
 import {
-  KnowledgeWriter,
   normalizeAcknowledgement,
   normalizeIncident,
   normalizeSyncOutage,
   normalizeTimeline,
-} from './snapshotKnowledge';
+} from './knowledgeRecords';
+import { KnowledgeWriter } from './knowledgeWriter';
 import type { SnapshotPart } from './snapshotText';
 
 type KnowledgePart = Extract<

@@ -4,7 +4,6 @@
  * Strict mode (import) stops at the first problem with its JSON path; lenient mode (sync) turns a bad
  * value into null and counts it.
  */
-import { EARLIEST_TIME, LATEST_TIME, inTimeRange } from '../../../shared/timeRange';
 import type {
   DatasetRecord,
   DeadlineConfig,
@@ -14,225 +13,24 @@ import type {
   TasksRecord,
 } from '../../../shared/schemas';
 import { STAGES } from '../../../shared/status';
+import { normalizeDateTime } from './dateTime';
+import { scheduleProblem, timeZoneProblem } from './importRules';
 import {
-  MAX_ID_LENGTH,
-  jsonKey,
-  maxLength,
-  scheduleProblem,
-  shortQuote,
-  statusProblem,
-  timeZoneProblem,
-} from './importRules';
+  type NormalizeContext,
+  array,
+  dateTime,
+  describe,
+  fields,
+  isObject,
+  knownKeys,
+  object,
+  problem,
+  status,
+  str,
+  tooLong,
+} from './recordFields';
 
-export class RecordProblem extends Error {
-  constructor(
-    readonly path: string,
-    readonly problem: string,
-  ) {
-    super(`${path}: ${problem}`);
-    this.name = 'RecordProblem';
-  }
-}
-
-export interface NormalizeContext {
-  strict: boolean;
-  /** Problems turned into nulls (lenient mode only). */
-  problems: RecordProblem[];
-}
-
-export function strictContext(): NormalizeContext {
-  return { strict: true, problems: [] };
-}
-
-export function lenientContext(): NormalizeContext {
-  return { strict: false, problems: [] };
-}
-
-function problem(ctx: NormalizeContext, path: string, message: string): null {
-  const found = new RecordProblem(path, message);
-  if (ctx.strict) throw found;
-  ctx.problems.push(found);
-  return null;
-}
-
-const ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
-
-const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** RFC 3339 / ISO 8601 with any offset (none means UTC) → `2026-11-21T04:41:00.000Z`; null if unparseable. */
-export function normalizeDateTime(text: string): string | null {
-  // Fast path: a remote that already sends the canonical form (a sync or an import reads hundreds of
-  // thousands): its fields checked in place, nothing allocated. Four digits of year and Z: always in range.
-  if (CANONICAL.test(text) && canonicalInRange(text)) return text;
-  const ms = instantOf(text);
-  // Years 0000–9999 in UTC only: `toISOString` writes others as `+010000-…` or `-000001-…`, which are
-  // not RFC 3339, and an export holding one would not import again (docs/decisions.md "Import").
-  return ms === null || !inTimeRange(ms) ? null : new Date(ms).toISOString();
-}
-
-/** The instant a non-canonical time names (perhaps outside the stored range), or null if it names none. */
-function instantOf(text: string): number | null {
-  const trimmed = text.trim();
-  if (!ISO_DATE_TIME.test(trimmed)) return null;
-  const hasTime = trimmed.length > 10;
-  const withT = trimmed.replace(' ', 'T');
-  const zoned = !hasTime ? `${withT}T00:00:00Z` : ZONE.test(withT) ? withT : `${withT}Z`;
-  const ms = Date.parse(zoned);
-  return Number.isFinite(ms) && fieldsInRange(trimmed) ? ms : null;
-}
-
-/** Why normalizeDateTime refused `text` (it returned null), as a message naming what is allowed. */
-export function dateTimeRefusal(text: string): string {
-  const ms = instantOf(text);
-  if (ms === null) return `${shortQuote(text)} is not an RFC 3339 datetime`;
-  return `${shortQuote(text)} is ${new Date(ms).toISOString()} in UTC: times must lie between ${EARLIEST_TIME} and ${LATEST_TIME}`;
-}
-
-/** The number written by the digits of `text` from `start` to `end` (the caller knows they are digits). */
-function digits(text: string, start: number, end: number): number {
-  let value = 0;
-  for (let i = start; i < end; i++) value = value * 10 + text.charCodeAt(i) - 48;
-  return value;
-}
-
-/** Days in a month of the proleptic Gregorian calendar (year 0 is a leap year, as in ISO 8601). */
-function daysInMonth(year: number, month: number): number {
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** A canonical `YYYY-MM-DDTHH:MM:SS.mmmZ` whose fields are a real date and time (as toISOString would write). */
-function canonicalInRange(text: string): boolean {
-  const month = digits(text, 5, 7);
-  const day = digits(text, 8, 10);
-  if (month < 1 || month > 12 || day < 1) return false;
-  return (
-    day <= daysInMonth(digits(text, 0, 4), month) &&
-    digits(text, 11, 13) <= 23 &&
-    digits(text, 14, 16) <= 59 &&
-    digits(text, 17, 19) <= 59
-  );
-}
-
-/**
- * Date.parse rolls 2026-02-30 over to March: check the calendar and clock fields themselves (those of
- * `text` as written, before its offset applies). `text` matched ISO_DATE_TIME: the fields are digits at
- * fixed places, seconds only when a colon follows the minutes (`04:41Z`, `04:41+01:00` have none).
- */
-function fieldsInRange(text: string): boolean {
-  const month = digits(text, 5, 7);
-  const day = digits(text, 8, 10);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(digits(text, 0, 4), month)) return false;
-  if (text.length <= 10) return true;
-  const second = text.charAt(16) === ':' ? digits(text, 17, 19) : 0;
-  return digits(text, 11, 13) <= 23 && digits(text, 14, 16) <= 59 && second <= 59;
-}
-
-/** The fields an object of the format may have, in the order messages list them. */
-interface Fields {
-  list: readonly string[];
-  set: ReadonlySet<string>;
-}
-const fields = (list: readonly string[]): Fields => ({ list, set: new Set(list) });
-
-/** Strict mode only: a field the format does not have is most likely a typo of one it has. */
-function knownKeys(
-  ctx: NormalizeContext,
-  input: Record<string, unknown>,
-  allowed: Fields,
-  path: string,
-): void {
-  if (!ctx.strict) return;
-  for (const key of Object.keys(input)) {
-    if (allowed.set.has(key)) continue;
-    problem(
-      ctx,
-      jsonPath(path, key),
-      `unknown field ${shortQuote(key)} (allowed: ${allowed.list.join(', ')})`,
-    );
-  }
-}
-
-/** `path.key`, or `path["key"]` (cut short) when the key is not a plain name. */
-export function jsonPath(path: string, key: string): string {
-  if (/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/.test(key)) return `${path}.${key}`;
-  return `${path}[${jsonKey(key)}]`;
-}
-
-/** Strict mode only: a value over its field's length limit (importRules.ts). */
-function tooLong(ctx: NormalizeContext, value: string, key: string, path: string): boolean {
-  // Every limit is at least MAX_ID_LENGTH: most values are shorter, and need no look-up.
-  if (!ctx.strict || value.length <= MAX_ID_LENGTH) return false;
-  const max = maxLength(key);
-  if (value.length <= max) return false;
-  problem(ctx, `${path}.${key}`, `${value.length} characters, over the limit of ${max} for ${key}`);
-  return true;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(
-  ctx: NormalizeContext,
-  input: Record<string, unknown>,
-  key: string,
-  path: string,
-): string | null {
-  const value = input[key];
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return tooLong(ctx, value, key, path) ? null : value;
-  // A remote's number where a string belongs is kept as text; a file to import must say what it means.
-  if (!ctx.strict && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
-  return problem(ctx, `${path}.${key}`, `expected a string, got ${describe(value)}`);
-}
-
-function dateTime(
-  ctx: NormalizeContext,
-  input: Record<string, unknown>,
-  key: string,
-  path: string,
-): string | null {
-  const value = input[key];
-  if (value === undefined || value === null || value === '') return null;
-  if (typeof value !== 'string')
-    return problem(ctx, `${path}.${key}`, `expected a datetime string, got ${describe(value)}`);
-  if (tooLong(ctx, value, key, path)) return null;
-  return normalizeDateTime(value) ?? problem(ctx, `${path}.${key}`, dateTimeRefusal(value));
-}
-
-/** A status: any word in strict mode (stored as given, as a sync does; importRules.ts), any string else. */
-function status(
-  ctx: NormalizeContext,
-  input: Record<string, unknown>,
-  key: string,
-  path: string,
-): string | null {
-  const value = str(ctx, input, key, path);
-  if (value === null || !ctx.strict) return value;
-  const found = statusProblem(value);
-  return found === null ? value : problem(ctx, `${path}.${key}`, found);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
-}
-
-function object(ctx: NormalizeContext, value: unknown, path: string): Record<string, unknown> | null {
-  if (value === undefined || value === null) return {};
-  if (isObject(value)) return value;
-  return problem(ctx, path, `expected an object, got ${describe(value)}`);
-}
-
-function array(ctx: NormalizeContext, value: unknown, path: string): unknown[] {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value;
-  problem(ctx, path, `expected an array, got ${describe(value)}`);
-  return [];
-}
+export { RecordProblem, type NormalizeContext, lenientContext, strictContext } from './recordFields';
 
 const EVENT_FIELDS = fields([
   'status',

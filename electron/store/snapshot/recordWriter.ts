@@ -19,7 +19,7 @@ import { ensureOrg } from '../tables/orgs';
 import { forgetDataset, pruneTimeline } from '../tables/timeline';
 import { type Mention, type SnapshotChecker, before, mentionPath } from './fileChecks';
 import { shortQuote } from './importRules';
-import type { KnowledgeWriter } from './snapshotKnowledge';
+import type { KnowledgeWriter } from './knowledgeWriter';
 import { SnapshotError } from './snapshotText';
 
 export interface ImportOptions {

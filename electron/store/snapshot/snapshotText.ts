@@ -22,7 +22,7 @@ import {
   QUOTE,
   isSpace,
 } from './jsonBytes';
-import { jsonPath } from './normalize';
+import { jsonPath } from './recordFields';
 import { SnapshotError } from './snapshotError';
 
 export { SnapshotError };

@@ -22,8 +22,8 @@ const ITERATIONS = 32;
 const CHECKPOINT_BYTES = 64 * 1024;
 const SEED = 0x5eed_2026;
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-const WRITER = fileURLToPath(new URL('../../helpers/crash-writer.ts', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../..', import.meta.url));
+const WRITER = fileURLToPath(new URL('../../../helpers/crash-writer.ts', import.meta.url));
 
 let root: string;
 const children = new Set<ChildProcess>();

@@ -7,11 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { dateTimeRefusal, normalizeDateTime } from '../../../../electron/store/snapshot/dateTime';
 import {
-  dateTimeRefusal,
   lenientContext,
   normalizeDatasetRecord,
-  normalizeDateTime,
   normalizeTasksRecord,
   strictContext,
 } from '../../../../electron/store/snapshot/normalize';

@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntry, TimelineKind } from '../../../../shared/timeline';
-import { AcknowledgementEntries, acknowledgementKey } from '../../../../electron/store/snapshot/snapshotAckEntries';
+import {
+  AcknowledgementEntries,
+  acknowledgementKey,
+} from '../../../../electron/store/snapshot/snapshotAckEntries';
 
 const entry = (kind: TimelineKind, deliveryId: string | null, at: string): TimelineEntry => ({
   at: `2026-11-21T${at}:00.000Z`,

@@ -1,5 +1,5 @@
 /**
- * The local knowledge in a snapshot (DESIGN.md §11 "covered by export/import"; store/snapshotKnowledge.ts):
+ * The local knowledge in a snapshot (DESIGN.md §11 "covered by export/import"; store/snapshot/knowledgeRecords.ts):
  * a store's timeline, acknowledgements (open and ended), sync outages and incidents (ended ones, over
  * failures, ids whose founder moved, when the mirror learned of each failure) survive export → import
  * into a fresh store → export byte for byte, and read back the same through what the window and the
@@ -16,7 +16,11 @@ import { storedDatasetIds } from '../../../../electron/query/storedHealth';
 import { listAcknowledgements } from '../../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../../electron/store/database';
 import { writeTasks } from '../../../../electron/store/tables/datasetWriter';
-import { type ImportOptions, SnapshotError, importSnapshotFile } from '../../../../electron/store/snapshot/importSnapshot';
+import {
+  type ImportOptions,
+  SnapshotError,
+  importSnapshotFile,
+} from '../../../../electron/store/snapshot/importSnapshot';
 import { openOutage } from '../../../../electron/store/tables/outages';
 import { addTimelineEntry, datasetTimeline } from '../../../../electron/store/tables/timeline';
 import { applySync } from '../../../../electron/sync/apply';

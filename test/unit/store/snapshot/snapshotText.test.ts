@@ -6,7 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SnapshotError, type SnapshotPart, SnapshotSplitter } from '../../../../electron/store/snapshot/snapshotText';
+import {
+  SnapshotError,
+  type SnapshotPart,
+  SnapshotSplitter,
+} from '../../../../electron/store/snapshot/snapshotText';
 
 interface Split {
   datasets: unknown[];
