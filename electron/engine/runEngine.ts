@@ -30,7 +30,12 @@ import { SyncEngine, type SyncSettings } from '../sync/engine';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretStore } from '../sync/secrets';
 import { type ControlChannel, registerControl } from '../control/server';
-import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/instance/controlFile';
+import {
+  keepControlFile,
+  newControlSecret,
+  removeControlFile,
+  writeControlFile,
+} from '../store/instance/controlFile';
 
 export interface EngineOptions {
   store: Store;

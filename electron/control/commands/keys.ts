@@ -1,6 +1,12 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import Type from 'typebox';
-import { KeyNameError, checkKeyName, createApiKey, listApiKeys, revokeApiKey } from '../../store/tables/apiKeys';
+import {
+  KeyNameError,
+  checkKeyName,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '../../store/tables/apiKeys';
 import { UnknownOrgError, printable, printableJson } from '../../store/tables/orgs';
 import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';

@@ -11,7 +11,11 @@ import { createManualClock } from '../../../electron/demo/remote/clock';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';
 import { CONTROL_HEADER, CONTROL_PATH } from '../../../electron/control/server';
 import { listApiKeys } from '../../../electron/store/tables/apiKeys';
-import { CONTROL_FILE, readControlFile, writeControlFile } from '../../../electron/store/instance/controlFile';
+import {
+  CONTROL_FILE,
+  readControlFile,
+  writeControlFile,
+} from '../../../electron/store/instance/controlFile';
 import { Store } from '../../../electron/store/database';
 import { LOCK_FILE, acquireDataDirLock, readDataDirLock } from '../../../electron/store/instance/lock';
 import { writeRuntimeFile } from '../../../electron/store/instance/runtimeFile';

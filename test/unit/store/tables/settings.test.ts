@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../../shared/settings';
 import { Store } from '../../../../electron/store/database';
-import { SettingsError, memorySettings, openHeadlessSettings } from '../../../../electron/store/tables/settings';
+import {
+  SettingsError,
+  memorySettings,
+  openHeadlessSettings,
+} from '../../../../electron/store/tables/settings';
 
 const dirs: string[] = [];
 const stores: Store[] = [];
