@@ -2,7 +2,7 @@
  * Export of an org's snapshot (DESIGN.md §7): every record with all stored events, and its tasks; then
  * the local knowledge of those datasets (§11): each one's timeline (oldest first), the acknowledgements
  * (open and ended), the org's sync outages and its incidents with their failures. The format:
- * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot.ts).
+ * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot/importSnapshot.ts).
  */
 import type { SqlValue } from 'sql.js';
 import type { Store } from '../store/database';

@@ -1,6 +1,6 @@
 /**
  * Incidents (docs/decisions.md "Incidents"), read from the store: the org's live incidents (kept by
- * store/incidents.ts in every commit that changes what is troubled), each with its failures troubled
+ * store/schema/incidents.ts in every commit that changes what is troubled), each with its failures troubled
  * now, their acknowledgements, and the datasets' names as last synced. One query over the live failures
  * (an index range), so it stays current by being cheap: the window, the local API and the alerts each
  * ask when they need it.

@@ -264,19 +264,7 @@ export class Store {
 
   /** Calls `visit` with the first column of each row, one row at a time (for results too big to hold). */
   eachValue<T extends SqlValue>(sql: string, params: BindParams, visit: (value: T) => void): number {
-    this.checkFree();
-    const statement = this.statement(sql);
-    let count = 0;
-    try {
-      statement.bind(params);
-      while (statement.step()) {
-        visit(statement.get()[0] as T);
-        count += 1;
-      }
-    } finally {
-      statement.reset();
-    }
-    return count;
+    return this.eachRow(sql, params, (row) => visit(row[0] as T));
   }
 
   /** Calls `visit` with each row as an array of its columns (cheaper than objects for many rows). */

@@ -27,7 +27,7 @@ export interface ApplyInput {
   gone?: readonly string[];
   now: Date;
   deliveriesPerDataset: number;
-  /** Failures of one cause this close in time are one incident (store/incidents.ts); default 6 h. */
+  /** Failures of one cause this close in time are one incident (store/schema/incidents.ts); default 6 h. */
   incidentGapMs?: number;
   signal?: AbortSignal;
 }

@@ -1,5 +1,5 @@
 /**
- * Child process for test/unit/store/lock.test.ts: holds a data directory's lock in a process of its own.
+ * Child process for test/unit/store/instance/lock.test.ts: holds a data directory's lock in a process of its own.
  *
  *   node --import tsx test/helpers/lock-holder.ts <dir> <refreshMs>
  *

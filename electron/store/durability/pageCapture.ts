@@ -10,7 +10,7 @@
  * read from the file when the journal takes them (see `PageCapture`), so the file itself stays the only
  * copy in memory. If a
  * future sql.js no longer lends itself to this, `installPageCapture` says so and opening a data
- * directory fails with that message (test/unit/store/pageCapture.test.ts pins the behaviour), instead
+ * directory fails with that message (test/unit/store/durability/pageCapture.test.ts pins the behaviour), instead
  * of silently saving nothing.
  */
 import type { Database, SqlJsStatic } from 'sql.js';

@@ -4,17 +4,7 @@
  * (snapshotText.ts) says what is collected and what each piece means; this file only scans bytes.
  */
 import { shortQuote } from './importRules';
-import {
-  BACKSLASH,
-  CLOSE_BRACE,
-  CLOSE_BRACKET,
-  COMMA,
-  NEWLINE,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  QUOTE,
-  isSpace,
-} from './jsonBytes';
+import * as byte from './jsonBytes';
 import { SnapshotError } from './snapshotError';
 
 /** What the text being collected is: a member name, or a value (a member's, or a record of a section). */
@@ -30,16 +20,19 @@ export function lineValue(
   chunk: Buffer,
   start: number,
 ): { parsed: unknown; end: number; comma: boolean } | null {
-  const newline = chunk.indexOf(NEWLINE, start);
+  const newline = chunk.indexOf(byte.NEWLINE, start);
   if (newline < 0) return null;
   let end = newline;
-  while (end > start && isSpace(chunk[end - 1]!)) end--;
-  const comma = chunk[end - 1] === COMMA;
+  while (end > start && byte.isSpace(chunk[end - 1]!)) end--;
+  const comma = chunk[end - 1] === byte.COMMA;
   const last = comma ? end - 2 : end - 1;
   // Only a line that ends as it began (`{…}`) may be one whole record: no parse is wasted on `{` alone.
   const open = chunk[start];
   const close = chunk[last];
-  if (!((open === OPEN_BRACE && close === CLOSE_BRACE) || (open === OPEN_BRACKET && close === CLOSE_BRACKET)))
+  if (!(
+    (open === byte.OPEN_BRACE && close === byte.CLOSE_BRACE) ||
+    (open === byte.OPEN_BRACKET && close === byte.CLOSE_BRACKET)
+  ))
     return null;
   try {
     return {
@@ -105,8 +98,8 @@ export class JsonCollector {
         }
         for (; i < length; i++) {
           const c = chunk[i]!;
-          if (c === QUOTE) break;
-          if (c === BACKSLASH && ++i === length) escaped = true;
+          if (c === byte.QUOTE) break;
+          if (c === byte.BACKSLASH && ++i === length) escaped = true;
         }
         // The string goes on in the next chunk.
         if (i >= length) break;
@@ -119,15 +112,15 @@ export class JsonCollector {
         continue;
       }
       const c = chunk[i]!;
-      if (c === QUOTE) inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET || c === COMMA) {
+      if (c === byte.QUOTE) inString = true;
+      else if (c === byte.OPEN_BRACE || c === byte.OPEN_BRACKET) depth++;
+      else if (c === byte.CLOSE_BRACE || c === byte.CLOSE_BRACKET || c === byte.COMMA) {
         if (depth === 0) {
           end = i;
           break;
         }
-        if (c !== COMMA) depth--;
-      } else if (c === NEWLINE) this.newline(i);
+        if (c !== byte.COMMA) depth--;
+      } else if (c === byte.NEWLINE) this.newline(i);
       i++;
     }
     this.depth = depth;

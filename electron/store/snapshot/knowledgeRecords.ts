@@ -99,7 +99,7 @@ export const INCIDENT_FAILURE_FIELDS = [
 ] as const;
 
 const KINDS: ReadonlySet<string> = new Set(TIMELINE_KINDS);
-/** The entries the app writes with an acknowledgement's delivery (store/acknowledgements.ts). */
+/** The entries the app writes with an acknowledgement's delivery (store/tables/acknowledgements.ts). */
 const ACKNOWLEDGEMENT_KINDS: ReadonlySet<string> = new Set([
   'acknowledged',
   'unacknowledged',
@@ -189,7 +189,7 @@ export function normalizeSyncOutage(value: unknown, path: string): SnapshotSyncO
 }
 
 /**
- * An incident as the store keeps it (store/incidents.ts): its id as incidentIdOf spells it, a cause key
+ * An incident as the store keeps it (store/schema/incidents.ts): its id as incidentIdOf spells it, a cause key
  * (canonical, as acknowledgements' are), each failure's status of its cause's kind, a failure never
  * after the mirror learned of it, and ended exactly when none of its failures is live.
  */

@@ -307,7 +307,7 @@ describe('an error prints the same alone and through serve', () => {
     const server = await serve(dataDir);
     for (const [i, row] of rows.entries()) {
       const through = await exportTo(row.path);
-      // Export says in its own words why it cannot write there (store/exportFile.ts); failureOf's unit
+      // Export says in its own words why it cannot write there (store/snapshot/exportFile.ts); failureOf's unit
       // test covers an OS error that reaches the door as Node words it.
       expect(alone[i]!.stderr, row.name).toMatch(/^dataset-health: cannot write .+\n$/);
       expect(through, row.name).toEqual(alone[i]);

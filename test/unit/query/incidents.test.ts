@@ -2,7 +2,7 @@
  * The cause keys of incidents (docs/decisions.md "Incidents") as a table: each row is a troubled dataset
  * (its status, its supplier, and what its stored tasks say), all failing close in time, and the cause of
  * the incident it lands in. Every stage, a null shortCode, tasks not stored yet, tasks stored with no
- * failed task, and MISSING by supplier. (Grouping by time: test/unit/store/incidents.test.ts.)
+ * failed task, and MISSING by supplier. (Grouping by time: test/unit/store/schema/incidents.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';

@@ -1,5 +1,5 @@
 /**
- * The database file's memory (store/fileStorage.ts): an image opened at start becomes the file's
+ * The database file's memory (store/durability/fileStorage.ts): an image opened at start becomes the file's
  * storage itself (no second copy), and grows in place as the database grows (no copy of the whole
  * file per growth), with the file system's own behaviour kept for everything else.
  */

@@ -1,5 +1,5 @@
 /**
- * The page capture the journal is built on (store/pageCapture.ts): with the sql.js this project pins,
+ * The page capture the journal is built on (store/durability/pageCapture.ts): with the sql.js this project pins,
  * every page SQLite writes is seen, so pages alone rebuild the database; a write that is not a whole
  * page is never silently lost (the persister writes a whole image instead).
  */

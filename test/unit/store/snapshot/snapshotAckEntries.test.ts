@@ -1,5 +1,5 @@
 /**
- * A snapshot's acknowledgement entries against its acknowledgements (store/snapshotAckEntries.ts): an
+ * A snapshot's acknowledgement entries against its acknowledgements (store/snapshot/snapshotAckEntries.ts): an
  * `acknowledged` or `acknowledgement-ended` entry of a delivery the file gives its dataset needs that
  * acknowledgement, unless an `unacknowledged` entry at or after it withdrew it; entries of deliveries the
  * file does not have are history.

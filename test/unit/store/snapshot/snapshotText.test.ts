@@ -1,5 +1,5 @@
 /**
- * The snapshot file read record by record (store/snapshotText.ts) must read exactly what `JSON.parse`
+ * The snapshot file read record by record (store/snapshot/snapshotText.ts) must read exactly what `JSON.parse`
  * of the whole file reads, whatever the layout (one line, a record per line as `export` writes, pretty
  * printed, CRLF) and wherever the file is cut into chunks; and text that is not JSON must fail, saying
  * where.
