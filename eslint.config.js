@@ -46,6 +46,43 @@ function layerBan(folder, level) {
   };
 }
 
+/**
+ * Inside store/ (docs/architecture.md): its sub-folders by job, each with the ones it may import. At the
+ * bottom, `instance/` (the files that say an instance runs) and `schema/` (migrations and what they
+ * compute from rows) import none; `durability/` (how the database reaches disk) only the lock's
+ * process check; the database core at store/'s root (`Store`) builds on durability/ and schema/; the
+ * tables read and write through it; `snapshot/` (import and export files) uses the tables. No cycle.
+ * @type {Record<string, string[]>}
+ */
+const STORE_PARTS = {
+  instance: [],
+  durability: ['instance'],
+  schema: [],
+  tables: ['schema'],
+  snapshot: ['schema', 'tables', 'instance'],
+};
+/** The database core's files at store/'s root; the parts below it never import them. */
+const STORE_CORE = ['database', 'sqlJs', 'chunkLock', 'storeOptions'];
+const BELOW_CORE = ['instance', 'durability', 'schema'];
+const STORE_ORDER =
+  'instance < durability < the core (database.ts) < tables < snapshot, schema below the core; tables and snapshot reach durability only through the core';
+
+/**
+ * The import pattern that keeps a part of store/ (or, for `null`, its root) to the parts it may import.
+ * @param {string | null} part
+ */
+function storeBan(part) {
+  const allowed = part === null ? ['durability', 'schema'] : STORE_PARTS[part];
+  const banned = Object.keys(STORE_PARTS).filter((other) => other !== part && !allowed.includes(other));
+  const core = part !== null && BELOW_CORE.includes(part) ? STORE_CORE.map((file) => `**/${file}`) : [];
+  const where = part === null ? "store/'s root" : `store/${part}/`;
+  const may = [...allowed, ...(core.length === 0 && part !== null ? ['the core'] : [])];
+  return {
+    group: [...banned.map((other) => `**/${other}/**`), ...core],
+    message: `electron/${where} imports ${may.length > 0 ? `only ${may.join(', ')}` : 'nothing else'} of store/ (docs/architecture.md: ${STORE_ORDER}).`,
+  };
+}
+
 /** DESIGN.md §1: layers are folders; these rules keep them honest. */
 const electronBan = {
   name: 'electron',
@@ -55,6 +92,14 @@ const electronBan = {
 const electronPaths = { group: ['electron/*'], message: electronBan.message };
 /** Node built-ins by bare name (`fs`) or with the `node:` prefix. */
 const nodeBuiltins = [...builtinModules.filter((name) => !name.startsWith('_')), 'node:*'];
+/**
+ * The import rule for code that may not import electron: the electron ban plus `patterns` (a later
+ * block's options replace an earlier one's for the same rule, so each block states them all).
+ * @param {...object} patterns
+ */
+const banImports = (...patterns) => ({
+  'no-restricted-imports': ['error', { paths: [electronBan], patterns: [electronPaths, ...patterns] }],
+});
 const shellBan = {
   group: ['**/main/**', '**/preload/**', '**/renderer/**'],
   message: 'Engine code never imports the shell or the renderer (DESIGN.md §1).',
@@ -100,56 +145,35 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronBan],
-          patterns: [
-            electronPaths,
-            {
-              group: ['**/electron/**', '**/renderer/**', ...nodeBuiltins],
-              message: 'shared/ imports nothing of ours and no Node built-ins.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: banImports({
+      group: ['**/electron/**', '**/renderer/**', ...nodeBuiltins],
+      message: 'shared/ imports nothing of ours and no Node built-ins.',
+    }),
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronBan],
-          patterns: [
-            electronPaths,
-            {
-              group: ['**/electron/**', ...nodeBuiltins],
-              message: 'The renderer imports only shared/ (DESIGN.md §1).',
-            },
-          ],
-        },
-      ],
-    },
+    rules: banImports({
+      group: ['**/electron/**', ...nodeBuiltins],
+      message: 'The renderer imports only shared/ (DESIGN.md §1).',
+    }),
   },
   // One block per engine folder: each repeats the shell ban, since a later block's options replace an
   // earlier one's for the same rule. The shell (main/) may import electron; it only keeps off cli/.
   ...LAYERS.flatMap((row, level) =>
     row.map((folder) => ({
       files: [`electron/${folder}/**/*.ts`],
-      rules: {
-        'no-restricted-imports': [
-          'error',
-          folder === 'main'
-            ? { patterns: [layerBan(folder, level)] }
-            : { paths: [electronBan], patterns: [electronPaths, shellBan, layerBan(folder, level)] },
-        ],
-      },
+      rules:
+        folder === 'main'
+          ? { 'no-restricted-imports': ['error', { patterns: [layerBan(folder, level)] }] }
+          : banImports(shellBan, layerBan(folder, level)),
     })),
   ),
+  // store/'s parts, and its root: the store's rules plus those inside it (docs/architecture.md).
+  ...[null, ...Object.keys(STORE_PARTS)].map((part) => ({
+    files: [part === null ? 'electron/store/*.ts' : `electron/store/${part}/**/*.ts`],
+    rules: banImports(shellBan, layerBan('store', 0), storeBan(part)),
+  })),
   {
     files: ABOVE_QUERY.map((folder) => `electron/${folder}/**/*.ts`),
     rules: { 'no-restricted-syntax': ['error', ...sqlBan] },

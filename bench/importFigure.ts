@@ -6,8 +6,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportSnapshot } from '../electron/query/exportSnapshot';
-import { writeFileAtomicSync } from '../electron/store/atomicFile';
-import { DATABASE_FILE } from '../electron/store/files';
+import { writeFileAtomicSync } from '../electron/store/instance/atomicFile';
+import { DATABASE_FILE } from '../electron/store/durability/files';
 import { BUDGET, judgedAt } from './budgets';
 import { runNode } from './children';
 import { type Report, megabytes, ms } from './report';

@@ -3,7 +3,7 @@
  * the database, not served from the page cache), and persisting a small change.
  */
 import { listIncidents } from '../electron/query/incidents';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../electron/store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../electron/store/schema/incidents';
 import { getDataset } from '../electron/query/dataset';
 import { type ListRequest, buildListPage } from '../electron/query/list';
 import { parseSelection } from '../electron/query/selection';

@@ -5,8 +5,8 @@
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../electron/store/files';
-import { SUM_FILE } from '../electron/store/imageSum';
+import { DATABASE_FILE } from '../electron/store/durability/files';
+import { SUM_FILE } from '../electron/store/durability/imageSum';
 import { BUDGET, coldStartBudget, rssBudget } from './budgets';
 import { type ServerProcess, startTsServer } from './children';
 import { processMemory } from './proc';

@@ -7,9 +7,9 @@ import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { loadDemo } from '../electron/demo/load';
-import { createApiKey } from '../electron/store/apiKeys';
+import { createApiKey } from '../electron/store/tables/apiKeys';
 import { Store } from '../electron/store/database';
-import { DATABASE_FILE } from '../electron/store/files';
+import { DATABASE_FILE } from '../electron/store/durability/files';
 import { makeTempDir } from './cleanup';
 import { bytes } from './report';
 

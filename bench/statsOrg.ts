@@ -3,7 +3,7 @@
  * each"): a second store on its own temp data dir, measured in process, then closed and shown in the
  * window's Reliability view by a `serve --ui` of its own; removed afterwards.
  */
-import { DEFAULT_DELIVERIES_PER_DATASET } from '../electron/store/datasetWriter';
+import { DEFAULT_DELIVERIES_PER_DATASET } from '../electron/store/tables/datasetWriter';
 import { removeTempDir } from './cleanup';
 import { statsFigures } from './knowledgeFigures';
 import { type Report, ms } from './report';

@@ -4,7 +4,7 @@
  * runs (perf_hooks.monitorEventLoopDelay), a steady-state crawl, and the fast poll cycle.
  */
 import { Store } from '../electron/store/database';
-import { saveSource } from '../electron/store/sources';
+import { saveSource } from '../electron/store/tables/sources';
 import { SourceRunner } from '../electron/sync/runner';
 import { REMOTE_KEY_ENV } from '../electron/sync/secrets';
 import { BUDGET } from './budgets';

@@ -10,9 +10,9 @@ import type { Incident } from '../../shared/causes';
 import type { TasksRecord } from '../../shared/schemas';
 import { getIncident, listIncidents } from '../query/incidents';
 import { getDeliveryTasks } from '../query/tasks';
-import { lastSupplier } from '../store/announcements';
+import { lastSupplier } from '../store/tables/announcements';
 import type { Store } from '../store/database';
-import { INCIDENT_ID, incidentOfFailure } from '../store/incidents';
+import { INCIDENT_ID, incidentOfFailure } from '../store/schema/incidents';
 import type { CausedFailure, FailedDataset, FailureReason } from './types';
 
 function storedReason(store: Store, dataset: FailedDataset): FailureReason | null {

@@ -22,7 +22,7 @@ import {
   openOutage,
   recordLoss,
   recordRegain,
-} from '../store/outages';
+} from '../store/tables/outages';
 import { type AlertsContext, paused, quiet } from './context';
 import { contactLostText, contactRegainedText } from './text';
 import type { Announcement } from './types';

@@ -1,7 +1,7 @@
 /** What every alerts decision reads: the store, the settings and the clock of the moment. */
 import type { Settings } from '../../shared/settings';
 import type { Store } from '../store/database';
-import { listSnoozes } from '../store/snoozes';
+import { listSnoozes } from '../store/tables/snoozes';
 import { isPaused, isQuiet } from './quietHours';
 
 export interface AlertsContext {

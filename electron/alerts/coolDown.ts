@@ -2,12 +2,12 @@
  * A cause's cool-down (DESIGN.md §5, docs/decisions.md): once a cause was notified (a failure's own
  * notification, the cause's, or a summary naming it — a burst's or a night's; a first sync's tells what
  * was failing already and starts none), its next new failures do not notify again until
- * COOL_DOWN_MS have passed. They are remembered as 'batched' (store/announcements.ts, so a restart or a
+ * COOL_DOWN_MS have passed. They are remembered as 'batched' (store/tables/announcements.ts, so a restart or a
  * crash keeps them) and released as one notification of the cause when the cool-down is over. The
  * clock is read from the alerts' memory, not kept in the process: what was told, and when, per cause.
  */
 import type { Incident } from '../../shared/causes';
-import { toldSince } from '../store/announcements';
+import { toldSince } from '../store/tables/announcements';
 import type { Store } from '../store/database';
 import { withCauses } from './causes';
 

@@ -1,6 +1,6 @@
 /**
  * New failures (DESIGN.md §5): what a finished cycle announces, what quiet hours held, and what a cause's
- * cool-down batched (coolDown.ts). Each decision is remembered (store/announcements.ts, with a timeline
+ * cool-down batched (coolDown.ts). Each decision is remembered (store/tables/announcements.ts, with a timeline
  * entry for what is announced) before the alerter emits it. Runs inside `store.whenIdle`.
  *
  * The steps plan drafts; `announceFailures` makes them once all of an evaluation's are known, so the
@@ -9,7 +9,7 @@
  * their top causes (a first sync's or a night's summary stays apart). Each step
  * remembers its failures as it plans them (a release tells the cool-down clock its cause was notified
  * now, so the cycle's new failures of that cause wait), and `announceFailures` again with the title.
- * A failure batched or held that is acknowledged by its release (store/acknowledgements.ts) is
+ * A failure batched or held that is acknowledged by its release (store/tables/acknowledgements.ts) is
  * remembered as 'acknowledged', never notified: someone is on it already.
  */
 import type { Incident } from '../../shared/causes';
@@ -20,8 +20,8 @@ import {
   heldFailures,
   remember,
   unannouncedFailures,
-} from '../store/announcements';
-import { openAcknowledgements } from '../store/acknowledgements';
+} from '../store/tables/announcements';
+import { openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
 import { listIncidents } from '../query/incidents';

@@ -8,7 +8,7 @@
  * on. The failures due at one tick are grouped by cause: one reminder per cause, or one for all when
  * there are more than SUMMARY_THRESHOLD causes. Runs inside `store.whenIdle`.
  */
-import { MAX_REMINDERS, rememberReminder, remindableFailures } from '../store/announcements';
+import { MAX_REMINDERS, rememberReminder, remindableFailures } from '../store/tables/announcements';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { triageTarget, withCauses } from './causes';
 import { SUMMARY_THRESHOLD, groupByCause } from './grouping';

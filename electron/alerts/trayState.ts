@@ -21,7 +21,7 @@ import {
   statusCounts,
 } from '../query/trayCounts';
 import type { Store } from '../store/database';
-import { listSnoozes } from '../store/snoozes';
+import { listSnoozes } from '../store/tables/snoozes';
 import { isPaused } from './quietHours';
 
 export type { TrayFailed };

@@ -4,9 +4,9 @@
  */
 import type { Stage } from '../../shared/status';
 import type { WindowTarget } from '../../shared/routes';
-import type { FailedDataset } from '../store/announcements';
+import type { FailedDataset } from '../store/tables/announcements';
 
-/** Kept by the alerts' memory (store/announcements.ts), named in every failure announcement. */
+/** Kept by the alerts' memory (store/tables/announcements.ts), named in every failure announcement. */
 export type { FailedDataset };
 
 /** The first failed task of the delivery (null when its tasks are not synced yet). */

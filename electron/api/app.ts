@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
 } from 'fastify';
-import type { Authenticated } from '../store/apiKeys';
+import type { Authenticated } from '../store/tables/apiKeys';
 import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
 import type { TasksReadThrough } from '../query/tasks';

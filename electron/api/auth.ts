@@ -1,6 +1,6 @@
 /** Bearer-key authentication: every v2 request is scoped to the org of its key (DESIGN.md §2). */
 import type { Store } from '../store/database';
-import { type Authenticated, authenticateApiKey, recordKeyUse } from '../store/apiKeys';
+import { type Authenticated, authenticateApiKey, recordKeyUse } from '../store/tables/apiKeys';
 import { ApiError } from './errors';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };

@@ -10,15 +10,15 @@ import { type Incident, causeIdOf, parseCauseId } from '../../shared/causes';
 import { TIMELINE_LIMIT } from '../../shared/timeline';
 import { listIncidents } from '../query/incidents';
 import { resolveDatasetId } from '../query/dataset';
-import { listAcknowledgements } from '../store/acknowledgements';
+import { listAcknowledgements } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
 import type { OnCallKnowledge } from '../knowledge/service';
 import { UPCOMING_PATH, registerUpcomingRoute } from './localUpcoming';
 import { STATS_PATH, registerStatsRoute } from './localStats';
 import { HANDOFF_PATH, registerHandoffRoute } from './localHandoff';
-import { datasetTimeline } from '../store/timeline';
+import { datasetTimeline } from '../store/tables/timeline';
 import { ApiError, quote } from './errors';
-import { INCIDENT_ID } from '../store/incidents';
+import { INCIDENT_ID } from '../store/schema/incidents';
 import {
   AcknowledgementsQuery,
   CausesQuery,

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../store/database';
-import { getOrg } from '../store/orgs';
+import { getOrg } from '../store/tables/orgs';
 import { ApiError } from './errors';
 
 /** The org of the request's key (the v2 and local routes run only after authentication). */

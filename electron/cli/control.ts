@@ -11,9 +11,9 @@
 import type { Static } from 'typebox';
 import { type CommandContext, CommandError } from '../control/command';
 import { COMMANDS, type CommandName } from '../control/commands';
-import type { ControlInfo } from '../store/controlFile';
-import { DataDirLockDamagedError, DataDirLockedError, readDataDirLock } from '../store/lock';
-import { openHeadlessSettings } from '../store/settings';
+import type { ControlInfo } from '../store/instance/controlFile';
+import { DataDirLockDamagedError, DataDirLockedError, readDataDirLock } from '../store/instance/lock';
+import { openHeadlessSettings } from '../store/tables/settings';
 import type { CliIo } from './io';
 import { type HandOver, handOver } from './controlClient';
 import { damagedLockControl, hasLetGo, instanceControl, instanceWaitMs, pause } from './holderControl';

@@ -8,7 +8,7 @@ import { type IncomingMessage, request } from 'node:http';
 import { CommandError, type CommandOutput, CommandUsageError } from '../control/command';
 import { COMMANDS, type CommandName } from '../control/commands';
 import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from '../control/server';
-import type { ControlInfo } from '../store/controlFile';
+import type { ControlInfo } from '../store/instance/controlFile';
 
 /**
  * How a hand-over went: the command's result, or not a byte of an answer — the instance is shutting

@@ -6,17 +6,17 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTROL_FILE, type ControlInfo, readControlFile } from '../store/controlFile';
+import { CONTROL_FILE, type ControlInfo, readControlFile } from '../store/instance/controlFile';
 import { CommandUsageError } from '../control/command';
-import { printable } from '../store/orgs';
-import { INSTANCE_FILE_REFRESH_MS } from '../store/runtimeFile';
+import { printable } from '../store/tables/orgs';
+import { INSTANCE_FILE_REFRESH_MS } from '../store/instance/instanceFile';
 import {
   DataDirLockedError,
   type DataDirLockHolder,
   damagedLockError,
   isProcessAlive,
   readDataDirLock,
-} from '../store/lock';
+} from '../store/instance/lock';
 
 /** Purposes of holders that serve a control channel (a CLI command holding the lock does not). */
 const INSTANCES = new Set(['serve', 'app']);

@@ -1,4 +1,4 @@
-import type { OpenJournalFile } from '../store/journal';
+import type { OpenJournalFile } from '../store/durability/journal';
 
 /** What a CLI command may touch, injected so tests run commands in-process with their own clock. */
 export interface CliIo {

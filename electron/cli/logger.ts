@@ -1,6 +1,6 @@
 /** The headless engine's log: JSON lines on stderr (stdout stays for results), secrets redacted. */
 import { pino, type Logger } from 'pino';
-import { escapeInvisible } from '../store/orgs';
+import { escapeInvisible } from '../store/tables/orgs';
 import type { CliIo } from './io';
 
 export const LOG_LEVEL_ENV = 'DATASET_HEALTH_LOG_LEVEL';

@@ -1,5 +1,5 @@
 /** Opens a data directory's store for a CLI command, holding the directory's lock while it runs. */
-import { acquireDataDirLock } from '../store/lock';
+import { acquireDataDirLock } from '../store/instance/lock';
 import { Store, type StoreLogger } from '../store/database';
 import type { CliIo } from './io';
 

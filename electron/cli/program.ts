@@ -13,7 +13,7 @@ import { sourcesCommand } from './commands/sources';
 import { syncCommand } from './commands/sync';
 import { uiCommand } from './commands/ui';
 import type { CliIo } from './io';
-import { printable } from '../store/orgs';
+import { printable } from '../store/tables/orgs';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('dataset-health')

@@ -51,7 +51,7 @@ export interface RunningInstance {
 
 export interface CommandContext {
   store: Store;
-  /** The folder the store lives in: a file the user names is never written inside it (store/exportFile.ts). */
+  /** The folder the store lives in: a file the user names is never written inside it (store/snapshot/exportFile.ts). */
   dataDir: string;
   now(): Date;
   /** The data directory's settings: the running instance's own, else the settings file read on demand. */

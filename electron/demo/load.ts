@@ -3,9 +3,14 @@
  * one transaction (100k datasets never sit in memory as one snapshot).
  */
 import type { Store } from '../store/database';
-import { DEFAULT_DELIVERIES_PER_DATASET, pruneTasks, writeDataset, writeTasks } from '../store/datasetWriter';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
-import { ensureOrg } from '../store/orgs';
+import {
+  DEFAULT_DELIVERIES_PER_DATASET,
+  pruneTasks,
+  writeDataset,
+  writeTasks,
+} from '../store/tables/datasetWriter';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incidents';
+import { ensureOrg } from '../store/tables/orgs';
 import { generateDemoDatasets } from './generate';
 
 export const DEMO_ORG = 'demo';

@@ -20,17 +20,22 @@ import { createRpcHandlers } from '../rpc/handlers';
 import { findRendererDir } from '../rpc/rendererDir';
 import { UiSessions } from '../rpc/sessions';
 import type { Store } from '../store/database';
-import type { SettingsFile } from '../store/settings';
+import type { SettingsFile } from '../store/tables/settings';
 import { Alerter } from '../alerts/alerter';
 import { NO_OVERDUE, type TrayOverdue } from '../alerts/trayState';
 import type { SourceState } from '../../shared/sync';
 import type { Announcement } from '../alerts/types';
-import { listSources } from '../store/sources';
+import { listSources } from '../store/tables/sources';
 import { SourcesSync, type SyncSettings } from '../sync/sourcesSync';
 import { OnCallKnowledge } from '../knowledge/service';
 import type { SecretKeeper } from '../sync/secrets';
 import { type ControlChannel, registerControl } from '../control/server';
-import { keepControlFile, newControlSecret, removeControlFile, writeControlFile } from '../store/controlFile';
+import {
+  keepControlFile,
+  newControlSecret,
+  removeControlFile,
+  writeControlFile,
+} from '../store/instance/controlFile';
 
 export interface EngineOptions {
   store: Store;

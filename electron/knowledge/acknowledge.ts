@@ -12,11 +12,11 @@ import {
   noteProblem,
   parseCauseId,
 } from '../../shared/causes';
-import { acknowledge, openAcknowledgement, unacknowledge } from '../store/acknowledgements';
+import { acknowledge, openAcknowledgement, unacknowledge } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
 import { getIncident, incidentOfDataset, listIncidents } from '../query/incidents';
-import { INCIDENT_ID } from '../store/incidents';
+import { INCIDENT_ID } from '../store/schema/incidents';
 
 /** A dataset or cause that is not (or no longer) in trouble: the API's 404, the CLI's one-line error. */
 export class NothingToAcknowledge extends Error {

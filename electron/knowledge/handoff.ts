@@ -29,8 +29,8 @@ import {
 } from '../query/handoff';
 import type { DatasetFacts } from '../query/history';
 import type { Store } from '../store/database';
-import { getOrg } from '../store/orgs';
-import { listSnoozes } from '../store/snoozes';
+import { getOrg } from '../store/tables/orgs';
+import { listSnoozes } from '../store/tables/snoozes';
 
 const TROUBLED = new Set(['FAILED', 'MISSING']);
 

@@ -9,7 +9,7 @@ import { PortInUseError } from '../api/server';
 import type { Announcement } from '../alerts/types';
 import { type EngineOptions, type RunningEngine, runEngine } from '../engine/runEngine';
 import type { Store } from '../store/database';
-import { writeRuntimeFile } from '../store/runtimeFile';
+import { writeRuntimeFile } from '../store/instance/runtimeFile';
 import {
   SETTINGS_FILE_NAME,
   openConfFile,
@@ -17,7 +17,7 @@ import {
   settingsFileOptions,
   settingsPath,
   type SettingsFile,
-} from '../store/settings';
+} from '../store/tables/settings';
 import { safeStorageSecretKeeper } from './secrets';
 import type { ShellDeps } from './types';
 

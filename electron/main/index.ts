@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, safeStorage, screen, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { Store } from '../store/database';
-import { DataDirLockDamagedError, DataDirLockedError } from '../store/lock';
+import { DataDirLockDamagedError, DataDirLockedError } from '../store/instance/lock';
 import { startDesktopApp } from './desktopApp';
 import type { ShellDeps } from './types';
 

@@ -10,8 +10,8 @@
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../store/atomicFile';
-import { settingsPath, validSettingsIn } from '../store/settings';
+import { writeFileAtomicSync } from '../store/instance/atomicFile';
+import { settingsPath, validSettingsIn } from '../store/tables/settings';
 import { isWindowState } from './window';
 import { windowStatePath } from './windowState';
 

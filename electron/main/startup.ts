@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { DatabaseStatus } from '../../shared/database';
 import type { Dispatch } from '../rpc/dispatch';
 import type { EventHub, EventListener } from '../rpc/events';
-import { DATABASE_FILE } from '../store/files';
-import { isJournalFileName } from '../store/journal';
+import { DATABASE_FILE } from '../store/durability/files';
+import { isJournalFileName } from '../store/durability/journal';
 
 /** What the window talks to once the engine runs. */
 export interface EngineRpc {

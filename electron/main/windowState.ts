@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Schema } from 'electron-store';
-import { openConfFile } from '../store/settings';
+import { openConfFile } from '../store/tables/settings';
 import type { ShellDeps } from './types';
 import { DEFAULT_WINDOW_STATE, WindowState, isWindowState } from './window';
 

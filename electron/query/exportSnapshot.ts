@@ -2,11 +2,12 @@
  * Export of an org's snapshot (DESIGN.md §7): every record with all stored events, and its tasks; then
  * the local knowledge of those datasets (§11): each one's timeline (oldest first), the acknowledgements
  * (open and ended), the org's sync outages and its incidents with their failures. The format:
- * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot.ts).
+ * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot/importSnapshot.ts).
  */
 import type { SqlValue } from 'sql.js';
 import type { Store } from '../store/database';
-import { unpackTasks } from '../store/tasksBlob';
+import { unpackTasks } from '../store/schema/tasksBlob';
+import type { SnapshotCounts } from '../store/snapshot/importSnapshot';
 import { recordJsonSql } from './recordSql';
 
 const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
@@ -47,14 +48,7 @@ const EXPORT_INCIDENTS = `SELECT i.incident_id, i.cause_id, i.title, i.first_fai
   WHERE i.org_id = ? AND ${OF_A_DATASET('f')}
   ORDER BY i.incident_id, f.dataset_id, f.delivery_id, f.status`;
 
-export interface ExportCounts {
-  datasets: number;
-  tasks: number;
-  timelineEntries: number;
-  acknowledgements: number;
-  syncOutages: number;
-  incidents: number;
-}
+export type ExportCounts = SnapshotCounts;
 
 const text = (value: SqlValue | undefined): string | null => (value == null ? null : String(value));
 

@@ -86,7 +86,7 @@ export function orgDatasetFacts(
 /** One delivery: deadline and delivered time in epoch ms (NaN when unknown), and its status. */
 export type DeliveryVisit = (pk: number, deadline: number, delivered: number, status: string | null) => void;
 
-/** Below every real time: how the store keys an unknown time (store/datasetWriter.ts). */
+/** Below every real time: how the store keys an unknown time (store/tables/datasetWriter.ts). */
 const UNKNOWN_TIME_BELOW = -8e15;
 
 /**

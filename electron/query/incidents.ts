@@ -1,6 +1,6 @@
 /**
  * Incidents (docs/decisions.md "Incidents"), read from the store: the org's live incidents (kept by
- * store/incidents.ts in every commit that changes what is troubled), each with its failures troubled
+ * store/schema/incidents.ts in every commit that changes what is troubled), each with its failures troubled
  * now, their acknowledgements, and the datasets' names as last synced. One query over the live failures
  * (an index range), so it stays current by being cheap: the window, the local API and the alerts each
  * ask when they need it.
@@ -13,10 +13,10 @@ import {
   parseCauseId,
 } from '../../shared/causes';
 import { STAGES } from '../../shared/status';
-import { openAcknowledgement, openAcknowledgements } from '../store/acknowledgements';
+import { openAcknowledgement, openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Row, Store } from '../store/database';
-import { FAILED_DELIVERY, PROBLEM_DELIVERY } from '../store/failedDelivery';
-import { classifyTrouble } from '../store/troubles';
+import { FAILED_DELIVERY, PROBLEM_DELIVERY } from '../store/schema/failedDelivery';
+import { classifyTrouble } from '../store/schema/troubles';
 
 export { classifyTrouble };
 

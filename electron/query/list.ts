@@ -3,7 +3,7 @@
  * the same at 100k datasets as at 1k. Returns the page body as JSON built by SQLite, in UTF-8 bytes.
  */
 import type { Store } from '../store/database';
-import { sortColumn } from '../store/sortKeys';
+import { sortColumn } from '../store/schema/sortKeys';
 import { selectionSql, selectiveIndex } from './filterSql';
 import {
   type Cursor,

@@ -3,7 +3,7 @@
  * has seen them, so failure reasons are there offline.
  */
 import type { Store } from '../store/database';
-import { NEWEST_FAILED_DELIVERY } from '../store/failedDelivery';
+import { NEWEST_FAILED_DELIVERY } from '../store/schema/failedDelivery';
 
 /** The newest FAILED delivery of each FAILED dataset of the org whose tasks are not stored. */
 export function failedDeliveriesWithoutTasks(store: Store, orgId: string): string[] {

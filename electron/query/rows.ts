@@ -10,7 +10,7 @@ import type { MirroredRow, StatusCounts } from '../../shared/rows';
 import { ROW_STRIP_LENGTH } from '../../shared/rows';
 import { DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';
 import type { Store } from '../store/database';
-import { PROBLEM_DELIVERY } from '../store/failedDelivery';
+import { PROBLEM_DELIVERY } from '../store/schema/failedDelivery';
 import { classifyTrouble } from './incidents';
 import { filtersSql, searchSql, triageSql } from './filterSql';
 import { queryPage } from './list';

@@ -5,7 +5,7 @@
 import type { DatasetRecord, RunDetail, TasksRecord } from '../../shared/schemas';
 import { STAGES } from '../../shared/status';
 import type { Store } from '../store/database';
-import { unpackTasks } from '../store/tasksBlob';
+import { unpackTasks } from '../store/schema/tasksBlob';
 
 /** One entry per stage that has tasks: its first runId, its status, earliest start and latest end. */
 export function runDetailsFromTasks(tasks: TasksRecord): RunDetail[] {

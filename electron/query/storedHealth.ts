@@ -4,7 +4,7 @@
  * cycle reports status transitions and the fast poll re-reads troubled datasets.
  */
 import type { Store } from '../store/database';
-import { NEWEST_FAILED_DELIVERY } from '../store/failedDelivery';
+import { NEWEST_FAILED_DELIVERY } from '../store/schema/failedDelivery';
 
 export interface StoredHealth {
   status: string | null;

@@ -5,8 +5,8 @@
  */
 import { STAGES } from '../../shared/status';
 import type { Store } from '../store/database';
-import { hasDelivery } from '../store/datasetWriter';
-import { unpackTasks } from '../store/tasksBlob';
+import { hasDelivery } from '../store/tables/datasetWriter';
+import { unpackTasks } from '../store/schema/tasksBlob';
 
 /**
  * Fetches and stores the tasks of a delivery from the org's remote when the store lacks them; false when

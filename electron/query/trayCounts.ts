@@ -2,9 +2,9 @@
  * What the tray shows of the synced orgs' datasets (DESIGN.md §5): how many there are by latest status,
  * the first FAILED ones nobody acknowledged by name, and the acknowledged ones (DESIGN.md §11). The alerts decide what snoozes leave out and what colour it makes.
  */
-import type { FailedDataset } from '../store/announcements';
+import type { FailedDataset } from '../store/tables/announcements';
 import type { Store } from '../store/database';
-import { FAILED_DELIVERY } from '../store/failedDelivery';
+import { FAILED_DELIVERY } from '../store/schema/failedDelivery';
 
 export interface StatusCount {
   /** The latest status as stored (any text, or null when there is none). */

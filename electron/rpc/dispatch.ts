@@ -14,10 +14,10 @@ import {
 } from '../../shared/rpc';
 import { InvalidArgument } from '../query/errors';
 import { NothingToAcknowledge } from '../knowledge/acknowledge';
-import { OrgIdError } from '../store/orgs';
-import { SettingsError } from '../store/settings';
-import { SnoozeError } from '../store/snoozes';
-import { SourceError } from '../store/sources';
+import { OrgIdError } from '../store/tables/orgs';
+import { SettingsError } from '../store/tables/settings';
+import { SnoozeError } from '../store/tables/snoozes';
+import { SourceError } from '../store/tables/sources';
 
 export type Dispatch = (name: string, request: unknown) => Promise<unknown>;
 

@@ -6,12 +6,12 @@ import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
-import { UnknownOrgError, getOrg, listOrgs } from '../store/orgs';
-import { KeyNameError, createApiKey, listApiKeys, revokeApiKey } from '../store/apiKeys';
-import { EXPORTS_FOLDER, ExportFileError, writeExportFile } from '../store/exportFile';
+import { UnknownOrgError, getOrg, listOrgs } from '../store/tables/orgs';
+import { KeyNameError, createApiKey, listApiKeys, revokeApiKey } from '../store/tables/apiKeys';
+import { EXPORTS_FOLDER, ExportFileError, writeExportFile } from '../store/snapshot/exportFile';
 import type { Store } from '../store/database';
-import type { SettingsFile } from '../store/settings';
-import { clearSnooze, listSnoozes, setSnooze } from '../store/snoozes';
+import type { SettingsFile } from '../store/tables/settings';
+import { clearSnooze, listSnoozes, setSnooze } from '../store/tables/snoozes';
 import { deadlineConfigs, getDataset, resolveDatasetId } from '../query/dataset';
 import { exportSnapshot } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
@@ -21,8 +21,8 @@ import type { SourcesSync } from '../sync/sourcesSync';
 import type { SecretKeeper } from '../sync/secrets';
 import { databaseStatus } from './database';
 import { incidentOfDataset, listIncidents } from '../query/incidents';
-import { listAcknowledgements } from '../store/acknowledgements';
-import { datasetTimeline } from '../store/timeline';
+import { listAcknowledgements } from '../store/tables/acknowledgements';
+import { datasetTimeline } from '../store/tables/timeline';
 import { TIMELINE_LIMIT } from '../../shared/timeline';
 import {
   acknowledgeCause,

@@ -13,7 +13,7 @@ import {
   normalizeBaseUrl,
   removeSource,
   saveSource,
-} from '../store/sources';
+} from '../store/tables/sources';
 import { type FetchLike, RemoteClient, RemoteError } from '../sync/client';
 import { REMOTE_PATHS } from '../sync/remote';
 import type { SecretKeeper } from '../sync/secrets';

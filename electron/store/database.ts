@@ -1,63 +1,33 @@
 /**
  * The store: one sql.js database per data directory, migrated on open and written in transactions
- * (DESIGN.md §3). Every commit's pages go to the journal (persister.ts); opening replays it
- * (persistence.ts). This file is the SQL side: statements, transactions, and the chunked transaction
+ * (DESIGN.md §3). Every commit's pages go to the journal (durability/writer.ts); opening replays it
+ * (durability/opening.ts). This file is the SQL side: statements, transactions, and the chunked transaction
  * a large sync commits in.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
-import { MIGRATIONS } from './migrations';
-import { PageCapture } from './pageCapture';
-import { type LoadedDatabase, readDatabaseFile } from './persistence';
-import { type PersistOptions, type PersistProblem, type PersistStats, Persister } from './persister';
+import { MIGRATIONS } from './schema/migrations';
+import type { Row } from './schema/row';
+import { PageCapture } from './durability/pageCapture';
+import { type LoadedDatabase, readDatabaseFile } from './durability/opening';
+import { Persister } from './durability/writer';
+import {
+  DEFAULT_DEBOUNCE_MS,
+  type StoreLogger,
+  type StoreOptions,
+  type StorePersistence,
+  persistenceOf,
+} from './storeOptions';
 import { ChunkLock, type ChunkRunner } from './chunkLock';
 import { configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
 
 export { loadSqlJs } from './sqlJs';
 
-export interface StoreLogger {
-  warn(message: string): void;
-  error(message: string): void;
-}
+export type { StoreLogger, StoreOptions, StorePersistence } from './storeOptions';
+export { DEFAULT_DEBOUNCE_MS } from './storeOptions';
 
-export interface StoreOptions {
-  /** Folder holding `health.sqlite` and its journal; null keeps the database in memory only (tests, benchmarks). */
-  dataDir: string | null;
-  /** How long after a commit the journal is fsynced; commits within the window share one write. */
-  debounceMs?: number;
-  log?: StoreLogger;
-  /** Checkpoint thresholds (persister.ts); the defaults suit the app. */
-  checkpoint?: Pick<
-    PersistOptions,
-    | 'checkpointBytes'
-    | 'checkpointFloorBytes'
-    | 'quitCheckpointBytes'
-    | 'idleCheckpointMs'
-    | 'openCheckpointDelayMs'
-  >;
-  /** How journal files are opened; tests pass one that reaches `/dev/full` (a disk that is full). */
-  openJournal?: PersistOptions['openJournal'];
-}
-
-export const DEFAULT_DEBOUNCE_MS = 250;
-
-/** How the database reaches disk, for the engine's status and the benchmark. */
-export interface StorePersistence {
-  /** What the disk refused, or null while writes succeed. */
-  readonly problem: PersistProblem | null;
-  onProblem(listener: (problem: PersistProblem | null) => void): () => void;
-  readonly stats: PersistStats;
-  /** Changes replayed at open, in bytes of journal records before compression. */
-  readonly replayedBytes: number;
-  /** Changes in journals no image holds yet, likewise (the checkpoint threshold counts these). */
-  readonly journalBytes: number;
-  readonly lastCheckpointMs: number;
-  /** Folds the journal into a new image now. */
-  checkpoint(): Promise<void>;
-}
-
-export type Row = Record<string, SqlValue>;
+export type { Row };
 
 export interface TransactionOptions {
   /** False for bookkeeping the API does not serve (a key's last-used time): ETags and cached pages stay. */
@@ -149,24 +119,7 @@ export class Store {
 
   /** How the database reaches disk; null for a store kept in memory only. */
   get persistence(): StorePersistence | null {
-    const persister = this.persister;
-    if (!persister) return null;
-    const replayedBytes = this.replayedBytes;
-    return {
-      get problem() {
-        return persister.problem;
-      },
-      onProblem: (listener) => persister.onProblem(listener),
-      stats: persister.stats,
-      replayedBytes,
-      get journalBytes() {
-        return persister.journalBytes;
-      },
-      get lastCheckpointMs() {
-        return persister.lastCheckpointMs;
-      },
-      checkpoint: () => persister.checkpoint(),
-    };
+    return this.persister ? persistenceOf(this.persister, this.replayedBytes) : null;
   }
 
   /** Monotonic counter of committed data changes: part of every ETag. */
@@ -187,10 +140,15 @@ export class Store {
       return this.nested(fn);
     }
     this.begin(options);
+    return this.commitOrRollback(fn);
+  }
+
+  /** Ends the transaction `begin` opened: committed once `result` returns, rolled back if it throws. */
+  private commitOrRollback<T>(result: () => T): T {
     try {
-      const result = fn();
+      const value = result();
       this.commit();
-      return result;
+      return value;
     } catch (error) {
       this.rollback();
       throw error;
@@ -213,14 +171,16 @@ export class Store {
     this.begin(options);
     const slice = this.lock.runner();
     try {
-      const result = await work(slice);
-      this.commit();
-      return result;
-    } catch (error) {
-      this.rollback();
-      throw error;
+      let result: T;
+      try {
+        result = await work(slice);
+      } catch (error) {
+        return this.commitOrRollback(() => {
+          throw error;
+        });
+      }
+      return this.commitOrRollback(() => result);
     } finally {
-      this.depth = 0;
       release();
     }
   }
@@ -304,19 +264,7 @@ export class Store {
 
   /** Calls `visit` with the first column of each row, one row at a time (for results too big to hold). */
   eachValue<T extends SqlValue>(sql: string, params: BindParams, visit: (value: T) => void): number {
-    this.checkFree();
-    const statement = this.statement(sql);
-    let count = 0;
-    try {
-      statement.bind(params);
-      while (statement.step()) {
-        visit(statement.get()[0] as T);
-        count += 1;
-      }
-    } finally {
-      statement.reset();
-    }
-    return count;
+    return this.eachRow(sql, params, (row) => visit(row[0] as T));
   }
 
   /** Calls `visit` with each row as an array of its columns (cheaper than objects for many rows). */

@@ -1,8 +1,8 @@
 /** sql.js, loaded once per process with the page capture the journal needs, and opening checked bytes. */
 import { createRequire } from 'node:module';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import { installPageCapture, openAdopting } from './pageCapture';
-import type { OpenResult } from './persistence';
+import { installPageCapture, openAdopting } from './durability/pageCapture';
+import type { OpenResult } from './durability/opening';
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
 

@@ -6,11 +6,11 @@ import type { StatusTransition } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { DatasetRecord } from '../../shared/schemas';
 import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
-import { deleteDataset, pruneTasks, writeDataset } from '../store/datasetWriter';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
-import { ensureOrg, markOrgSynced } from '../store/orgs';
-import { endStaleAcknowledgements, openAcknowledgements } from '../store/acknowledgements';
-import { addTimelineEntry, forgetDataset, pruneTimeline } from '../store/timeline';
+import { deleteDataset, pruneTasks, writeDataset } from '../store/tables/datasetWriter';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incidents';
+import { ensureOrg, markOrgSynced } from '../store/tables/orgs';
+import { endStaleAcknowledgements, openAcknowledgements } from '../store/tables/acknowledgements';
+import { addTimelineEntry, forgetDataset, pruneTimeline } from '../store/tables/timeline';
 import type { Changes } from './changes';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices } from './slices';
@@ -27,7 +27,7 @@ export interface ApplyInput {
   gone?: readonly string[];
   now: Date;
   deliveriesPerDataset: number;
-  /** Failures of one cause this close in time are one incident (store/incidents.ts); default 6 h. */
+  /** Failures of one cause this close in time are one incident (store/schema/incidents.ts); default 6 h. */
   incidentGapMs?: number;
   signal?: AbortSignal;
 }

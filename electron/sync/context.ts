@@ -13,7 +13,7 @@ export interface CycleContext {
   signal?: AbortSignal;
   /** Retention: events kept per dataset. */
   deliveriesPerDataset: number;
-  /** Failures of one cause this close in time are one incident (store/incidents.ts). */
+  /** Failures of one cause this close in time are one incident (store/schema/incidents.ts). */
   incidentGapMs: number;
   /** Concurrent requests for tasks and direct dataset fetches. */
   concurrency: number;

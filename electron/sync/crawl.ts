@@ -4,8 +4,8 @@
  * lists removed. A failure anywhere leaves the mirror exactly as it was.
  */
 import { EMPTY_COUNTS } from '../../shared/sync';
-import { remoteHashes } from '../store/fingerprints';
-import { hasCompletedCrawl } from '../store/syncRuns';
+import { remoteHashes } from '../store/tables/fingerprints';
+import { hasCompletedCrawl } from '../store/tables/syncRuns';
 import { applySync } from './apply';
 import { ChangeSet } from './changes';
 import { ChangeCollector } from './collect';

@@ -5,7 +5,7 @@
  * without a `datasetId` is skipped and counted.
  */
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';
-import { lenientContext, normalizeDatasetRecord, normalizeTasksRecord } from '../store/normalize';
+import { lenientContext, normalizeDatasetRecord, normalizeTasksRecord } from '../store/snapshot/normalize';
 import { RemoteError, parseJson } from './client';
 import { type PageBytes, type PageSplitter, utf8Text } from './pageText';
 

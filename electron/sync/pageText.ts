@@ -14,7 +14,7 @@
  * structural characters are ASCII, and UTF-8 never uses an ASCII byte inside a multi-byte character,
  * so cutting the bytes at them is safe.
  */
-import { ResizableArrayBuffer } from '../store/fileStorage';
+import { ResizableArrayBuffer } from '../store/durability/fileStorage';
 import {
   BACKSLASH,
   CLOSE_BRACE,
@@ -25,7 +25,7 @@ import {
   OPEN_BRACKET,
   QUOTE,
   isSpace,
-} from '../store/jsonBytes';
+} from '../store/snapshot/jsonBytes';
 
 export interface SplitPage {
   /** The page without its items: `{"items":[],"nextPageToken":...}`, to parse as usual. */

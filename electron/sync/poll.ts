@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import { EMPTY_COUNTS } from '../../shared/sync';
 import { troubledDatasets } from '../query/storedHealth';
-import { remoteHashesOf } from '../store/fingerprints';
+import { remoteHashesOf } from '../store/tables/fingerprints';
 import { applySync } from './apply';
 import { RemoteError } from './client';
 import { ChangeSet } from './changes';

@@ -3,11 +3,11 @@
  * `pollMs` in between, one cycle at a time. Each cycle is recorded as a sync run, updates the source's
  * state and reports its transitions. A key the remote refuses stops the loop until the source changes.
  */
-import { DEFAULT_INCIDENT_GAP_MS } from '../store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS } from '../store/schema/incidents';
 import { EMPTY_COUNTS, type CycleEvent, type SourceState, type SyncKind } from '../../shared/sync';
 import type { Store } from '../store/database';
-import type { Source } from '../store/sources';
-import { lastSyncRun, recordSyncRun } from '../store/syncRuns';
+import type { Source } from '../store/tables/sources';
+import { lastSyncRun, recordSyncRun } from '../store/tables/syncRuns';
 import { type SpoolOptions, defaultSpoolOptions } from './changes';
 import { type FetchLike, RemoteClient, RemoteError, type RetryPolicy, type Sleep } from './client';
 import { type CycleContext, DEFAULT_CONCURRENCY } from './context';

@@ -2,7 +2,7 @@
  * Where a source's remote API key comes from. The app seals keys with Electron's safeStorage (the shell
  * provides that store); headless, keys come from the environment, so they never sit in a file.
  */
-import type { Source } from '../store/sources';
+import type { Source } from '../store/tables/sources';
 
 export interface SecretKeeper {
   /** The plain key for the source, or null when none is available. */

@@ -3,19 +3,19 @@
  * source, their states, "sync now", listeners for finished cycles and state changes, and the tasks
  * read-through the local API uses for deliveries whose tasks were never synced.
  */
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incidents';
 import type { SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
-import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/datasetWriter';
+import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/tables/datasetWriter';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
-import { type Source, listSources } from '../store/sources';
+import { type Source, listSources } from '../store/tables/sources';
 import type { TasksReadThrough } from '../query/tasks';
 import { fetchTasks } from './remote';
 import type { CycleEvent } from '../../shared/sync';
 import { SourceRunner, type SyncDeps } from './runner';
 import type { SecretKeeper } from './secrets';
 
-export interface SyncEngineOptions extends SyncDeps {
+export interface SourcesSyncOptions extends SyncDeps {
   store: Store;
   secrets: SecretKeeper;
   /** Other intervals than the defaults (serve flags, tests). */
@@ -31,7 +31,7 @@ export interface SyncEngineOptions extends SyncDeps {
 }
 
 /** What the settings change in the sync (reload). */
-export type SyncSettings = Pick<SyncEngineOptions, 'intervals' | 'deliveriesPerDataset' | 'incidentGapMs'>;
+export type SyncSettings = Pick<SourcesSyncOptions, 'intervals' | 'deliveriesPerDataset' | 'incidentGapMs'>;
 
 type Listener<T> = (value: T) => void;
 
@@ -47,7 +47,7 @@ export class SourcesSync {
   private settings: SyncSettings;
   private readonly cycleListeners = new Set<Listener<CycleEvent>>();
   private readonly stateListeners = new Set<Listener<SourceState>>();
-  constructor(private readonly options: SyncEngineOptions) {
+  constructor(private readonly options: SourcesSyncOptions) {
     this.settings = {
       intervals: options.intervals,
       deliveriesPerDataset: options.deliveriesPerDataset,

@@ -9,8 +9,8 @@ import { type RemoteSimulator, startRemoteSimulator } from '../../electron/demo/
 import type { SimulatedOrg } from '../../electron/demo/remote/org';
 import type { Announcement } from '../../electron/alerts/types';
 import { Store } from '../../electron/store/database';
-import { openHeadlessSettings } from '../../electron/store/settings';
-import { saveSource } from '../../electron/store/sources';
+import { openHeadlessSettings } from '../../electron/store/tables/settings';
+import { saveSource } from '../../electron/store/tables/sources';
 import { type RunningEngine, runEngine } from '../../electron/engine/runEngine';
 import type { CycleEvent } from '../../shared/sync';
 import { removeTempDirs, tempDir } from '../helpers/cli';

@@ -8,8 +8,8 @@ import { EMPTY_COUNTS, type CycleEvent, type SourceState, type StatusTransition 
 import { Alerter, type AlertTimers, type SyncEvents } from '../../electron/alerts/alerter';
 import type { Announcement } from '../../electron/alerts/types';
 import type { Store } from '../../electron/store/database';
-import { writeDataset, writeTasks } from '../../electron/store/datasetWriter';
-import { ensureOrg } from '../../electron/store/orgs';
+import { writeDataset, writeTasks } from '../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../electron/store/tables/orgs';
 import { fixtureRecords, fixtureTasks } from './fixtures';
 import { regroup } from './incidents';
 

@@ -1,9 +1,9 @@
 /** Builds a store with fixture orgs and an API app over it, for inject() tests. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApi, type ApiOptions } from '../../electron/api/app';
-import { createApiKey } from '../../electron/store/apiKeys';
+import { createApiKey } from '../../electron/store/tables/apiKeys';
 import { Store } from '../../electron/store/database';
-import { importSnapshot } from '../../electron/store/snapshot';
+import { importSnapshot } from '../../electron/store/snapshot/importSnapshot';
 import type { DatasetRecord } from '../../shared/schemas';
 import { fixtureRecords, fixtureTasks } from './fixtures';
 

@@ -1,5 +1,5 @@
 /**
- * Child process for test/integration/store/crash.test.ts: commits numbered rows to the store in
+ * Child process for test/integration/store/durability/crash.test.ts: commits numbered rows to the store in
  * `<dir>` as fast as the event loop allows, until it is killed.
  *
  *   node --import tsx test/helpers/crash-writer.ts <dir> <debounceMs> [checkpointBytes]

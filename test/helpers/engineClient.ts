@@ -3,7 +3,7 @@
  * generator, the real handlers and dispatch (schema checks included), no HTTP. Component and store
  * tests use it instead of a hand-written fake, so they exercise the same queries as the window.
  */
-import { openHeadlessSettings } from '../../electron/store/settings';
+import { openHeadlessSettings } from '../../electron/store/tables/settings';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

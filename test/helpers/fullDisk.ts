@@ -5,7 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { Store } from '../../electron/store/database';
-import type { OpenJournalFile } from '../../electron/store/journal';
+import type { OpenJournalFile } from '../../electron/store/durability/journal';
 
 export interface FillableDisk {
   full: boolean;

@@ -14,10 +14,10 @@
 import { acknowledgeDataset, unacknowledgeDataset } from '../../electron/knowledge/acknowledge';
 import { storedDatasetIds } from '../../electron/query/storedHealth';
 import type { Store } from '../../electron/store/database';
-import { writeTasks } from '../../electron/store/datasetWriter';
-import { ensureOrg } from '../../electron/store/orgs';
-import { recordLoss, recordRegain } from '../../electron/store/outages';
-import { setSnooze } from '../../electron/store/snoozes';
+import { writeTasks } from '../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../electron/store/tables/orgs';
+import { recordLoss, recordRegain } from '../../electron/store/tables/outages';
+import { setSnooze } from '../../electron/store/tables/snoozes';
 import { applySync } from '../../electron/sync/apply';
 import { ChangeSet, defaultSpoolOptions } from '../../electron/sync/changes';
 import type { DatasetRecord } from '../../shared/schemas';

@@ -1,10 +1,10 @@
 /**
  * What a sync's commit does after writing records or tasks straight into the store: groups the org's
- * troubles into incidents (electron/store/incidents.ts). Call inside the transaction that wrote them.
+ * troubles into incidents (electron/store/schema/incidents.ts). Call inside the transaction that wrote them.
  */
 import type { Store } from '../../electron/store/database';
 import { listIncidents } from '../../electron/query/incidents';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../electron/store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../electron/store/schema/incidents';
 
 export function regroup(store: Store, orgId: string, now: Date): void {
   refreshIncidents(store, orgId, { now, gapMs: DEFAULT_INCIDENT_GAP_MS });

@@ -4,9 +4,9 @@
  */
 import { type RunningEngine, runEngine } from '../../electron/engine/runEngine';
 import { Store } from '../../electron/store/database';
-import type { OpenJournalFile } from '../../electron/store/journal';
-import { acquireDataDirLock } from '../../electron/store/lock';
-import { memorySettings } from '../../electron/store/settings';
+import type { OpenJournalFile } from '../../electron/store/durability/journal';
+import { acquireDataDirLock } from '../../electron/store/instance/lock';
+import { memorySettings } from '../../electron/store/tables/settings';
 import { envSecretKeeper } from '../../electron/sync/secrets';
 
 export interface Instance {

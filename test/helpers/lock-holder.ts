@@ -1,5 +1,5 @@
 /**
- * Child process for test/unit/store/lock.test.ts: holds a data directory's lock in a process of its own.
+ * Child process for test/unit/store/instance/lock.test.ts: holds a data directory's lock in a process of its own.
  *
  *   node --import tsx test/helpers/lock-holder.ts <dir> <refreshMs>
  *
@@ -7,7 +7,7 @@
  * open. It never releases the lock: once stdin ends, the process ends only if nothing else (the lock's
  * refresh timer included) keeps it alive.
  */
-import { acquireDataDirLock } from '../../electron/store/lock';
+import { acquireDataDirLock } from '../../electron/store/instance/lock';
 
 const [dir, refreshText] = process.argv.slice(2);
 const refreshMs = Number(refreshText);

@@ -6,7 +6,7 @@
  *   node --import tsx test/helpers/spool-crawler.ts <url> <key> <dir>
  */
 import { Store } from '../../electron/store/database';
-import { saveSource } from '../../electron/store/sources';
+import { saveSource } from '../../electron/store/tables/sources';
 import { SourceRunner } from '../../electron/sync/runner';
 
 async function main(): Promise<void> {

@@ -9,9 +9,9 @@ import { createManualClock, type ManualClock } from '../../electron/demo/remote/
 import type { SimulatorOptions } from '../../electron/demo/remote/app';
 import { type RemoteSimulator, startRemoteSimulator } from '../../electron/demo/remote/server';
 import { exportSnapshot } from '../../electron/query/exportSnapshot';
-import { createApiKey } from '../../electron/store/apiKeys';
+import { createApiKey } from '../../electron/store/tables/apiKeys';
 import { Store } from '../../electron/store/database';
-import { type Source, saveSource } from '../../electron/store/sources';
+import { type Source, saveSource } from '../../electron/store/tables/sources';
 import type { RetryPolicy, Sleep } from '../../electron/sync/client';
 import type { CycleEvent } from '../../shared/sync';
 import { type RunnerOptions, SourceRunner, type Timers } from '../../electron/sync/runner';

@@ -1,8 +1,9 @@
 /**
  * The layering rule of DESIGN.md §1, as ESLint enforces it on each folder (a table of forbidden and
  * allowed imports): the shell and renderer apart, and the engine's folders importing only downward,
- * store < query < sync, alerts, knowledge, demo < api, rpc, control < engine < cli, main. And SQL only in
- * store/ and query/ (a table of code that writes SQL elsewhere, and code that only looks like it).
+ * store < query < sync, alerts, knowledge, demo < api, rpc, control < engine < cli, main, and inside
+ * store/ its parts by job (docs/architecture.md). And SQL only in store/ and query/ (a table of code that
+ * writes SQL elsewhere, and code that only looks like it).
  */
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ const CASES: [string, string, boolean][] = [
   ['electron/sync/x.ts', "import type { SourceState } from '../../shared/sync';", false],
   ['electron/alerts/x.ts', "import { x } from '../sync/apply';", true],
   ['electron/alerts/x.ts', "import { x } from '../demo/catalog';", true],
-  ['electron/alerts/x.ts', "import { FAILED_DELIVERY } from '../store/failedDelivery';", false],
+  ['electron/alerts/x.ts', "import { FAILED_DELIVERY } from '../store/schema/failedDelivery';", false],
   ['electron/alerts/x.ts', "import { getDeliveryTasks } from '../query/tasks';", false],
   ['electron/demo/x.ts', "import { SourcesSync } from '../sync/sourcesSync';", true],
   ['electron/demo/remote/x.ts', "import { SourcesSync } from '../../sync/sourcesSync';", true],
@@ -71,6 +72,37 @@ const CASES: [string, string, boolean][] = [
   ['electron/main/x.ts', "import { x } from '../cli/program';", true],
   ['electron/main/x.ts', "import { runEngine } from '../engine/runEngine';", false],
   ['electron/store/x.ts', "import { STAGES } from '../../shared/status';", false],
+  // Inside store/ (docs/architecture.md): instance < durability < the core (database.ts) < tables <
+  // snapshot, schema below the core; tables and snapshot never reach durability but through the core.
+  ['electron/store/instance/x.ts', "import { DATABASE_FILE } from '../durability/files';", true],
+  ['electron/store/instance/x.ts', "import type { Row } from '../schema/row';", true],
+  ['electron/store/instance/x.ts', "import { Store } from '../database';", true],
+  ['electron/store/instance/x.ts', "import { writeFileAtomicSync } from './atomicFile';", false],
+  ['electron/store/durability/x.ts', "import { isProcessAlive } from '../instance/lock';", false],
+  ['electron/store/durability/x.ts', "import { Store } from '../database';", true],
+  ['electron/store/durability/x.ts', "import { MIGRATIONS } from '../schema/migrations';", true],
+  ['electron/store/durability/x.ts', "import { ensureOrg } from '../tables/orgs';", true],
+  ['electron/store/schema/x.ts', "import type { Store } from '../database';", true],
+  ['electron/store/schema/x.ts', "import { ensureOrg } from '../tables/orgs';", true],
+  ['electron/store/schema/x.ts', "import { listDir } from '../durability/files';", true],
+  ['electron/store/schema/x.ts', "import type { Row } from './row';", false],
+  ['electron/store/x.ts', "import { Persister } from './durability/writer';", false],
+  ['electron/store/x.ts', "import { MIGRATIONS } from './schema/migrations';", false],
+  ['electron/store/x.ts', "import { ensureOrg } from './tables/orgs';", true],
+  ['electron/store/x.ts', "import { importSnapshot } from './snapshot/importSnapshot';", true],
+  ['electron/store/x.ts', "import { acquireDataDirLock } from './instance/lock';", true],
+  ['electron/store/tables/x.ts', "import { Persister } from '../durability/writer';", true],
+  ['electron/store/tables/x.ts', "import { acquireDataDirLock } from '../instance/lock';", true],
+  ['electron/store/tables/x.ts', "import { importSnapshot } from '../snapshot/importSnapshot';", true],
+  ['electron/store/tables/x.ts', "import { listDatasets } from '../../query/list';", true],
+  ['electron/store/tables/x.ts', "import type { Store } from '../database';", false],
+  ['electron/store/tables/x.ts', "import { packTasks } from '../schema/tasksBlob';", false],
+  ['electron/store/snapshot/x.ts', "import { JournalWriter } from '../durability/journal';", true],
+  ['electron/store/snapshot/x.ts', "import { app } from 'electron';", true],
+  ['electron/store/snapshot/x.ts', "import { ensureOrg } from '../tables/orgs';", false],
+  ['electron/store/snapshot/x.ts', "import { refreshIncidents } from '../schema/incidents';", false],
+  ['electron/store/snapshot/x.ts', "import { writeFileAtomicSync } from '../instance/atomicFile';", false],
+  ['electron/store/snapshot/x.ts', "import type { Store } from '../database';", false],
   ['renderer/src/x.ts', "import { parseFilter } from '../../shared/filter';", false],
 ];
 

@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from '../../../shared/causes';
 import { checkAckNote, checkAckTarget } from '../../control/commands/ack';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { dataDirOption } from '../options';

@@ -1,7 +1,7 @@
 /** `demo [--datasets N] [--seed S]`: fill the data directory with a realistic generated org. */
 import { Command } from 'commander';
 import { DEMO_ORG, describeDemo, loadDemo } from '../../demo/load';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import type { CliIo } from '../io';
 import { withDataDir } from '../openStore';
 import { checkOrg, dataDirOption, integerOption } from '../options';

@@ -12,7 +12,7 @@ import {
   checkSince,
 } from '../../control/commands/handoff';
 import { checkOrg } from '../../control/commands/org';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { dataDirOption } from '../options';

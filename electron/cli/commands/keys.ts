@@ -3,7 +3,7 @@
  * With `serve` or the app running on the data directory, the running instance does the work (control/).
  */
 import { Command } from 'commander';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { checkName } from '../../control/commands/keys';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';

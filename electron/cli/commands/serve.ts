@@ -3,19 +3,19 @@
  * source, `runtime.json` for scripts, until SIGINT/SIGTERM; then stop the sync (a commit in progress
  * rolls back), persist, remove the runtime file and exit 0 (DESIGN.md §7).
  */
-import { openHeadlessSettings } from '../../store/settings';
+import { openHeadlessSettings } from '../../store/tables/settings';
 import { APP_VERSION } from '../../../shared/version';
 import { Command } from 'commander';
 import type { Logger } from 'pino';
 import { DEFAULT_RATE_LIMIT } from '../../api/app';
 import { PortInUseError } from '../../api/server';
-import { createApiKey, listApiKeys } from '../../store/apiKeys';
-import { resolveDataDir } from '../../store/dataDir';
-import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
+import { createApiKey, listApiKeys } from '../../store/tables/apiKeys';
+import { resolveDataDir } from '../../store/instance/dataDir';
+import { removeRuntimeFile, writeRuntimeFile } from '../../store/instance/runtimeFile';
 import { INTERVAL_LIMITS } from '../../../shared/settings';
 import { RendererNotBuiltError } from '../../rpc/rendererDir';
-import { listSources } from '../../store/sources';
-import { printable } from '../../store/orgs';
+import { listSources } from '../../store/tables/sources';
+import { printable } from '../../store/tables/orgs';
 import { type RunningEngine, runEngine } from '../../engine/runEngine';
 import type { CycleEvent } from '../../../shared/sync';
 import type { DatabaseStatus } from '../../../shared/database';

@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
-import { resolveDataDir } from '../../store/dataDir';
+import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/tables/datasetWriter';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from '../../control/commands/snapshot';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';

@@ -3,7 +3,7 @@
  * of them running on the data directory, it does the work and syncs the changed sources at once.
  */
 import { Command } from 'commander';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { checkOrg, dataDirOption, remoteKeyEnv } from '../options';

@@ -4,7 +4,7 @@
  * `serve` or the app running on the data directory, it is their "sync now" (control/commands/sync.ts).
  */
 import { Command } from 'commander';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { REMOTE_KEY_ENV } from '../../sync/secrets';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { NO_WEB_UI_SERVE } from '../../control/commands/ui';
-import { resolveDataDir } from '../../store/dataDir';
+import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { dataDirOption } from '../options';

@@ -25,12 +25,12 @@ import {
 } from '../../knowledge/acknowledge';
 import { acknowledgerName } from '../../knowledge/identity';
 import { getIncident, incidentOfDataset, listIncidents } from '../../query/incidents';
-import { INCIDENT_ID } from '../../store/incidents';
+import { INCIDENT_ID } from '../../store/schema/incidents';
 import { InvalidArgument } from '../../query/errors';
 import { datasetStatus } from '../../query/trayCounts';
-import { openAcknowledgement } from '../../store/acknowledgements';
+import { openAcknowledgement } from '../../store/tables/acknowledgements';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
+import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/tables/orgs';
 import {
   type CommandContext,
   CommandError,

@@ -10,7 +10,7 @@ import { handoffMarkdown } from '../../../shared/handoffMarkdown';
 import { parseHandoffSince } from '../../../shared/handoffSince';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
+import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/tables/orgs';
 import { type CommandContext, CommandError, CommandUsageError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
 

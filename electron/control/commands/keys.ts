@@ -1,7 +1,13 @@
 /** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
 import Type from 'typebox';
-import { KeyNameError, checkKeyName, createApiKey, listApiKeys, revokeApiKey } from '../../store/apiKeys';
-import { UnknownOrgError, printable, printableJson } from '../../store/orgs';
+import {
+  KeyNameError,
+  checkKeyName,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '../../store/tables/apiKeys';
+import { UnknownOrgError, printable, printableJson } from '../../store/tables/orgs';
 import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
 import { printTable } from './table';

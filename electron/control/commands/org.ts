@@ -1,5 +1,5 @@
 /** The org a command works on, checked before anything touches the store (on both paths). */
-import { OrgIdError, assertOrgId } from '../../store/orgs';
+import { OrgIdError, assertOrgId } from '../../store/tables/orgs';
 import { CommandError } from '../command';
 
 export function checkOrg(org: string): string {

@@ -1,9 +1,9 @@
 /** `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (DESIGN.md §4). */
 import Type from 'typebox';
-import { SourceError, listSources, removeSource, saveSource } from '../../store/sources';
+import { SourceError, listSources, removeSource, saveSource } from '../../store/tables/sources';
 import { envSecretKeeper } from '../../sync/secrets';
 import { CommandError, READ_ONLY, type RunningInstance, command } from '../command';
-import { printable, printableJson } from '../../store/orgs';
+import { printable, printableJson } from '../../store/tables/orgs';
 import { checkOrg } from './org';
 import { printTable } from './table';
 

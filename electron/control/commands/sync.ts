@@ -8,8 +8,8 @@
 import Type from 'typebox';
 import { DEFAULT_SETTINGS, incidentGapMs } from '../../../shared/settings';
 import type { CycleEvent } from '../../../shared/sync';
-import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/datasetWriter';
-import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/sources';
+import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/tables/datasetWriter';
+import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/tables/sources';
 import { SourceRunner } from '../../sync/runner';
 import { envSecretKeeper } from '../../sync/secrets';
 import { type CommandContext, CommandError, type CommandOutput, command } from '../command';

@@ -1,5 +1,5 @@
 /** A plain aligned table on stdout, a header row first (the `list` commands without `--json`). */
-import { printable } from '../../store/orgs';
+import { printable } from '../../store/tables/orgs';
 import type { CommandOutput } from '../command';
 
 /** Cells are printed escaped (`printable`): stored text cannot break or reorder the table; `--json` is the same value (`printableJson`). */

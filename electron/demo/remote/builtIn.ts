@@ -8,7 +8,7 @@
  * so the first thing a new user sees in Triage is a cause spanning several datasets.
  */
 import { randomBytes } from 'node:crypto';
-import type { Source } from '../../store/sources';
+import type { Source } from '../../store/tables/sources';
 import { SUPPLIERS } from '../catalog';
 import type { OutageCode, SupplierOutage } from '../outages';
 import { type DatasetPlan, generateDatasetPlan } from '../plan';

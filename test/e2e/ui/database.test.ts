@@ -13,7 +13,7 @@ import { generateDemoSnapshot } from '../../../electron/demo/generate';
 import { startDesktopApp } from '../../../electron/main/desktopApp';
 import { bytesToOpen } from '../../../electron/main/startup';
 import { Store } from '../../../electron/store/database';
-import { openHeadlessSettings } from '../../../electron/store/settings';
+import { openHeadlessSettings } from '../../../electron/store/tables/settings';
 import { bytesText } from '../../../shared/database';
 import { launchChromium } from '../../helpers/chromium';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoSnapshot } from '../../../electron/demo/generate';
 import { Store } from '../../../electron/store/database';
-import { setSnooze } from '../../../electron/store/snoozes';
+import { setSnooze } from '../../../electron/store/tables/snoozes';
 import type { Incident } from '../../../shared/causes';
 import type { Snapshot } from '../../../shared/schemas';
 import { STAGES } from '../../../shared/status';

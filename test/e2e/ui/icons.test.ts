@@ -7,9 +7,9 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { recordLoss, recordRegain } from '../../../electron/store/outages';
+import { recordLoss, recordRegain } from '../../../electron/store/tables/outages';
 import { Store } from '../../../electron/store/database';
-import { addTimelineEntry } from '../../../electron/store/timeline';
+import { addTimelineEntry } from '../../../electron/store/tables/timeline';
 import type { Snapshot } from '../../../shared/schemas';
 import type { TimelineKind } from '../../../shared/timeline';
 import { expectAccessible } from '../../helpers/axe';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_CAUSE_ID, failedCauseId, firstFailure, missingCauseId } from '../../../shared/causes';
-import { DEFAULT_INCIDENT_GAP_MS, incidentIdOf } from '../../../electron/store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, incidentIdOf } from '../../../electron/store/schema/incidents';
 import type { DatasetRecord, DeliveryEvent } from '../../../shared/schemas';
 import { expectAccessible } from '../../helpers/axe';
 import { SCREENSHOTS, UI_ORG, screenshot, uiSuite } from '../../helpers/ui';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Value } from 'typebox/value';
-import { revokeApiKey, createApiKey } from '../../../electron/store/apiKeys';
+import { revokeApiKey, createApiKey } from '../../../electron/store/tables/apiKeys';
 import { ErrorBody } from '../../../shared/schemas';
 import { type ApiFixture, apiFixture, HOST, NOW, PORT } from '../../helpers/api';
 

@@ -180,7 +180,7 @@ describe('paging', () => {
       const seen: string[] = [];
       let page = (await extra.get(base)).json() as Page;
       seen.push(...page.items.map((r) => r.datasetId));
-      const { importSnapshot } = await import('../../../electron/store/snapshot');
+      const { importSnapshot } = await import('../../../electron/store/snapshot/importSnapshot');
       const { fixtureRecords } = await import('../../helpers/fixtures');
       let round = 0;
       while (page.nextPageToken) {

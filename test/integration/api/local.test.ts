@@ -13,9 +13,9 @@ import {
   TimelineBody,
 } from '../../../electron/api/localSchemas';
 import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
-import { addTimelineEntry } from '../../../electron/store/timeline';
+import { addTimelineEntry } from '../../../electron/store/tables/timeline';
 import type { AcknowledgementView, CauseDataset, Incident } from '../../../shared/causes';
-import { incidentIdOf } from '../../../electron/store/incidents';
+import { incidentIdOf } from '../../../electron/store/schema/incidents';
 import type { TimelineEntry } from '../../../shared/timeline';
 import { type DatasetSpec, type LocalFixture, localFixture } from '../../helpers/localApi';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { LOCAL_PATHS } from '../../../electron/api/localRoutes';
-import { createApiKey, revokeApiKey } from '../../../electron/store/apiKeys';
+import { createApiKey, revokeApiKey } from '../../../electron/store/tables/apiKeys';
 import { MAX_CAUSE_ID_LENGTH } from '../../../shared/causes';
 import { ErrorBody } from '../../../shared/schemas';
 import { type DatasetSpec, type HttpAnswer, type LocalFixture, localFixture } from '../../helpers/localApi';

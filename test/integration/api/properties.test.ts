@@ -6,9 +6,9 @@ import { FILTER_FIELDS, type Filter, printFilter } from '../../../shared/filter'
 import { ErrorBody } from '../../../shared/schemas';
 import type { RowsPage } from '../../../shared/rows';
 import { parseSort } from '../../../shared/sort';
-import { createApiKey } from '../../../electron/store/apiKeys';
-import { writeDataset } from '../../../electron/store/datasetWriter';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { createApiKey } from '../../../electron/store/tables/apiKeys';
+import { writeDataset } from '../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { HOST, NOW, type ApiFixture, apiFixture, walk } from '../../helpers/api';
 import { type EngineClient, engineClient } from '../../helpers/engineClient';
 import { fixtureRecords } from '../../helpers/fixtures';

@@ -1,8 +1,8 @@
 /** The single-dataset and tasks endpoints, record shapes, import round-trip, ETag, X-Synced-At, OpenAPI. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import { markOrgSynced } from '../../../electron/store/orgs';
-import { importSnapshot, parseSnapshot } from '../../../electron/store/snapshot';
+import { markOrgSynced } from '../../../electron/store/tables/orgs';
+import { importSnapshot, parseSnapshot } from '../../../electron/store/snapshot/importSnapshot';
 import { DatasetRecord, ListPage, TasksRecord } from '../../../shared/schemas';
 import { type ApiFixture, apiFixture, type Page } from '../../helpers/api';
 import { fixtureTasks } from '../../helpers/fixtures';
@@ -217,7 +217,7 @@ describe('OpenAPI', () => {
 describe('export → import keeps run details as the source gave them', () => {
   it('events without stored run details derive them from tasks that arrive later', async () => {
     const { exportSnapshot } = await import('../../../electron/query/exportSnapshot');
-    const { writeTasks } = await import('../../../electron/store/datasetWriter');
+    const { writeTasks } = await import('../../../electron/store/tables/datasetWriter');
     const record = fixture.records[5]!;
     let text = '';
     exportSnapshot(fixture.store, 'acme', (chunk) => (text += chunk));

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import { buildApi } from '../../../electron/api/app';
 import { Store } from '../../../electron/store/database';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { DatasetRecord, Snapshot } from '../../../shared/schemas';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';

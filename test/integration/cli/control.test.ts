@@ -10,11 +10,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../electron/demo/remote/clock';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';
 import { CONTROL_HEADER, CONTROL_PATH } from '../../../electron/control/server';
-import { listApiKeys } from '../../../electron/store/apiKeys';
-import { CONTROL_FILE, readControlFile, writeControlFile } from '../../../electron/store/controlFile';
+import { listApiKeys } from '../../../electron/store/tables/apiKeys';
+import {
+  CONTROL_FILE,
+  readControlFile,
+  writeControlFile,
+} from '../../../electron/store/instance/controlFile';
 import { Store } from '../../../electron/store/database';
-import { LOCK_FILE, acquireDataDirLock, readDataDirLock } from '../../../electron/store/lock';
-import { writeRuntimeFile } from '../../../electron/store/runtimeFile';
+import { LOCK_FILE, acquireDataDirLock, readDataDirLock } from '../../../electron/store/instance/lock';
+import { writeRuntimeFile } from '../../../electron/store/instance/runtimeFile';
 import { REMOTE_KEY_ENV } from '../../../electron/sync/secrets';
 import { runCli } from '../../../electron/cli/program';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';

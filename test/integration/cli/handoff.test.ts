@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { Store } from '../../../electron/store/database';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { type HandoffReport } from '../../../shared/handoff';
 import { SINCE_FORMS } from '../../../shared/handoffSince';
 import { handoffMarkdown } from '../../../shared/handoffMarkdown';

@@ -7,7 +7,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { CliIo } from '../../../electron/cli/io';
 import { runCli } from '../../../electron/cli/program';
-import { listApiKeys } from '../../../electron/store/apiKeys';
+import { listApiKeys } from '../../../electron/store/tables/apiKeys';
 import { Store } from '../../../electron/store/database';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { fillableDisk } from '../../helpers/fullDisk';

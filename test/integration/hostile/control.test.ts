@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../electron/demo/remote/clock';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';
-import { listAcknowledgements } from '../../../electron/store/acknowledgements';
-import { readControlFile, writeControlFile } from '../../../electron/store/controlFile';
+import { listAcknowledgements } from '../../../electron/store/tables/acknowledgements';
+import { readControlFile, writeControlFile } from '../../../electron/store/instance/controlFile';
 import { Store } from '../../../electron/store/database';
 import { REMOTE_KEY_ENV } from '../../../electron/sync/secrets';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
@@ -307,7 +307,7 @@ describe('an error prints the same alone and through serve', () => {
     const server = await serve(dataDir);
     for (const [i, row] of rows.entries()) {
       const through = await exportTo(row.path);
-      // Export says in its own words why it cannot write there (store/exportFile.ts); failureOf's unit
+      // Export says in its own words why it cannot write there (store/snapshot/exportFile.ts); failureOf's unit
       // test covers an OS error that reaches the door as Node words it.
       expect(alone[i]!.stderr, row.name).toMatch(/^dataset-health: cannot write .+\n$/);
       expect(through, row.name).toEqual(alone[i]);

@@ -5,9 +5,9 @@
  * `keys.create` gets the same refusals through dispatch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listApiKeys } from '../../../electron/store/apiKeys';
+import { listApiKeys } from '../../../electron/store/tables/apiKeys';
 import { Store } from '../../../electron/store/database';
-import { listOrgs } from '../../../electron/store/orgs';
+import { listOrgs } from '../../../electron/store/tables/orgs';
 import { RpcError } from '../../../shared/rpc';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { startInstance } from '../../helpers/instance';

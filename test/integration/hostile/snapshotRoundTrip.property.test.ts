@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { Store } from '../../../electron/store/database';
-import { SnapshotError, importSnapshotFile } from '../../../electron/store/snapshot';
+import { SnapshotError, importSnapshotFile } from '../../../electron/store/snapshot/importSnapshot';
 import { snapshotFile, written } from '../../helpers/snapshotFile';
 
 const ORG = 'acme';

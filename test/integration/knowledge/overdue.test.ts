@@ -15,7 +15,7 @@ import { overdueInTotal } from '../../../electron/engine/runEngine';
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
 import { createDispatch } from '../../../electron/rpc/dispatch';
 import { createRpcHandlers } from '../../../electron/rpc/handlers';
-import { memorySettings } from '../../../electron/store/settings';
+import { memorySettings } from '../../../electron/store/tables/settings';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import type { DatasetRow } from '../../../shared/rows';
 import type { DatasetRecord, DeadlineConfig } from '../../../shared/schemas';

@@ -2,7 +2,7 @@
  * Sources from the settings window against the remote simulator on loopback: "Test connection" says
  * whether the remote accepts the key, and a stored key is never sent to an address it was not given for.
  */
-import { memorySettings } from '../../../electron/store/settings';
+import { memorySettings } from '../../../electron/store/tables/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';
 import { createDispatch } from '../../../electron/rpc/dispatch';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
-import { recordLoss } from '../../../electron/store/outages';
+import { recordLoss } from '../../../electron/store/tables/outages';
 import { RpcError, type RpcResponse } from '../../../shared/rpc';
 import { ORG, putDataset } from '../../helpers/alerts';
 import { removeTempDirs, tempDir } from '../../helpers/cli';

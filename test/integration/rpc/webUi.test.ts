@@ -3,7 +3,7 @@
  * cookie, every RPC request without it is 401, requests are checked against the contract, foreign
  * origins are refused, and engine events arrive as server-sent events.
  */
-import { openHeadlessSettings } from '../../../electron/store/settings';
+import { openHeadlessSettings } from '../../../electron/store/tables/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, backoffMs } from '../../../electron/sync/client';
-import { recentSyncRuns } from '../../../electron/store/syncRuns';
+import { recentSyncRuns } from '../../../electron/store/tables/syncRuns';
 import { START, allRecords, byId, closeBenches, syncBench, type SyncBench } from '../../helpers/sync';
 
 afterEach(closeBenches);

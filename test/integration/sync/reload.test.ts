@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
-import { saveSource } from '../../../electron/store/sources';
+import { saveSource } from '../../../electron/store/tables/sources';
 import type { FetchLike } from '../../../electron/sync/client';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';
 

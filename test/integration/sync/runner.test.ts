@@ -1,6 +1,6 @@
 /** One source's loop (DESIGN.md §4): when it crawls and when it polls, its state, stopping, a missing key. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveSource } from '../../../electron/store/sources';
+import { saveSource } from '../../../electron/store/tables/sources';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';
 import { SourceRunner } from '../../../electron/sync/runner';
 import type { SourceState } from '../../../shared/sync';

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApi } from '../../../electron/api/app';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';
-import { recentSyncRuns } from '../../../electron/store/syncRuns';
+import { recentSyncRuns } from '../../../electron/store/tables/syncRuns';
 import { failedDeliveryOf } from '../../../electron/sync/fingerprint';
 import type { DatasetRecord } from '../../../shared/schemas';
 import type { StatusTransition } from '../../../shared/sync';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../../electron/store/database';
-import { setSnooze } from '../../../electron/store/snoozes';
+import { setSnooze } from '../../../electron/store/tables/snoozes';
 import { ORG, alertsBench, putDataset } from '../../helpers/alerts';
 import { fill, fillableDisk } from '../../helpers/fullDisk';
 import { incidentOf } from '../../helpers/incidents';

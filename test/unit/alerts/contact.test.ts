@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Announcement } from '../../../electron/alerts/types';
 import { Store } from '../../../electron/store/database';
-import { openOutages } from '../../../electron/store/outages';
-import { datasetTimeline } from '../../../electron/store/timeline';
+import { openOutages } from '../../../electron/store/tables/outages';
+import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import type { SourceState } from '../../../shared/sync';
 import { ORG, alertsBench, putDataset, sourceState, type AlertsBench } from '../../helpers/alerts';
 

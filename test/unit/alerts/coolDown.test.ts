@@ -13,7 +13,7 @@ import { TICK_MS } from '../../../electron/alerts/alerter';
 import type { Announcement } from '../../../electron/alerts/types';
 import { acknowledgeCause, acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { Store } from '../../../electron/store/database';
-import { setSnooze } from '../../../electron/store/snoozes';
+import { setSnooze } from '../../../electron/store/tables/snoozes';
 import { ORG, alertsBench, putDataset, sourceState, type AlertsBench } from '../../helpers/alerts';
 import { incidentOf } from '../../helpers/incidents';
 

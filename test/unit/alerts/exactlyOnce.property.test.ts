@@ -24,7 +24,7 @@ import { COOL_DOWN_MS } from '../../../electron/alerts/coolDown';
 import type { Announcement } from '../../../electron/alerts/types';
 import { acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { Store } from '../../../electron/store/database';
-import { clearSnooze, listSnoozes, setSnooze } from '../../../electron/store/snoozes';
+import { clearSnooze, listSnoozes, setSnooze } from '../../../electron/store/tables/snoozes';
 import { ORG, alertsBench, putDataset, type AlertsBench } from '../../helpers/alerts';
 
 const DATASETS = 4;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planNotifications } from '../../../electron/alerts/grouping';
 import type { CausedFailure } from '../../../electron/alerts/types';
 import { Store } from '../../../electron/store/database';
-import { datasetTimeline } from '../../../electron/store/timeline';
+import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import { ORG, alertsBench, putDataset } from '../../helpers/alerts';
 import { incidentOf } from '../../helpers/incidents';
 

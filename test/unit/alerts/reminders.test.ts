@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Announcement } from '../../../electron/alerts/types';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../electron/store/database';
-import { setSnooze } from '../../../electron/store/snoozes';
-import { datasetTimeline } from '../../../electron/store/timeline';
+import { setSnooze } from '../../../electron/store/tables/snoozes';
+import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import { ORG, alertsBench, putDataset, sourceState, type AlertsBench } from '../../helpers/alerts';
 import { incidentOf } from '../../helpers/incidents';
 

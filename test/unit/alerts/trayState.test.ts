@@ -17,8 +17,8 @@ import {
 } from '../../../electron/alerts/trayState';
 import { Alerter } from '../../../electron/alerts/alerter';
 import { Store } from '../../../electron/store/database';
-import { setSnooze } from '../../../electron/store/snoozes';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { setSnooze } from '../../../electron/store/tables/snoozes';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { HandTimers, ORG, ReportedSync, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
 import { fill, fillableDisk } from '../../helpers/fullDisk';
 

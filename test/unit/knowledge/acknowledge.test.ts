@@ -19,10 +19,10 @@ import {
   acknowledge,
   listAcknowledgements,
   openAcknowledgement,
-} from '../../../electron/store/acknowledgements';
+} from '../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../electron/store/database';
-import { writeTasks } from '../../../electron/store/datasetWriter';
-import { datasetTimeline } from '../../../electron/store/timeline';
+import { writeTasks } from '../../../electron/store/tables/datasetWriter';
+import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import { applySync } from '../../../electron/sync/apply';
 import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';

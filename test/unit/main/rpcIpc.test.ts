@@ -3,7 +3,7 @@
  * `satisfies Pick<Electron.X, …>`, so they cannot drift from the real API): every contract call has a
  * handler, answers travel as { result } / { error }, other senders are refused, events reach windows.
  */
-import { memorySettings } from '../../../electron/store/settings';
+import { memorySettings } from '../../../electron/store/tables/settings';
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerRpcIpc } from '../../../electron/main/rpcIpc';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DesktopApp, startDesktopApp } from '../../../electron/main/desktopApp';
 import { Store } from '../../../electron/store/database';
-import { openHeadlessSettings } from '../../../electron/store/settings';
+import { openHeadlessSettings } from '../../../electron/store/tables/settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
 import { type FakeElectron, fakeElectron } from '../../helpers/electronFake';
 import { removeTempDirs, tempDir } from '../../helpers/cli';

@@ -9,7 +9,7 @@ import { safeStorageSecretKeeper } from '../../../electron/main/secrets';
 import { openingMenuTemplate, trayMenuTemplate } from '../../../electron/main/tray';
 import { visibleState } from '../../../electron/main/window';
 import { NO_OVERDUE, type TrayState } from '../../../electron/alerts/trayState';
-import type { Source } from '../../../electron/store/sources';
+import type { Source } from '../../../electron/store/tables/sources';
 
 const ROOT = join(import.meta.dirname, '../../..');
 

@@ -10,7 +10,7 @@ import { computeTrayState } from '../../../electron/alerts/trayState';
 import type { Announcement } from '../../../electron/alerts/types';
 import { NotificationPresenter } from '../../../electron/main/notifications';
 import { TrayController } from '../../../electron/main/tray';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../electron/store/database';
 import { fakeElectron } from '../../helpers/electronFake';
 import { ORG, putDataset, sourceState } from '../../helpers/alerts';

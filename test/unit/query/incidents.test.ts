@@ -2,17 +2,17 @@
  * The cause keys of incidents (docs/decisions.md "Incidents") as a table: each row is a troubled dataset
  * (its status, its supplier, and what its stored tasks say), all failing close in time, and the cause of
  * the incident it lands in. Every stage, a null shortCode, tasks not stored yet, tasks stored with no
- * failed task, and MISSING by supplier. (Grouping by time: test/unit/store/incidents.test.ts.)
+ * failed task, and MISSING by supplier. (Grouping by time: test/unit/store/schema/incidents.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
 import { listIncidents } from '../../../electron/query/incidents';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/schema/incidents';
 import { Store } from '../../../electron/store/database';
-import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
-import { ensureOrg } from '../../../electron/store/orgs';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { writeDataset, writeTasks } from '../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 
 const ORG = 'acme';

@@ -8,8 +8,8 @@ import { InvalidArgument } from '../../../electron/query/errors';
 import { canonicalSelection, parseSelection } from '../../../electron/query/selection';
 import { readDeliveryTasks, type TasksResult } from '../../../electron/query/tasks';
 import { Store } from '../../../electron/store/database';
-import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { writeDataset, writeTasks } from '../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
 
 describe('parseSelection', () => {

@@ -11,10 +11,10 @@ import { listIncidents } from '../../../electron/query/incidents';
 import { InvalidArgument } from '../../../electron/query/errors';
 import { listRows, statusCounts } from '../../../electron/query/rows';
 import { type SelectionText, parseSelection } from '../../../electron/query/selection';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../electron/store/database';
-import { writeDataset, writeTasks } from '../../../electron/store/datasetWriter';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { writeDataset, writeTasks } from '../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { fixtureRecords, tasksFailingAt } from '../../helpers/fixtures';
 import { regroup } from '../../helpers/incidents';
 

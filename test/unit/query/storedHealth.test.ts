@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../../../electron/query/missingTasks';
 import { storedDatasetIds, storedHealth, troubledDatasets } from '../../../electron/query/storedHealth';
 import { Store } from '../../../electron/store/database';
-import { writeTasks } from '../../../electron/store/datasetWriter';
+import { writeTasks } from '../../../electron/store/tables/datasetWriter';
 import { fixtureTasks } from '../../helpers/fixtures';
 import { ORG, putDataset } from '../../helpers/alerts';
 

@@ -11,7 +11,7 @@ import {
   failedDatasets,
   statusCounts,
 } from '../../../electron/query/trayCounts';
-import { acknowledge } from '../../../electron/store/acknowledgements';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { Store } from '../../../electron/store/database';
 import { ORG, putDataset } from '../../helpers/alerts';
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Store, StoreBusyError } from '../../../electron/store/database';
-import { ensureOrg } from '../../../electron/store/orgs';
+import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');

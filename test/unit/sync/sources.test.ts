@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SourceError, normalizeBaseUrl, type Source } from '../../../electron/store/sources';
+import { SourceError, normalizeBaseUrl, type Source } from '../../../electron/store/tables/sources';
 import { RemoteClient } from '../../../electron/sync/client';
 import { walkList } from '../../../electron/sync/remote';
 import { envSecretKeeper } from '../../../electron/sync/secrets';

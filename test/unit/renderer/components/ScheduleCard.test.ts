@@ -17,7 +17,7 @@ import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { deadlineInZones } from '../../../../renderer/src/lib/schedule';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
 import { Store } from '../../../../electron/store/database';
-import { ensureOrg } from '../../../../electron/store/orgs';
+import { ensureOrg } from '../../../../electron/store/tables/orgs';
 import { OnCallKnowledge } from '../../../../electron/knowledge/service';
 import type { RpcClient } from '../../../../shared/rpc';
 import type { SourceState } from '../../../../shared/sync';

@@ -6,7 +6,7 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from 'vue';
-import { markOrgSynced } from '../../../../electron/store/orgs';
+import { markOrgSynced } from '../../../../electron/store/tables/orgs';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
 import { useSyncStore } from '../../../../renderer/src/stores/sync';
 import type { RpcClient } from '../../../../shared/rpc';

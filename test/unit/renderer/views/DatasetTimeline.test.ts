@@ -4,7 +4,7 @@
  * Triage and the acknowledgement in force.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addTimelineEntry } from '../../../../electron/store/timeline';
+import { addTimelineEntry } from '../../../../electron/store/tables/timeline';
 import type { DatasetRow } from '../../../../shared/rows';
 import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 import { type MountedView, mountView } from './mountView';

@@ -4,7 +4,7 @@
  * timeline; the delivery view's control for the current failure, and an earlier delivery's ended one.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { acknowledge, endStaleAcknowledgements } from '../../../../electron/store/acknowledgements';
+import { acknowledge, endStaleAcknowledgements } from '../../../../electron/store/tables/acknowledgements';
 import type { DatasetRow } from '../../../../shared/rows';
 import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 import { type MountedView, mountView } from './mountView';

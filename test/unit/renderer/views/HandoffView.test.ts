@@ -11,7 +11,7 @@ import { NDatePicker } from 'naive-ui';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OnCallKnowledge } from '../../../../electron/knowledge/service';
 import { Store } from '../../../../electron/store/database';
-import { setSnooze } from '../../../../electron/store/snoozes';
+import { setSnooze } from '../../../../electron/store/tables/snoozes';
 import { type HandoffReport, atRiskByDataset } from '../../../../shared/handoff';
 import { handoffMarkdown } from '../../../../shared/handoffMarkdown';
 import type { RpcClient } from '../../../../shared/rpc';

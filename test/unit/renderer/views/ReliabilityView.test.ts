@@ -6,7 +6,7 @@
  * states; a quiet reload after a sync.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ensureOrg } from '../../../../electron/store/orgs';
+import { ensureOrg } from '../../../../electron/store/tables/orgs';
 import type { ReliabilityStats } from '../../../../shared/reliability';
 import { isolate } from '../../../../shared/isolate';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';

@@ -7,8 +7,8 @@
 import { flushPromises } from '@vue/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadDemo } from '../../../../electron/demo/load';
-import { writeDataset } from '../../../../electron/store/datasetWriter';
-import { ensureOrg } from '../../../../electron/store/orgs';
+import { writeDataset } from '../../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../../electron/store/tables/orgs';
 import { EMPTY_COUNTS, type CycleEvent } from '../../../../shared/sync';
 import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 import { fixtureRecords } from '../../../helpers/fixtures';

@@ -25,7 +25,7 @@ import { createAppRouter } from '../../../../renderer/src/router';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
 import { useSyncStore } from '../../../../renderer/src/stores/sync';
 import { Store } from '../../../../electron/store/database';
-import { ensureOrg } from '../../../../electron/store/orgs';
+import { ensureOrg } from '../../../../electron/store/tables/orgs';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';
 import { AT_RISK_RULE } from '../../../../shared/upcoming';
 import { engineDispatch } from '../../../helpers/engineClient';

@@ -1,0 +1,82 @@
+/**
+ * The knowledge parts of a snapshot file (timeline, acknowledgements, sync outages, incidents): where
+ * each sits in the file, and the reader that checks each as it is read and writes it once the file's
+ * datasets are all read.
+ */
+import type { Store } from '../database';
+import type { SnapshotChecker } from './fileChecks';
+import { jsonKey } from './importRules';
+import {
+  normalizeAcknowledgement,
+  normalizeIncident,
+  normalizeSyncOutage,
+  normalizeTimeline,
+} from './knowledgeRecords';
+import { KnowledgeWriter } from './knowledgeWriter';
+import type { SnapshotPart } from './snapshotText';
+
+type KnowledgePart = Extract<
+  SnapshotPart,
+  { kind: 'timeline' | 'acknowledgement' | 'syncOutage' | 'incident' }
+>;
+
+export const timelinePath = (datasetId: string): string => `$.timeline[${jsonKey(datasetId)}]`;
+export const acknowledgementPath = (index: number): string => `$.acknowledgements[${index}]`;
+export const syncOutagePath = (index: number): string => `$.syncOutages[${index}]`;
+export const incidentPath = (index: number): string => `$.incidents[${index}]`;
+
+/**
+ * The knowledge parts of a file: each checked as it is read (its problems come in file order with the
+ * records'), written once the file's datasets are all read, as what they say is checked against them:
+ * a file that gives them first (export writes them last) has them held until then.
+ */
+export class KnowledgeReader {
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly writer: KnowledgeWriter) {}
+
+  take(part: KnowledgePart, datasetsRead: boolean): void {
+    const write = this.check(part);
+    if (!datasetsRead) {
+      this.waiting.push(write);
+      return;
+    }
+    this.flush();
+    write();
+  }
+
+  /** Writes what waited for the datasets (call once they are all read). */
+  flush(): void {
+    for (const write of this.waiting.splice(0)) write();
+  }
+
+  private check(part: KnowledgePart): () => void {
+    const writer = this.writer;
+    if (part.kind === 'timeline') {
+      const path = timelinePath(part.datasetId);
+      const entries = normalizeTimeline(part.value, path);
+      return () => writer.timeline(part.datasetId, entries, path);
+    }
+    if (part.kind === 'acknowledgement') {
+      const path = acknowledgementPath(part.index);
+      const ack = normalizeAcknowledgement(part.value, path);
+      return () => writer.acknowledgement(ack, path);
+    }
+    if (part.kind === 'syncOutage') {
+      const path = syncOutagePath(part.index);
+      const outage = normalizeSyncOutage(part.value, path);
+      return () => writer.syncOutage(outage, path);
+    }
+    const path = incidentPath(part.index);
+    const incident = normalizeIncident(part.value, path);
+    return () => writer.incident(incident, path);
+  }
+}
+
+export const knowledgeWriter = (store: Store, orgId: string, checker: SnapshotChecker): KnowledgeWriter =>
+  new KnowledgeWriter(
+    store,
+    orgId,
+    (datasetId) => checker.datasetIds.get(datasetId),
+    (deliveryId) => checker.owner(deliveryId),
+  );

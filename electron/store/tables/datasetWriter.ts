@@ -1,0 +1,266 @@
+/**
+ * The write path for dataset records and tasks, shared by import, demo and sync. Callers wrap a whole
+ * batch in `store.transaction` so it commits whole or not at all (DESIGN.md §3).
+ */
+import type { DatasetRecord, DeliveryEvent, TasksRecord } from '../../../shared/schemas';
+import { type FailureCause, firstFailure } from '../../../shared/causes';
+import type { Store } from '../database';
+import { packTasks } from '../schema/tasksBlob';
+import { sortKeyValues } from '../schema/sortKeys';
+
+export const DEFAULT_DELIVERIES_PER_DATASET = 100;
+
+export interface WriteOptions {
+  /** replace: the record's events become exactly the given ones; merge: add/update by deliveryId. */
+  events: 'replace' | 'merge';
+  /** Retention: at most this many events per dataset, newest kept. */
+  deliveriesPerDataset: number;
+  /** Sync: fingerprint of the record as the remote sent it (import and demo leave it null). */
+  remoteHash?: string | null;
+  /** The caller knows the dataset is not stored yet: its events are exactly the record's (a first sync). */
+  isNew?: boolean;
+  /**
+   * With `isNew`: the caller knows no two of the record's events share a deliveryId (an import checks
+   * it), so they are inserted as they are, without the merge by deliveryId (which needs the index on it,
+   * that an import into an empty store builds once at its end).
+   */
+  distinctEvents?: boolean;
+}
+
+/**
+ * Caches config ids per store: a handful of distinct schedules are shared by thousands of events, and
+ * one record's events usually share the very same object.
+ */
+const configIds = new WeakMap<Store, { byText: Map<string, number>; byObject: WeakMap<object, number> }>();
+
+function configId(store: Store, config: DatasetRecord['currentProcessingDeadlineConfig']): number {
+  let cache = configIds.get(store);
+  if (!cache) {
+    configIds.set(store, (cache = { byText: new Map(), byObject: new WeakMap() }));
+    // A rolled-back write may have inserted configs that are gone again: forget every id.
+    store.onRollback(() => {
+      configIds.delete(store);
+      sequences.delete(store);
+    });
+  }
+  const known = cache.byObject.get(config);
+  if (known !== undefined) return known;
+  const json = JSON.stringify(config);
+  let id = cache.byText.get(json);
+  if (id === undefined) {
+    store.run('INSERT INTO configs (json) VALUES (?) ON CONFLICT (json) DO NOTHING', [json]);
+    id = Number(store.value<number>('SELECT id FROM configs WHERE json = ?', [json]));
+    cache.byText.set(json, id);
+  }
+  cache.byObject.set(config, id);
+  return id;
+}
+
+/** Key of an unknown time in the events' order: below every real time, so it sorts last. */
+const EMPTY_TIME = -9e15;
+const timeKey = (time: string | null): number => (time === null ? EMPTY_TIME : Date.parse(time));
+
+/** Last tie-break of the events' order: a store-wide write counter (later writes first). */
+const sequences = new WeakMap<Store, number>();
+/** Takes `count` numbers of the counter; returns the first. */
+function takeSeqs(store: Store, count: number): number {
+  const first =
+    (sequences.get(store) ?? Number(store.value<number>('SELECT coalesce(max(seq), 0) FROM events'))) + 1;
+  sequences.set(store, first + count - 1);
+  return first;
+}
+
+const lower = (value: string | null): string => (value ?? '').toLowerCase();
+
+const UPSERT_DATASET = `
+INSERT INTO datasets (org_id, dataset_id, legacy_dataset_id, name, cdu_id, cdu_name, data_product_id, data_product_name,
+  owner_org_id, supplier_id, supplier_name, config_id, delivery_id, status, latest_ts, next_expected_ts,
+  dataset_id_lower, name_lower, data_product_lower, supplier_id_lower, name_key,
+  k_status_asc, k_status_desc, k_ts_asc, k_ts_desc, remote_hash)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (org_id, dataset_id) DO UPDATE SET
+  legacy_dataset_id = excluded.legacy_dataset_id, name = excluded.name, cdu_id = excluded.cdu_id,
+  cdu_name = excluded.cdu_name, data_product_id = excluded.data_product_id,
+  data_product_name = excluded.data_product_name, owner_org_id = excluded.owner_org_id,
+  supplier_id = excluded.supplier_id, supplier_name = excluded.supplier_name, config_id = excluded.config_id,
+  delivery_id = excluded.delivery_id, status = excluded.status, latest_ts = excluded.latest_ts,
+  next_expected_ts = excluded.next_expected_ts, dataset_id_lower = excluded.dataset_id_lower,
+  name_lower = excluded.name_lower, data_product_lower = excluded.data_product_lower,
+  supplier_id_lower = excluded.supplier_id_lower, name_key = excluded.name_key,
+  k_status_asc = excluded.k_status_asc, k_status_desc = excluded.k_status_desc,
+  k_ts_asc = excluded.k_ts_asc, k_ts_desc = excluded.k_ts_desc, remote_hash = excluded.remote_hash
+RETURNING pk`;
+
+/** Events are written this many to a statement: one statement per row costs more than its values. */
+const EVENTS_PER_STATEMENT = 32;
+const EVENT_COLUMNS = 10;
+
+/** The upsert of `rows` events in one statement (rows apply in order, so a repeated deliveryId updates). */
+const upsertEvents = (rows: number): string => `
+INSERT INTO events (dataset_pk, delivery_id, status, deadline, delivered_at, config_id, run_details, deadline_key,
+  delivered_key, seq)
+VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+ON CONFLICT (delivery_id, dataset_pk) WHERE delivery_id IS NOT NULL DO UPDATE SET
+  status = excluded.status, deadline = excluded.deadline, delivered_at = excluded.delivered_at,
+  config_id = excluded.config_id, run_details = coalesce(excluded.run_details, events.run_details),
+  deadline_key = excluded.deadline_key, delivered_key = excluded.delivered_key
+-- An event the remote sent again unchanged is not rewritten: an update moves the row and its index entry
+-- even when every value is the same, dirtying pages the journal would then write (DESIGN.md §3).
+WHERE events.status IS NOT excluded.status OR events.deadline IS NOT excluded.deadline
+  OR events.delivered_at IS NOT excluded.delivered_at OR events.config_id IS NOT excluded.config_id
+  OR (excluded.run_details IS NOT NULL AND events.run_details IS NOT excluded.run_details)`;
+const UPSERT_EVENTS = Array.from({ length: EVENTS_PER_STATEMENT + 1 }, (_, rows) => upsertEvents(rows));
+const INSERT_EVENTS = UPSERT_EVENTS.map((sql) => sql.slice(0, sql.indexOf('ON CONFLICT')));
+
+/** Keeps the newest `limit` events of a dataset (newest by deadline, then delivered time). */
+const TRIM_EVENTS = `
+DELETE FROM events WHERE dataset_pk = ?1 AND (deadline_key, delivered_key, seq) < (
+  SELECT deadline_key, delivered_key, seq FROM events WHERE dataset_pk = ?1
+  ORDER BY deadline_key DESC, delivered_key DESC, seq DESC LIMIT 1 OFFSET ?2 - 1)`;
+
+/** Writes one dataset record (and its events); returns the dataset's row key. */
+export function writeDataset(
+  store: Store,
+  orgId: string,
+  record: DatasetRecord,
+  options: WriteOptions,
+): number {
+  const keys = sortKeyValues(record.latestDeliveryStatus, record.latestDeliveryTimestamp);
+  const pk = Number(
+    store.value<number>(UPSERT_DATASET, [
+      orgId,
+      record.datasetId,
+      record.legacyDatasetId,
+      record.datasetName,
+      record.cduId,
+      record.cduName,
+      record.dataProductId,
+      record.dataProductName,
+      record.ownerOrgId,
+      record.supplier.id,
+      record.supplier.name,
+      configId(store, record.currentProcessingDeadlineConfig),
+      record.deliveryId,
+      record.latestDeliveryStatus,
+      record.latestDeliveryTimestamp,
+      record.nextExpectedDeliveryTimestamp,
+      lower(record.datasetId),
+      lower(record.datasetName),
+      lower(record.dataProductName),
+      lower(record.supplier.id),
+      record.datasetName ?? '',
+      keys.k_status_asc,
+      keys.k_status_desc,
+      keys.k_ts_asc,
+      keys.k_ts_desc,
+      options.remoteHash ?? null,
+    ]),
+  );
+  if (options.events === 'replace' && !options.isNew)
+    store.run('DELETE FROM events WHERE dataset_pk = ?', [pk]);
+  writeEvents(
+    store,
+    pk,
+    record.deliveryEventList,
+    options.isNew && options.distinctEvents ? INSERT_EVENTS : UPSERT_EVENTS,
+  );
+  const count = options.isNew
+    ? record.deliveryEventList.length
+    : Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
+  if (count > options.deliveriesPerDataset) store.run(TRIM_EVENTS, [pk, options.deliveriesPerDataset]);
+  return pk;
+}
+
+function writeEvents(
+  store: Store,
+  datasetPk: number,
+  events: readonly DeliveryEvent[],
+  statements: readonly string[],
+): void {
+  // One record's events number down its list: of two with the same deadline and delivered time, the
+  // one listed first (the list is newest first) is newer, and reads back first. An export lists them in
+  // that order, so its import stores the same order again (docs/decisions.md "Snapshots").
+  if (events.length === 0) return;
+  const last = takeSeqs(store, events.length) + events.length - 1;
+  for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+    const batch = events.slice(start, start + EVENTS_PER_STATEMENT);
+    const params: (string | number | null)[] = new Array(batch.length * EVENT_COLUMNS);
+    let at = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]!;
+      params[at++] = datasetPk;
+      params[at++] = event.deliveryId;
+      params[at++] = event.status;
+      params[at++] = event.deliveryDeadline;
+      params[at++] = event.deliveredAt;
+      params[at++] = configId(store, event.processingDeadlineConfig);
+      params[at++] = event.runDetails === undefined ? null : JSON.stringify(event.runDetails);
+      params[at++] = timeKey(event.deliveryDeadline);
+      params[at++] = timeKey(event.deliveredAt);
+      params[at++] = last - start - i;
+    }
+    store.run(statements[batch.length]!, params);
+  }
+}
+
+export function writeTasks(store: Store, orgId: string, deliveryId: string, given: TasksRecord): void {
+  writePackedTasks(store, orgId, deliveryId, packTasks(given), firstFailure(given));
+}
+
+/**
+ * Stores a tasks record already in its stored form (tasksBlob.ts), with its first failed task (what
+ * causes group by: query/causes.ts), so no look at the causes has to inflate it again.
+ */
+export function writePackedTasks(
+  store: Store,
+  orgId: string,
+  deliveryId: string,
+  packed: Uint8Array,
+  failure: FailureCause | null,
+): void {
+  store.run(
+    `INSERT INTO delivery_tasks (org_id, delivery_id, json, fail_stage, fail_code, fail_message, fail_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, fail_stage = excluded.fail_stage,
+       fail_code = excluded.fail_code, fail_message = excluded.fail_message, fail_at = excluded.fail_at`,
+    [
+      orgId,
+      deliveryId,
+      packed,
+      failure?.stage ?? null,
+      failure?.shortCode ?? null,
+      failure?.message ?? null,
+      failure?.at ?? null,
+    ],
+  );
+}
+
+/** True when some dataset of the org has (or had, within retention) this delivery. */
+export function hasDelivery(store: Store, orgId: string, deliveryId: string): boolean {
+  return (
+    store.value<number>(
+      // CROSS JOIN keeps the delivery index first: the planner would otherwise walk the org's datasets.
+      `SELECT 1 FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
+       WHERE e.delivery_id = ?1 AND e.delivery_id IS NOT NULL AND d.org_id = ?2
+       UNION ALL SELECT 1 FROM datasets WHERE org_id = ?2 AND delivery_id = ?1 LIMIT 1`,
+      [deliveryId, orgId],
+    ) !== undefined
+  );
+}
+
+/** Drops tasks of deliveries no dataset of the org retains any more (DESIGN.md §3 retention). */
+export function pruneTasks(store: Store, orgId: string): number {
+  // One index probe per stored tasks record (far fewer than events).
+  return store.run(
+    `DELETE FROM delivery_tasks WHERE org_id = ?1
+       AND NOT EXISTS (SELECT 1 FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
+                       WHERE e.delivery_id = delivery_tasks.delivery_id AND d.org_id = ?1)
+       AND NOT EXISTS (SELECT 1 FROM datasets WHERE org_id = ?1 AND delivery_id = delivery_tasks.delivery_id)`,
+    [orgId],
+  );
+}
+
+/** Removes a dataset with its events (tasks of its deliveries go with the next `pruneTasks`). */
+export function deleteDataset(store: Store, orgId: string, datasetId: string): boolean {
+  return store.run('DELETE FROM datasets WHERE org_id = ? AND dataset_id = ?', [orgId, datasetId]) > 0;
+}

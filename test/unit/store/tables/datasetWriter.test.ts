@@ -1,0 +1,116 @@
+/**
+ * The write path: rollbacks leave no stale caches, revisions follow data changes only, events tied in
+ * time keep their list's order.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportSnapshot } from '../../../../electron/query/exportSnapshot';
+import { createApiKey, recordKeyUse } from '../../../../electron/store/tables/apiKeys';
+import { Store } from '../../../../electron/store/database';
+import { writeDataset } from '../../../../electron/store/tables/datasetWriter';
+import { ensureOrg } from '../../../../electron/store/tables/orgs';
+import { fixtureRecords } from '../../../helpers/fixtures';
+
+let store: Store;
+beforeEach(async () => {
+  store = await Store.open({ dataDir: null });
+  ensureOrg(store, 'acme', new Date());
+});
+afterEach(() => store.close());
+
+const options = { events: 'replace', deliveriesPerDataset: 100 } as const;
+
+describe('writeDataset', () => {
+  it('writes again after a rolled-back write that inserted a new schedule', () => {
+    const [record] = fixtureRecords(1, 3, 'rb');
+    const config = {
+      ...record!.currentProcessingDeadlineConfig,
+      hour: '23',
+      cronExpression: '30 23 * * * *',
+    };
+    const withNewSchedule = { ...record!, currentProcessingDeadlineConfig: config };
+    expect(() =>
+      store.transaction(() => {
+        writeDataset(store, 'acme', withNewSchedule, options);
+        throw new Error('sync failed half-way');
+      }),
+    ).toThrow('sync failed half-way');
+    expect(store.value('SELECT count(*) FROM datasets')).toBe(0);
+    store.transaction(() => writeDataset(store, 'acme', withNewSchedule, options));
+    expect(store.value('SELECT count(*) FROM datasets')).toBe(1);
+  });
+});
+
+describe('events tied in deadline and delivered time', () => {
+  const [base] = fixtureRecords(1, 3, 'tie');
+  // More than one statement's worth (EVENTS_PER_STATEMENT is 32), all due at once, none delivered.
+  const tied = Array.from({ length: 40 }, (_, i) => ({
+    ...base!.deliveryEventList[0]!,
+    deliveryId: `tie-${i}`,
+    deliveryDeadline: '2026-11-20T04:00:00.000Z',
+    deliveredAt: null,
+  }));
+  const record = { ...base!, deliveryId: 'tie-0', deliveryEventList: tied };
+  const listed = (): string[] => {
+    let text = '';
+    exportSnapshot(store, 'acme', (chunk) => (text += chunk));
+    const { datasets } = JSON.parse(text) as { datasets: { deliveryEventList: { deliveryId: string }[] }[] };
+    return datasets[0]!.deliveryEventList.map((event) => event.deliveryId);
+  };
+  const ids = tied.map((event) => event.deliveryId);
+
+  it("read back in the record's order (newest first), so an export's import lists them as the export did", () => {
+    store.transaction(() => writeDataset(store, 'acme', record, options));
+    expect(listed()).toEqual(ids);
+    // What an export wrote, imported again (and a sync that sends the list again): the same order.
+    store.transaction(() => writeDataset(store, 'acme', record, options));
+    expect(listed()).toEqual(ids);
+    store.transaction(() =>
+      writeDataset(store, 'acme', record, { events: 'merge', deliveriesPerDataset: 100 }),
+    );
+    expect(listed()).toEqual(ids);
+  });
+
+  it('retention keeps the first listed', () => {
+    store.transaction(() =>
+      writeDataset(store, 'acme', record, { events: 'replace', deliveriesPerDataset: 3 }),
+    );
+    expect(listed()).toEqual(['tie-0', 'tie-1', 'tie-2']);
+  });
+});
+
+describe('merging events', () => {
+  const merge = { events: 'merge', deliveriesPerDataset: 100 } as const;
+  const changes = (): number => Number(store.value('SELECT total_changes()'));
+
+  it('rewrites only the events that changed (an unchanged one would still move its row and index entry)', () => {
+    const record = fixtureRecords(4, 30, 'merge')[3]!;
+    expect(record!.deliveryEventList).toHaveLength(4);
+    store.transaction(() => writeDataset(store, 'acme', record!, merge));
+    const before = changes();
+    store.transaction(() => writeDataset(store, 'acme', record!, merge));
+    // The dataset's row only: none of its events.
+    expect(changes() - before).toBe(1);
+
+    const events = record!.deliveryEventList.map((event, i) =>
+      i === 2 ? { ...event, status: event.status === 'FAILED' ? 'HEALTHY' : 'FAILED' } : event,
+    );
+    const again = changes();
+    store.transaction(() => writeDataset(store, 'acme', { ...record!, deliveryEventList: events }, merge));
+    expect(changes() - again).toBe(2);
+    expect(store.value('SELECT status FROM events WHERE delivery_id = ?', [events[2]!.deliveryId])).toBe(
+      events[2]!.status,
+    );
+  });
+});
+
+describe('data revision', () => {
+  it('changes with data, not with a key being used', () => {
+    const key = createApiKey(store, 'acme', 'k', new Date());
+    const before = store.dataRevision;
+    recordKeyUse(store, key.id, new Date());
+    expect(store.dataRevision).toBe(before);
+    expect(store.value('SELECT last_used_at FROM api_keys')).not.toBeNull();
+    store.transaction(() => writeDataset(store, 'acme', fixtureRecords(1, 4, 'rev')[0]!, options));
+    expect(store.dataRevision).not.toBe(before);
+  });
+});
