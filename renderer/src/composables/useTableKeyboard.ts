@@ -1,5 +1,5 @@
 /**
- * The keyboard of a virtualized table (VirtualTable.vue calls this with its `keyboard`): `j`/`k` move
+ * The keyboard of a virtualized table (VirtualTable.vue calls this with its `table`): `j`/`k` move
  * the highlighted row and scroll it into view, `Enter` opens it, and the table comes back scrolled to
  * it. The datasets, Upcoming and Reliability tables move alike; what a row is, how it is highlighted,
  * what opening it does and what else a row carries (a click, `aria-current`) are each table's. Where
