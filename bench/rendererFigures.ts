@@ -4,8 +4,7 @@
  * updated table (the new total shown and the first row of the new query on screen), and from opening
  * the Triage view (a page load) to its first content (every cause listed, the worst one first).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { listIncidents } from '../electron/query/incidents';
@@ -15,6 +14,7 @@ import { DEFAULT_UPCOMING_HOURS } from '../shared/upcoming';
 import { findRendererDir } from '../electron/rpc/rendererDir';
 import { launchChromium } from '../test/helpers/chromium';
 import { BUDGET } from './budgets';
+import { type Built, ensureBuilt, newestIn } from './build';
 import { PROJECT_ROOT, startTsServer } from './children';
 import { type Report, ms } from './report';
 import type { BenchOrg } from './setup';
@@ -22,44 +22,26 @@ import { summarize } from './stats';
 
 const ROUNDS = 9;
 
-/** The newest modification time under `dir` (ms), 0 when it does not exist. */
-function newestIn(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((newest, entry) => Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs), 0);
-}
-
-/** Whether the built renderer is missing or older than its sources (a view added since the last build). */
-function rendererStale(): boolean {
+/** When the renderer was built (ms), null when it is not. */
+function rendererBuiltAt(): number | null {
   try {
-    const built = statSync(join(findRendererDir(), 'index.html')).mtimeMs;
-    return ['renderer/src', 'shared'].some((dir) => newestIn(join(PROJECT_ROOT, dir)) > built);
+    return statSync(join(findRendererDir(), 'index.html')).mtimeMs;
   } catch {
-    return true;
+    return null;
   }
 }
 
-function ensureRendererBuilt(log: (line: string) => void): void {
-  if (!rendererStale()) return;
-  log('  building the renderer (npm run build: missing or older than its sources)…');
-  try {
-    execFileSync(
-      process.execPath,
-      [join(PROJECT_ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
-      { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+/** The built renderer, made again when missing or older than its sources (a view added since the last build). */
+const RENDERER_BUILD: Built = {
+  what: 'the renderer',
+  stale: () => {
+    const built = rendererBuiltAt();
+    return (
+      built === null || ['renderer/src', 'shared'].some((dir) => newestIn(join(PROJECT_ROOT, dir)) > built)
     );
-  } catch (error) {
-    // Sources being edited may not build: an earlier build still measures what it holds.
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
-    try {
-      findRendererDir();
-    } catch {
-      throw new Error(`the renderer does not build: ${stderr.split('\n').slice(-3).join(' ')}`);
-    }
-    log(`  the renderer does not build now (${stderr.split('\n').at(-1)}); measuring the last build`);
-  }
-}
+  },
+  exists: () => rendererBuiltAt() !== null,
+};
 
 type PageElement = { getAttribute(name: string): string | null; click(): void } | null;
 type PageGlobals = {
@@ -154,7 +136,7 @@ export async function rendererFigures(
   report: Report,
   log: (line: string) => void,
 ): Promise<void> {
-  ensureRendererBuilt(log);
+  ensureBuilt(RENDERER_BUILD, log);
   log('  the window in Chromium (serve --ui)…');
   const counts = org.store.all(
     'SELECT status, count(*) AS n FROM datasets WHERE org_id = ? GROUP BY status',
@@ -390,7 +372,7 @@ async function viewFigures(
   report: Report,
   log: (line: string) => void,
 ): Promise<void> {
-  ensureRendererBuilt(log);
+  ensureBuilt(RENDERER_BUILD, log);
   log(`  ${views.map((view) => view.name).join(', ')} in Chromium (serve --ui)…`);
   const server = await startTsServer(
     'electron/cli/main.ts',

@@ -7,11 +7,11 @@
 import { parseISO } from 'date-fns';
 import type { AcknowledgementView } from './causes';
 import type { SnoozeView } from './rpc';
+import { DEFAULT_HANDOFF_HOURS, SINCE_FORMS } from './handoffOptions';
 import { TIME_RANGE, inTimeRange } from './timeRange';
 import type { UpcomingDeadline } from './upcoming';
 
-/** The window a handoff looks back over when no `since` is given. */
-export const DEFAULT_HANDOFF_HOURS = 8;
+export { DEFAULT_HANDOFF_HOURS, SINCE_FORMS };
 /** How far ahead the handoff lists at-risk deadlines. */
 export const HANDOFF_AT_RISK_HOURS = 8;
 
@@ -132,10 +132,6 @@ export interface HandoffReport {
   /** Newest first (by lostAt, then source id). */
   outages: HandoffOutage[];
 }
-
-/** The forms `since` takes, as the errors name them. */
-export const SINCE_FORMS =
-  'a duration back from now (90m, 8h, 2d) or an RFC 3339 time with its offset (2026-11-26T06:00:00Z)';
 
 const DURATION = /^(\d{1,6})([mhd])$/;
 /** The longest duration back: a year (a longer look back names its start as a time). */

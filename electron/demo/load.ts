@@ -8,8 +8,6 @@ import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/incidents';
 import { ensureOrg } from '../store/orgs';
 import { generateDemoDatasets } from './generate';
 
-export const DEMO_ORG = 'demo';
-
 export interface LoadDemoOptions {
   orgId: string;
   datasets: number;

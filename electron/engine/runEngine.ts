@@ -11,7 +11,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RpcHandlers } from '../../shared/rpc';
 import { type Settings, incidentGapMs } from '../../shared/settings';
-import type { RateLimitOptions } from '../api/app';
+import type { RateLimitOptions } from '../api/rateLimit';
 import { type ApiServer, startApiServer } from '../api/server';
 import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../demo/remote/builtIn';
 import { type Dispatch, createDispatch } from '../rpc/dispatch';
@@ -175,7 +175,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
             store,
             dataDir: options.dataDir,
             now: options.now,
-            settings: () => options.settings.read(),
+            settings: async () => options.settings.read(),
             instance: {
               purpose: options.purpose,
               pid: process.pid,

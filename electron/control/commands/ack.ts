@@ -99,9 +99,9 @@ export function checkAckNote(note: string | undefined): string | null {
 }
 
 /** Who acknowledges: `--by`, else the settings' triage name, else the OS user (a bad setting is exit 1). */
-function whoActs(ctx: CommandContext, by: string | undefined): { by: string; now: Date } {
+async function whoActs(ctx: CommandContext, by: string | undefined): Promise<{ by: string; now: Date }> {
   if (by !== undefined) return { by, now: ctx.now() };
-  const name = acknowledgerName(ctx.settings());
+  const name = acknowledgerName(await ctx.settings());
   const problem = ackNameProblem(name);
   if (problem !== null)
     throw new CommandError(`the name in Settings → Triage ${problem}: change it, or pass --by NAME`);
@@ -205,7 +205,7 @@ export const ack = command({
   async run(ctx, args, out) {
     const target = checkAckTarget(args);
     const note = checkAckNote(args.note);
-    const who = whoActs(ctx, target.by);
+    const who = await whoActs(ctx, target.by);
     const { store } = ctx;
     const done = await store.whenIdle(() => {
       try {
@@ -296,7 +296,7 @@ export const unack = command({
   ),
   async run(ctx, args, out) {
     const target = checkAckTarget(args);
-    const who = whoActs(ctx, target.by);
+    const who = await whoActs(ctx, target.by);
     const { store } = ctx;
     const done = await store.whenIdle(() =>
       target.datasetId !== null

@@ -5,16 +5,12 @@
  * answers the same, except overdue, which only a running sync can tell (the report says so).
  */
 import Type from 'typebox';
-import { DEFAULT_HANDOFF_HOURS, handoffMarkdown, parseHandoffSince } from '../../../shared/handoff';
+import { handoffMarkdown, parseHandoffSince } from '../../../shared/handoff';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
 import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
 import { type CommandContext, CommandError, CommandUsageError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
-
-export const HANDOFF_FORMATS = ['md', 'json'] as const;
-export type HandoffFormat = (typeof HANDOFF_FORMATS)[number];
-export const DEFAULT_HANDOFF_SINCE = `${DEFAULT_HANDOFF_HOURS}h`;
 
 /** `--since` read against `now`: a usage error naming --since and the accepted forms. */
 export function checkSince(since: string, now: Date): Date {
