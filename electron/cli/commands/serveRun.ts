@@ -8,7 +8,6 @@ import type { Logger } from 'pino';
 import { PortInUseError } from '../../api/server';
 import { createApiKey, listApiKeys } from '../../store/apiKeys';
 import { resolveDataDir } from '../../store/dataDir';
-import { removeRuntimeFile, writeRuntimeFile } from '../../store/runtimeFile';
 import { RendererNotBuiltError } from '../../rpc/rendererDir';
 import { listSources } from '../../store/sources';
 import { printable } from '../../store/orgs';
@@ -90,7 +89,6 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     throw error;
   }
   const { api, sync, demo } = engine;
-  writeRuntimeFile(dataDir, { apiUrl: api.url, pid: process.pid, startedAt: io.now().toISOString() });
   io.stdout(`Local API listening on ${api.url}\n`);
   if (engine.uiUrl) io.stdout(`Web UI: ${engine.uiUrl}\n`);
   if (demo) {
@@ -130,7 +128,6 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     // The last alerts' hooks finish (each within its timeout) before the process ends.
     await hook?.idle();
   } finally {
-    removeRuntimeFile(dataDir);
     await opened.close().catch((error: unknown) => {
       // Stopping is the last chance to write what waits in memory: say what could not be saved.
       const refused = databaseStatus(store, dataDir).writeProblem;
