@@ -8,9 +8,9 @@ import Type from 'typebox';
 import { handoffMarkdown, parseHandoffSince } from '../../../shared/handoff';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/orgs';
-import { type CommandContext, CommandError, CommandUsageError, READ_ONLY, command } from '../command';
-import { checkOrg } from './org';
+import { printable, printableJson } from '../../store/orgs';
+import { type CommandContext, CommandUsageError, READ_ONLY, command } from '../command';
+import { checkOrg, orgOrOnly } from './org';
 
 /** `--since` read against `now`: a usage error naming --since and the accepted forms. */
 export function checkSince(since: string, now: Date): Date {
@@ -22,24 +22,8 @@ export function checkSince(since: string, now: Date): Date {
 }
 
 /** The org given, else the data directory's only org. */
-function orgOf(store: Store, org: string | undefined): string {
-  if (org !== undefined) {
-    try {
-      requireOrg(store, org);
-      return org;
-    } catch (error) {
-      if (error instanceof UnknownOrgError) throw new CommandError(error.message);
-      throw error;
-    }
-  }
-  const orgs = listOrgs(store).map(({ id }) => id);
-  if (orgs.length === 0) throw new CommandError('this mirror has no org yet: nothing to hand off');
-  if (orgs.length > 1)
-    throw new CommandUsageError(
-      `handoff needs --org here: this mirror has ${orgs.length} orgs (${orgs.join(', ')})`,
-    );
-  return orgs[0]!;
-}
+const orgOf = (store: Store, org: string | undefined): string =>
+  orgOrOnly(store, org, { nothing: 'nothing to hand off', asker: 'handoff' });
 
 function knowledgeOf(ctx: CommandContext): OnCallKnowledge {
   if (ctx.instance) return ctx.instance.knowledge;
