@@ -9,11 +9,17 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // TypeBox is bundled, not loaded from node_modules: its hundreds of small modules cost every CLI
+      // command ~0.2 s to resolve at start, and bundled it is tree-shaken into a few kilobytes.
+      externalizeDeps: { exclude: ['typebox', 'date-fns'] },
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'electron/main/index.ts'),
           cli: resolve(import.meta.dirname, 'electron/cli/main.ts'),
         },
+        // Each CLI command loads its own modules when it runs (import() in its action); tiny chunks of
+        // constants and pure functions are merged, since every file a command opens costs its start.
+        output: { experimentalMinChunkSize: 20_000 },
       },
     },
   },

@@ -25,6 +25,10 @@ export const BUDGET = {
   rendererFilterMs: 150,
   /** Triage / Upcoming / Reliability view: first content (the engine's part and the window's). */
   viewFirstContentMs: 500,
+  /** The built CLI's start, as a multiple of a bare `node -e 0` in the same run: `--help`… */
+  cliHelpRatio: 2,
+  /** …and `keys list` on an empty data directory. */
+  cliKeysListRatio: 4,
 } as const;
 
 const MIB = 1024 * 1024;

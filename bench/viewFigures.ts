@@ -3,7 +3,7 @@
  * round a new document from navigation start, p50 beside the budget.
  */
 import type { Page } from 'playwright-core';
-import { DEFAULT_HANDOFF_HOURS } from '../shared/handoff';
+import { DEFAULT_HANDOFF_HOURS } from '../shared/handoffOptions';
 import { DEFAULT_STATS_DAYS, DEFAULT_STATS_GROUP_BY } from '../shared/reliability';
 import { DEFAULT_UPCOMING_HOURS } from '../shared/upcoming';
 import { launchChromium } from '../test/helpers/chromium';

@@ -8,6 +8,7 @@
  * Failures of one cause key close in time form an incident, with a stable id (`inc-…`) that the window's
  * URL, the CLI's `ack --cause` and the local API all use.
  */
+import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from './ackLimits';
 import { CONTROL, codePoint } from './controlCharacters';
 import { inTimeRange } from './timeRange';
 import type { TasksRecord } from './schemas';
@@ -125,10 +126,7 @@ export interface AcknowledgementView {
   endReason: string | null;
 }
 
-/** Longest note kept with an acknowledgement. */
-export const MAX_NOTE_LENGTH = 2000;
-/** Longest name of who acknowledged. */
-export const MAX_ACK_NAME_LENGTH = 100;
+export { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from './ackLimits';
 
 /** Control characters but tab and line feed, which a note of several lines holds. */
 const CONTROL_IN_NOTE = /[^\P{Cc}\t\n]/u;

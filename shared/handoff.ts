@@ -8,8 +8,6 @@ import type { AcknowledgementView } from './causes';
 import type { SnoozeView } from './views';
 import type { UpcomingDeadline } from './upcoming';
 
-/** The window a handoff looks back over when no `since` is given. */
-export const DEFAULT_HANDOFF_HOURS = 8;
 /** How far ahead the handoff lists at-risk deadlines. */
 export const HANDOFF_AT_RISK_HOURS = 8;
 

@@ -3,11 +3,8 @@
  * time), read the same way by the window, the CLI and `/local/v1/handoff`.
  */
 import { parseISO } from 'date-fns';
+import { SINCE_FORMS } from './handoffOptions';
 import { TIME_RANGE, inTimeRange } from './timeRange';
-
-/** The forms `since` takes, as the errors name them. */
-export const SINCE_FORMS =
-  'a duration back from now (90m, 8h, 2d) or an RFC 3339 time with its offset (2026-11-26T06:00:00Z)';
 
 const DURATION = /^(\d{1,6})([mhd])$/;
 /** The longest duration back: a year (a longer look back names its start as a time). */

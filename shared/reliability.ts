@@ -12,16 +12,28 @@ export const STATS_DAYS = [7, 30, 90] as const;
 export type StatsDays = (typeof STATS_DAYS)[number];
 export const DEFAULT_STATS_DAYS: StatsDays = 30;
 
-/** Counts and rates over the deliveries whose deadline falls in a window. */
-export interface ReliabilityFigures {
+/** The grouping a text names (`/local/v1/stats?groupBy=`, the view's URL), or null. */
+export const statsGroupByOf = (text: string): StatsGroupBy | null =>
+  STATS_GROUPS.find((group) => group === text) ?? null;
+/** The window a text names (`7`, `30`, `90`), or null. */
+export const statsDaysOf = (text: string): StatsDays | null =>
+  STATS_DAYS.find((allowed) => String(allowed) === text) ?? null;
+
+/** How the deliveries whose deadline falls in a window (or a week of it) ended. */
+interface DeliveryCounts {
   /** Settled deliveries (HEALTHY, DELIVERED_LATE, MISSING, FAILED); IN_PROGRESS ones wait. */
   deliveries: number;
   onTime: number;
   late: number;
   missing: number;
   failed: number;
-  /** Each count / deliveries; null when there are none. */
+  /** onTime / deliveries; null when there are none. */
   onTimeRate: number | null;
+}
+
+/** Counts and rates over the deliveries whose deadline falls in a window. */
+export interface ReliabilityFigures extends DeliveryCounts {
+  /** Each other count / deliveries; null when there are none. */
   lateRate: number | null;
   missingRate: number | null;
   failedRate: number | null;
@@ -34,16 +46,10 @@ export interface ReliabilityFigures {
 }
 
 /** One week of a trend (weeks end at the window's end: the newest is the last 7 days). */
-export interface WeekFigures {
+export interface WeekFigures extends DeliveryCounts {
   /** [start, end), RFC 3339 UTC. */
   start: string;
   end: string;
-  deliveries: number;
-  onTime: number;
-  late: number;
-  missing: number;
-  failed: number;
-  onTimeRate: number | null;
 }
 
 export interface StatsGroup {

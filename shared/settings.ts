@@ -4,14 +4,12 @@
  * calls (they are records, not preferences).
  */
 import Type, { type Static } from 'typebox';
+import { INTERVAL_LIMITS } from './intervals';
 import { DateTimeInRange } from './timeRange';
 
 const Clock = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, local time' });
 
-export const INTERVAL_LIMITS = {
-  pollSeconds: [10, 3600],
-  crawlMinutes: [1, 1440],
-} as const;
+export { INTERVAL_LIMITS };
 
 export const RETENTION_LIMITS = [10, 1000] as const;
 /** Hours between failures of one cause that still make one incident. */

@@ -31,21 +31,13 @@ import { OnCallKnowledge } from '../knowledge/service';
 import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rateLimit';
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: Authenticated;
   }
 }
-
-export interface RateLimitOptions {
-  /** Sustained requests per second per key. */
-  perSecond: number;
-  /** Requests a key may send at once before being limited. */
-  burst: number;
-}
-
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 100, burst: 200 };
 
 export interface ApiOptions {
   store: Store;

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
-import { DEFAULT_HANDOFF_HOURS, HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
+import { HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
+import { DEFAULT_HANDOFF_HOURS } from '../../shared/handoffOptions';
 import { handoffMarkdown } from '../../shared/handoffMarkdown';
 import { parseHandoffSince } from '../../shared/handoffSince';
 import type { OnCallKnowledge } from '../knowledge/service';

@@ -5,7 +5,7 @@
  * errors and caching headers (they are registered beside them, behind the same hooks). Nothing here
  * writes: acknowledging is done from the window or the CLI.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, RouteGenericInterface } from 'fastify';
 import { type Incident, causeIdOf, parseCauseId } from '../../shared/causes';
 import { TIMELINE_LIMIT } from '../../shared/timeline';
 import { listIncidents } from '../query/incidents';
@@ -100,80 +100,89 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
   registerStatsRoute(app, store, knowledge, answer);
   registerHandoffRoute(app, store, knowledge, answer);
 
-  app.get<{ Querystring: IncidentsQuery }>(
+  /**
+   * One GET of this file: its schema (the OpenAPI document's summary and description with it); `read`
+   * checks the request at once (a bad one is a 400 before the store is asked) and returns what reads
+   * the store, run when the store is idle and answered with its ETag.
+   */
+  const get = <R extends RouteGenericInterface>(
+    path: string,
+    schema: FastifySchema,
+    read: (request: FastifyRequest<R>) => () => object,
+  ): void => {
+    app.get(path, { schema }, async (request, reply) => {
+      // Fastify checked the query and params against `schema`: R is what they are now.
+      const body = read(request as FastifyRequest<R>);
+      return store.whenIdle(() => answer(request, reply, body()));
+    });
+  };
+
+  get<{ Querystring: IncidentsQuery }>(
     LOCAL_PATHS.incidents,
     {
-      schema: {
-        querystring: IncidentsQuery,
-        response: LOCAL_RESPONSES.incidents,
-        summary: "The org's incidents: live ones nobody acknowledged first, then newest first",
-        description:
-          'Failures of one cause whose failure times lie within the incident gap (default 6 h) of each other, across suppliers. Body: `{ incidents: Incident[], syncedAt }`.',
-      },
+      querystring: IncidentsQuery,
+      response: LOCAL_RESPONSES.incidents,
+      summary: "The org's incidents: live ones nobody acknowledged first, then newest first",
+      description:
+        'Failures of one cause whose failure times lie within the incident gap (default 6 h) of each other, across suppliers. Body: `{ incidents: Incident[], syncedAt }`.',
     },
-    async (request, reply) => {
+    (request) => {
       const cause = request.query.cause === undefined ? null : canonicalCause(request.query.cause);
       const only = incidentParameter(request.query.incident);
       const includeDatasets = flag(request.query.includeDatasets, true);
       const includeEnded = only !== null || flag(request.query.includeEnded, false);
-      return store.whenIdle(() => {
+      return (): IncidentsBody => {
         const incidents = listIncidents(store, orgOf(request), { includeEnded }).filter(
           (incident) =>
             (cause === null || incident.causeId === cause) && (only === null || incident.incidentId === only),
         );
-        const body: IncidentsBody = {
+        return {
           incidents: includeDatasets ? incidents : incidents.map(withoutDatasets),
           syncedAt: syncedAt(store, request),
         };
-        return answer(request, reply, body);
-      });
+      };
     },
   );
 
-  app.get<{ Querystring: CausesQuery }>(
+  get<{ Querystring: CausesQuery }>(
     LOCAL_PATHS.causes,
     {
-      schema: {
-        querystring: CausesQuery,
-        response: LOCAL_RESPONSES.causes,
-        summary: 'The live incidents, under their name before incidents (use /local/v1/incidents)',
-        description:
-          'The live incidents of /local/v1/incidents, each also with `firstSeenAt`/`lastSeenAt` (its first and last failure time). Body: `{ causes: Incident[], syncedAt }`.',
-      },
+      querystring: CausesQuery,
+      response: LOCAL_RESPONSES.causes,
+      summary: 'The live incidents, under their name before incidents (use /local/v1/incidents)',
+      description:
+        'The live incidents of /local/v1/incidents, each also with `firstSeenAt`/`lastSeenAt` (its first and last failure time). Body: `{ causes: Incident[], syncedAt }`.',
     },
-    async (request, reply) => {
+    (request) => {
       const only = request.query.cause === undefined ? null : canonicalCause(request.query.cause);
       const includeDatasets = flag(request.query.includeDatasets, true);
-      return store.whenIdle(() => {
-        const causes = listIncidents(store, orgOf(request))
+      return (): CausesBody => ({
+        causes: listIncidents(store, orgOf(request))
           .filter((incident) => only === null || incident.causeId === only)
           .map((incident) => ({
             ...(includeDatasets ? incident : withoutDatasets(incident)),
             firstSeenAt: incident.firstFailureAt,
             lastSeenAt: incident.lastFailureAt,
-          }));
-        const body: CausesBody = { causes, syncedAt: syncedAt(store, request) };
-        return answer(request, reply, body);
+          })),
+        syncedAt: syncedAt(store, request),
       });
     },
   );
 
-  app.get<{ Querystring: AcknowledgementsQuery }>(
+  get<{ Querystring: AcknowledgementsQuery }>(
     LOCAL_PATHS.acknowledgements,
     {
-      schema: {
-        querystring: AcknowledgementsQuery,
-        response: LOCAL_RESPONSES.acknowledgements,
-        summary: "The org's acknowledgements",
-        description:
-          'Those that hold now (with includeEnded=true also those that ended), open ones first, each group newest first. Body: `{ acknowledgements: AcknowledgementView[] }`.',
-      },
+      querystring: AcknowledgementsQuery,
+      response: LOCAL_RESPONSES.acknowledgements,
+      summary: "The org's acknowledgements",
+      description:
+        'Those that hold now (with includeEnded=true also those that ended), open ones first, each group newest first. Body: `{ acknowledgements: AcknowledgementView[] }`.',
     },
-    async (request, reply) => {
+    (request) => {
       const { datasetId } = request.query;
       const cause = request.query.cause === undefined ? null : canonicalCause(request.query.cause, true);
       const includeEnded = flag(request.query.includeEnded, false);
-      return store.whenIdle(() => {
+      return (): AcknowledgementsBody => {
         const orgId = orgOf(request);
         let acknowledgements = listAcknowledgements(store, orgId, includeEnded);
         if (datasetId !== undefined)
@@ -195,27 +204,24 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
               (a.endedAt === null && current.has(`${a.datasetId}\n${a.deliveryId}`)),
           );
         }
-        const body: AcknowledgementsBody = { acknowledgements };
-        return answer(request, reply, body);
-      });
+        return { acknowledgements };
+      };
     },
   );
 
-  app.get<{ Params: { datasetId: string }; Querystring: TimelineQuery }>(
+  get<{ Params: { datasetId: string }; Querystring: TimelineQuery }>(
     LOCAL_PATHS.timeline,
     {
-      schema: {
-        params: TimelineParams,
-        querystring: TimelineQuery,
-        response: LOCAL_RESPONSES.timeline,
-        summary: "A dataset's timeline, newest first",
-        description:
-          'Status transitions the mirror saw, notifications and reminders raised, acknowledgements and their notes, and sync outages. Body: `{ datasetId, entries: TimelineEntry[] }`.',
-      },
+      params: TimelineParams,
+      querystring: TimelineQuery,
+      response: LOCAL_RESPONSES.timeline,
+      summary: "A dataset's timeline, newest first",
+      description:
+        'Status transitions the mirror saw, notifications and reminders raised, acknowledgements and their notes, and sync outages. Body: `{ datasetId, entries: TimelineEntry[] }`.',
     },
-    async (request, reply) => {
+    (request) => {
       const limit = timelineLimit(request.query.limit);
-      return store.whenIdle(() => {
+      return (): TimelineBody => {
         const orgId = orgOf(request);
         const datasetId = resolveDatasetId(store, orgId, request.params.datasetId);
         if (datasetId === null) {
@@ -224,9 +230,8 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
             `no dataset '${quote(request.params.datasetId)}' (by datasetId or legacyDatasetId)`,
           );
         }
-        const body: TimelineBody = { datasetId, entries: datasetTimeline(store, orgId, datasetId, limit) };
-        return answer(request, reply, body);
-      });
+        return { datasetId, entries: datasetTimeline(store, orgId, datasetId, limit) };
+      };
     },
   );
 }

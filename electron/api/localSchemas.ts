@@ -4,8 +4,9 @@
  * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
  * at compile time, so the document cannot drift from what the engine returns.
  */
-import { DEFAULT_HANDOFF_HOURS } from '../../shared/handoff';
-import { MAX_SINCE_DAYS, SINCE_FORMS } from '../../shared/handoffSince';
+import { DEFAULT_HANDOFF_HOURS } from '../../shared/handoffOptions';
+import { MAX_SINCE_DAYS } from '../../shared/handoffSince';
+import { SINCE_FORMS } from '../../shared/handoffOptions';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type Static } from 'typebox';
 import {

@@ -10,12 +10,12 @@ import {
   DEFAULT_STATS_DAYS,
   DEFAULT_STATS_GROUP_BY,
   type ReliabilityFigures,
-  STATS_DAYS,
-  STATS_GROUPS,
   type StatsDays,
   type StatsGroup,
   type StatsGroupBy,
   type WeekFigures,
+  statsDaysOf,
+  statsGroupByOf,
 } from '../../shared/reliability';
 import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
@@ -140,17 +140,16 @@ export const STATS_SCHEMA_MATCHES: [
 
 function groupByOf(value: string | undefined): StatsGroupBy {
   if (value === undefined) return DEFAULT_STATS_GROUP_BY;
-  const groupBy = STATS_GROUPS.find((group) => group === value);
-  if (groupBy === undefined)
+  const groupBy = statsGroupByOf(value);
+  if (groupBy === null)
     throw new ApiError('INVALID_ARGUMENT', `groupBy '${quote(value)}': ${GROUP_BY_RULE}`, 'groupBy');
   return groupBy;
 }
 
 function daysOf(value: string | undefined): StatsDays {
   if (value === undefined) return DEFAULT_STATS_DAYS;
-  const days = STATS_DAYS.find((allowed) => String(allowed) === value);
-  if (days === undefined)
-    throw new ApiError('INVALID_ARGUMENT', `days '${quote(value)}': ${DAYS_RULE}`, 'days');
+  const days = statsDaysOf(value);
+  if (days === null) throw new ApiError('INVALID_ARGUMENT', `days '${quote(value)}': ${DAYS_RULE}`, 'days');
   return days;
 }
 

@@ -6,8 +6,9 @@
  */
 import { type IncomingMessage, request } from 'node:http';
 import { CommandError, type CommandOutput, CommandUsageError } from '../control/command';
-import { COMMANDS, type CommandName } from '../control/commands';
-import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from '../control/server';
+import type { CommandName } from '../control/commands';
+import { COMMAND_MODULES } from './commandModules';
+import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from '../control/protocol';
 import type { ControlInfo } from '../store/instance/controlFile';
 
 /**
@@ -47,8 +48,8 @@ export async function handOver(
     }
     throw new CommandError(`${who} refused the command: ${message}`);
   }
-  const unknown = (cause: string): CommandError => {
-    const definition = COMMANDS[name] as { ifOutcomeUnknown(args: unknown): string };
+  const unknown = async (cause: string): Promise<CommandError> => {
+    const definition = (await COMMAND_MODULES[name]()) as { ifOutcomeUnknown(args: unknown): string };
     return new CommandError(
       `${who} stopped answering before the command ended (${cause}): whether it was done is unknown; ${definition.ifOutcomeUnknown(args)}`,
     );
@@ -89,7 +90,7 @@ async function textOf(response: IncomingMessage): Promise<string> {
 async function readAnswer(
   out: CommandOutput,
   body: IncomingMessage,
-  unknown: (cause: string) => CommandError,
+  unknown: (cause: string) => Promise<CommandError>,
 ): Promise<unknown> {
   body.setEncoding('utf8');
   let pending = '';
@@ -113,9 +114,9 @@ async function readAnswer(
     }
   } catch (error) {
     if (error instanceof CommandError) throw error;
-    throw unknown(`its answer broke off: ${describe(error)}`);
+    throw await unknown(`its answer broke off: ${describe(error)}`);
   }
-  throw unknown('its answer ended early');
+  throw await unknown('its answer ended early');
 }
 
 function describe(error: unknown): string {

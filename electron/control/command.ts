@@ -54,8 +54,11 @@ export interface CommandContext {
   /** The folder the store lives in: a file the user names is never written inside it (store/snapshot/exportFile.ts). */
   dataDir: string;
   now(): Date;
-  /** The data directory's settings: the running instance's own, else the settings file read on demand. */
-  settings(): Settings;
+  /**
+   * The data directory's settings: the running instance's own, else the settings file read on demand
+   * (loaded then: the commands that never read it start without it).
+   */
+  settings(): Promise<Settings>;
   /** Present when the command runs inside `serve` or the app (the control channel). */
   instance?: RunningInstance;
 }

@@ -13,14 +13,7 @@ import { Compile } from 'typebox/compile';
 import { ApiError, sendError } from '../api/errors';
 import { type CommandContext, type CommandOutput, failureOf } from './command';
 import { COMMANDS, type CommandName, isCommandName } from './commands';
-
-export const CONTROL_PATH = '/control/v1/run';
-/** The header carrying the secret of control.json. */
-export const CONTROL_HEADER = 'x-dataset-health-control';
-
-/** One line of the answer stream (exit 2: a usage error the command found, `CommandUsageError`). */
-export type ControlLine =
-  { stdout: string } | { stderr: string } | { exit: 0; result: unknown } | { exit: 1 | 2; error: string };
+import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from './protocol';
 
 const checks = Object.fromEntries(
   Object.entries(COMMANDS).map(([name, definition]) => [name, Compile(definition.args)]),

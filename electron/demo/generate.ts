@@ -5,7 +5,8 @@
  * Same options, same snapshot: all randomness is seeded and time comes only from `options.now`.
  */
 import type { DatasetRecord, Snapshot, TasksRecord } from '../../shared/schemas';
-import { DEFAULT_FAIL_RATE, DEFAULT_ORG_ID, generateDatasetPlan } from './plan';
+import { DEFAULT_FAIL_RATE } from './defaults';
+import { DEFAULT_ORG_ID, generateDatasetPlan } from './plan';
 import { deriveDataset } from './record';
 import { occurrencesAt } from './schedule';
 import { buildTasksRecord } from './tasks';

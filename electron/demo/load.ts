@@ -13,8 +13,6 @@ import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incid
 import { ensureOrg } from '../store/tables/orgs';
 import { generateDemoDatasets } from './generate';
 
-export const DEMO_ORG = 'demo';
-
 export interface LoadDemoOptions {
   orgId: string;
   datasets: number;

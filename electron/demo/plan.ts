@@ -16,6 +16,7 @@ import {
   WEEKLY_DAYS,
   type ScheduleKind,
 } from './catalog';
+import { DEFAULT_FAIL_RATE } from './defaults';
 import { hex8 } from './format';
 import { type OutageSource, type SupplierOutage, outageFailShare } from './outages';
 import { drawDestinations, drawSteps, pipelineMs, type Destination, type PipelineStep } from './pipeline';
@@ -73,7 +74,6 @@ export interface PlanOptions {
 }
 
 export const DEFAULT_ORG_ID = 'org-demo';
-export const DEFAULT_FAIL_RATE = 0.06;
 
 const MINUTE = 60_000;
 const NO_OUTAGES: readonly SupplierOutage[] = [];

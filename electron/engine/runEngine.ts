@@ -3,7 +3,9 @@
  * with none configured and `demoWhenNoSources`, the built-in demo: a simulated remote in-process), the
  * local API reading through to the remotes for tasks never synced, and the RPC handlers and events the
  * window uses (over IPC in the app; over HTTP on the API's port with `ui`, for `serve --ui`). Stored
- * settings apply unless the command line gave a value. Stopping: see `stop()` below.
+ * settings apply unless the command line gave a value. It keeps the instance's files in the data
+ * directory for both shells: `control.json` once the control channel is open, `runtime.json` once all
+ * runs; `stop()` removes both. Stopping: see `stop()` below.
  *
  * DESIGN §1: this is the engine's composition root, the one folder above api/, rpc/, sync/, alerts/ and
  * demo/ that wires them together; both shells (`main/`, `cli/`) call it and nothing below imports it.
@@ -11,7 +13,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RpcHandlers } from '../../shared/rpc';
 import { type Settings, incidentGapMs } from '../../shared/settings';
-import type { RateLimitOptions } from '../api/app';
+import type { RateLimitOptions } from '../api/rateLimit';
 import { type ApiServer, startApiServer } from '../api/server';
 import { type BuiltInDemo, DEMO_INTERVALS, startBuiltInDemo } from '../demo/remote/builtIn';
 import { type Dispatch, createDispatch } from '../rpc/dispatch';
@@ -36,6 +38,7 @@ import {
   removeControlFile,
   writeControlFile,
 } from '../store/instance/controlFile';
+import { removeRuntimeFile, writeRuntimeFile } from '../store/instance/runtimeFile';
 
 export interface EngineOptions {
   store: Store;
@@ -180,7 +183,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
             store,
             dataDir: options.dataDir,
             now: options.now,
-            settings: () => options.settings.read(),
+            settings: async () => options.settings.read(),
             instance: {
               purpose: options.purpose,
               pid: process.pid,
@@ -217,6 +220,12 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   // Reliability view's default statistics, so a look finds them ready.
   const stopWarming = sync.onCycle((event) => void knowledge.warm(event.orgId).catch(reportAlertsError));
   sync.start();
+  // Last, once everything runs: scripts that find the API by runtime.json find it answering.
+  writeRuntimeFile(options.dataDir, {
+    apiUrl: api.url,
+    pid: process.pid,
+    startedAt: options.now().toISOString(),
+  });
   return {
     api,
     sync,
@@ -231,17 +240,22 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       // waits for that. Commands in flight run on: a one-off sync hears `stopping` and ends.
       stopKeepingControl();
       removeControlFile(options.dataDir);
-      stopping.abort();
-      const commandsDone = control?.close();
-      // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
-      await sync.stop();
-      // Every command in flight ends and sends its last line before the API closes its connections.
-      await commandsDone;
-      stopWarming();
-      // After the sync: the last cycle's announcements are decided (and remembered) before the end.
-      await alerts.stop();
-      await api.close();
-      await demo?.close();
+      try {
+        stopping.abort();
+        const commandsDone = control?.close();
+        // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
+        await sync.stop();
+        // Every command in flight ends and sends its last line before the API closes its connections.
+        await commandsDone;
+        stopWarming();
+        // After the sync: the last cycle's announcements are decided (and remembered) before the end.
+        await alerts.stop();
+        await api.close();
+        await demo?.close();
+      } finally {
+        // Last, even when a part failed to stop: the API no longer answers where runtime.json says.
+        removeRuntimeFile(options.dataDir);
+      }
     },
   };
 }

@@ -48,13 +48,23 @@ export function checkName(by: string): string {
   return trimmed;
 }
 
+export const isIncidentId = (id: string): boolean => INCIDENT_ID.test(id);
+
+/**
+ * What `--cause` or an incident request names, as looked up: an incident id as given, or a cause key in
+ * its canonical spelling (`INGEST:E_X` → `ingest:E_X`). A cause key that does not parse throws its error.
+ */
+export function incidentOrCause(id: string): string {
+  return isIncidentId(id) ? id : causeIdOf(parseCauseId(id));
+}
+
 /**
  * The live incident an id names: an incident id (`inc-…`), or a cause key (`ingest:E_AUTH_FAILED`) that
  * exactly one live incident has — with several, the message lists them to choose from. Bad syntax is
  * refused naming the field; an incident that is over or unknown is NothingToAcknowledge.
  */
 export function liveIncident(store: Store, orgId: string, id: string): Incident {
-  if (INCIDENT_ID.test(id)) {
+  if (isIncidentId(id)) {
     const incident = getIncident(store, orgId, id);
     if (incident === null) throw new NothingToAcknowledge(`no incident '${id}' in org '${orgId}'`);
     if (incident.endedAt !== null)
@@ -63,7 +73,7 @@ export function liveIncident(store: Store, orgId: string, id: string): Incident 
   }
   let canonical: string;
   try {
-    canonical = causeIdOf(parseCauseId(id));
+    canonical = incidentOrCause(id);
   } catch (error) {
     throw new InvalidArgument(
       'cause',

@@ -1,7 +1,7 @@
 /**
  * The app's side of the engine: its settings file (electron-store, migrated from the database of 0.1.0
- * once) and `runEngine` as the app runs it, with the built-in demo when no source is configured and
- * runtime.json written for scripts.
+ * once) and `runEngine` as the app runs it, with the built-in demo when no source is configured (it
+ * writes runtime.json for scripts, on whichever port it got).
  */
 import type { Settings } from '../../shared/settings';
 import { APP_VERSION } from '../../shared/version';
@@ -9,7 +9,6 @@ import { PortInUseError } from '../api/server';
 import type { Announcement } from '../alerts/types';
 import { type EngineOptions, type RunningEngine, runEngine } from '../engine/runEngine';
 import type { Store } from '../store/database';
-import { writeRuntimeFile } from '../store/instance/runtimeFile';
 import {
   SETTINGS_FILE_NAME,
   openConfFile,
@@ -57,21 +56,14 @@ export async function runAppEngine(
     version: APP_VERSION,
     announce: options.announce,
   };
-  let engine: RunningEngine;
   try {
-    engine = await runEngine(engineOptions);
+    return await runEngine(engineOptions);
   } catch (error) {
     // The window and the alerts matter more than the API's usual port: scripts find it in runtime.json.
     if (!(error instanceof PortInUseError)) throw error;
     deps.warn(
       `The local API's port ${options.settings.read().api.port} is in use: it listens on a free port instead (runtime.json names it).`,
     );
-    engine = await runEngine({ ...engineOptions, port: 0 });
+    return await runEngine({ ...engineOptions, port: 0 });
   }
-  writeRuntimeFile(options.dataDir, {
-    apiUrl: engine.api.url,
-    pid: process.pid,
-    startedAt: deps.now().toISOString(),
-  });
-  return engine;
 }

@@ -12,7 +12,6 @@ import { databaseStatus } from '../rpc/database';
 import { DATA_DIR_ENV } from '../store/instance/dataDir';
 import type { Store } from '../store/database';
 import { acquireDataDirLock } from '../store/instance/lock';
-import { removeRuntimeFile } from '../store/instance/runtimeFile';
 import type { SettingsFile } from '../store/tables/settings';
 import type { RunningEngine } from '../engine/runEngine';
 import { openAppSettings, runAppEngine } from './appEngine';
@@ -169,10 +168,8 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
       clearTimeout(saveTimer);
       const started = await starting.catch(() => undefined);
       unregister();
-      if (started?.running) {
-        await started.running.engine.stop();
-        removeRuntimeFile(dataDir);
-      }
+      // Stopping the engine removes runtime.json and control.json.
+      if (started?.running) await started.running.engine.stop();
       await started?.store.close().catch((error: unknown) => {
         // The last chance to write what waits in memory: say what could not be saved, and quit anyway.
         const refused = databaseStatus(started.store, dataDir).writeProblem;

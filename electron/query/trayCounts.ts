@@ -3,7 +3,7 @@
  * the first FAILED ones nobody acknowledged by name, and the acknowledged ones (DESIGN.md §11). The alerts decide what snoozes leave out and what colour it makes.
  */
 import type { FailedDataset } from '../store/tables/announcements';
-import type { Store } from '../store/database';
+import type { Row, Store } from '../store/database';
 import { FAILED_DELIVERY } from '../store/schema/failedDelivery';
 
 export interface StatusCount {
@@ -43,6 +43,15 @@ const ACKNOWLEDGED = `EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = 
   AND k.dataset_id = d.dataset_id AND k.ended_at IS NULL AND k.status = 'FAILED'
   AND k.delivery_id = ${FAILED_DELIVERY})`;
 
+/** A row of either list below: the dataset, its failed delivery ('' when none is stored), who acknowledged it. */
+const trayFailed = (row: Row): TrayFailed => ({
+  orgId: String(row.org_id),
+  datasetId: String(row.dataset_id),
+  datasetName: row.name === null ? null : String(row.name),
+  deliveryId: row.delivery === null ? '' : String(row.delivery),
+  acknowledgedBy: row.by_name === null ? null : String(row.by_name),
+});
+
 /**
  * The orgs' first `limit` FAILED datasets by name that nobody acknowledged, each with the delivery it is
  * about ('' when none is stored). In name order through the status index, so it stops at `limit`.
@@ -51,18 +60,12 @@ export function failedDatasets(store: Store, orgIds: readonly string[], limit: n
   if (orgIds.length === 0) return [];
   return store
     .all(
-      `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed
+      `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS delivery, NULL AS by_name
        FROM datasets d WHERE d.org_id IN (${marks(orgIds)}) AND d.status = 'FAILED' AND NOT ${ACKNOWLEDGED}
        ORDER BY d.name_key, d.dataset_id LIMIT ?`,
       [...orgIds, limit],
     )
-    .map((row) => ({
-      orgId: String(row.org_id),
-      datasetId: String(row.dataset_id),
-      datasetName: row.name === null ? null : String(row.name),
-      deliveryId: row.failed === null ? '' : String(row.failed),
-      acknowledgedBy: null,
-    }));
+    .map(trayFailed);
 }
 
 /** SQL (with `marks` of the orgs): the orgs' FAILED datasets `d` whose failure has an open acknowledgement `k`. */
@@ -79,17 +82,12 @@ export function acknowledgedFailures(store: Store, orgIds: readonly string[], li
   if (orgIds.length === 0 || limit <= 0) return [];
   return store
     .all(
-      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id, k.by_name ${ACKNOWLEDGED_FROM(marks(orgIds))}
+      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id AS delivery, k.by_name
+       ${ACKNOWLEDGED_FROM(marks(orgIds))}
        ORDER BY d.name_key, d.dataset_id LIMIT ?`,
       [...orgIds, limit],
     )
-    .map((row) => ({
-      orgId: String(row.org_id),
-      datasetId: String(row.dataset_id),
-      datasetName: row.name === null ? null : String(row.name),
-      deliveryId: String(row.delivery_id),
-      acknowledgedBy: String(row.by_name),
-    }));
+    .map(trayFailed);
 }
 
 /**

@@ -6,11 +6,10 @@
 import { EMPTY_COUNTS } from '../../shared/sync';
 import { remoteHashes } from '../store/tables/fingerprints';
 import { hasCompletedCrawl } from '../store/tables/syncRuns';
-import { applySync } from './apply';
 import { ChangeSet } from './changes';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, FIRST_CRAWL_DELIVERIES, LATER_DELIVERIES } from './context';
-import { withFailedTasks } from './failedTasks';
+import { commitCycle } from './failedTasks';
 import { walkList } from './remote';
 import { removeLeftoverSpools } from './spool';
 
@@ -38,23 +37,17 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
       ctx.signal,
     );
     ctx.progress(`crawl: saving ${changes.count.toLocaleString('en-US')} changed datasets`);
-    const applied = await withFailedTasks(ctx, changes.failedDeliveries, counts, () =>
-      applySync(store, {
-        orgId,
-        changes,
+    return await commitCycle(
+      ctx,
+      { kind: 'crawl', firstSync, counts, changes },
+      {
         stored,
         // A skipped record (no datasetId) may be a stored dataset: the crawl is then not complete enough
         // to remove anything (its local history beyond the remote's window could not be fetched again).
         listed: counts.skipped > 0 ? undefined : collector.seen,
         now: startedAt,
-        deliveriesPerDataset: ctx.deliveriesPerDataset,
-        incidentGapMs: ctx.incidentGapMs,
-        signal: ctx.signal,
-      }),
+      },
     );
-    counts.written = applied.written;
-    counts.removed = applied.removed;
-    return { kind: 'crawl', firstSync, transitions: applied.transitions, counts };
   } finally {
     await changes.discard();
   }

@@ -6,13 +6,15 @@
  */
 import pLimit from 'p-limit';
 import type { TasksRecord } from '../../shared/schemas';
-import type { SyncCounts } from '../../shared/sync';
+import type { SyncCounts, SyncKind } from '../../shared/sync';
 import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../query/missingTasks';
 import type { Store } from '../store/database';
 import { writeTasks } from '../store/tables/datasetWriter';
 import { refreshIncidents } from '../store/schema/incidents';
+import { type ApplyInput, applySync } from './apply';
+import type { ChangeSet } from './changes';
 import { RemoteError } from './client';
-import type { CycleContext } from './context';
+import type { CycleContext, CycleOutcome } from './context';
 import { fetchTasks } from './remote';
 import { inSlices } from './slices';
 
@@ -116,4 +118,29 @@ export async function withFailedTasks<T>(
     // Stopped while the tasks were fetched or written: they are fetched again next time.
   }
   return result;
+}
+
+/**
+ * How a crawl and a poll end: their changes written in one commit (apply.ts) while the tasks of the
+ * new failures are fetched, and what the cycle did.
+ */
+export async function commitCycle(
+  ctx: CycleContext,
+  cycle: { kind: SyncKind; firstSync: boolean; counts: SyncCounts; changes: ChangeSet },
+  input: Pick<ApplyInput, 'stored' | 'listed' | 'gone' | 'now'>,
+): Promise<CycleOutcome> {
+  const { counts, changes } = cycle;
+  const applied = await withFailedTasks(ctx, changes.failedDeliveries, counts, () =>
+    applySync(ctx.store, {
+      ...input,
+      orgId: ctx.orgId,
+      changes,
+      deliveriesPerDataset: ctx.deliveriesPerDataset,
+      incidentGapMs: ctx.incidentGapMs,
+      signal: ctx.signal,
+    }),
+  );
+  counts.written = applied.written;
+  counts.removed = applied.removed;
+  return { kind: cycle.kind, firstSync: cycle.firstSync, transitions: applied.transitions, counts };
 }

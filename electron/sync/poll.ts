@@ -8,12 +8,11 @@ import pLimit from 'p-limit';
 import { EMPTY_COUNTS } from '../../shared/sync';
 import { troubledDatasets } from '../query/storedHealth';
 import { remoteHashesOf } from '../store/tables/fingerprints';
-import { applySync } from './apply';
 import { RemoteError } from './client';
 import { ChangeSet } from './changes';
 import { ChangeCollector } from './collect';
 import { type CycleContext, type CycleOutcome, LATER_DELIVERIES } from './context';
-import { withFailedTasks } from './failedTasks';
+import { commitCycle } from './failedTasks';
 import { fetchDataset, walkList } from './remote';
 
 export const TROUBLED_FILTER = 'deliveryStatus.in.(FAILED,MISSING)';
@@ -38,21 +37,11 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
   );
   try {
     const gone = await collectTroubled(ctx, collector, troubled);
-    const applied = await withFailedTasks(ctx, changes.failedDeliveries, counts, () =>
-      applySync(store, {
-        orgId,
-        changes,
-        stored: collector.stored,
-        gone,
-        now: startedAt,
-        deliveriesPerDataset: ctx.deliveriesPerDataset,
-        incidentGapMs: ctx.incidentGapMs,
-        signal: ctx.signal,
-      }),
+    return await commitCycle(
+      ctx,
+      { kind: 'poll', firstSync: false, counts, changes },
+      { stored: collector.stored, gone, now: startedAt },
     );
-    counts.written = applied.written;
-    counts.removed = applied.removed;
-    return { kind: 'poll', firstSync: false, transitions: applied.transitions, counts };
   } finally {
     await changes.discard();
   }

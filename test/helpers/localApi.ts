@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { type ApiServer, startApiServer } from '../../electron/api/server';
-import { type RateLimitOptions } from '../../electron/api/app';
+import { type RateLimitOptions } from '../../electron/api/rateLimit';
 import { storedDatasetIds } from '../../electron/query/storedHealth';
 import { createApiKey } from '../../electron/store/tables/apiKeys';
 import { Store } from '../../electron/store/database';

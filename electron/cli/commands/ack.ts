@@ -4,8 +4,7 @@
  * the running instance does the work (control/commands/ack.ts) and its tray shows it at once.
  */
 import { Command } from 'commander';
-import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from '../../../shared/causes';
-import { checkAckNote, checkAckTarget } from '../../control/commands/ack';
+import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from '../../../shared/ackLimits';
 import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
@@ -47,6 +46,7 @@ export function ackCommand(io: CliIo): Command {
         json: options.json === true,
       };
       // Usage errors (exit 2) before the data directory is opened or the command handed over.
+      const { checkAckNote, checkAckTarget } = await import('../../control/commands/ack');
       checkAckTarget(args);
       checkAckNote(args.note);
       await runCommand(io, resolveDataDir(options.dataDir, io.env), 'ack', args);
@@ -72,6 +72,7 @@ export function unackCommand(io: CliIo): Command {
         by: options.by,
         json: options.json === true,
       };
+      const { checkAckTarget } = await import('../../control/commands/ack');
       checkAckTarget(args);
       await runCommand(io, resolveDataDir(options.dataDir, io.env), 'unack', args);
     });

@@ -1,9 +1,8 @@
 /** `demo [--datasets N] [--seed S]`: fill the data directory with a realistic generated org. */
 import { Command } from 'commander';
-import { DEMO_ORG, describeDemo, loadDemo } from '../../demo/load';
+import { DEMO_ORG } from '../../demo/defaults';
 import { resolveDataDir } from '../../store/instance/dataDir';
 import type { CliIo } from '../io';
-import { withDataDir } from '../openStore';
 import { checkOrg, dataDirOption, integerOption } from '../options';
 
 export function demoCommand(io: CliIo): Command {
@@ -18,6 +17,10 @@ export function demoCommand(io: CliIo): Command {
     .action(async (options: { datasets: number; seed: number; org: string; dataDir?: string }) => {
       checkOrg(options.org);
       io.stderr(`Generating ${options.datasets} datasets…\n`);
+      const [{ describeDemo, loadDemo }, { withDataDir }] = await Promise.all([
+        import('../../demo/load'),
+        import('../openStore'),
+      ]);
       const summary = await withDataDir(resolveDataDir(options.dataDir, io.env), 'demo', io, (store) =>
         loadDemo(store, {
           orgId: options.org,

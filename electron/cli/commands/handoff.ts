@@ -4,13 +4,12 @@
  * (control/commands/handoff.ts), which also knows what is overdue.
  */
 import { Command, Option } from 'commander';
-import { SINCE_FORMS } from '../../../shared/handoffSince';
 import {
   DEFAULT_HANDOFF_SINCE,
   HANDOFF_FORMATS,
   type HandoffFormat,
-  checkSince,
-} from '../../control/commands/handoff';
+  SINCE_FORMS,
+} from '../../../shared/handoffOptions';
 import { checkOrg } from '../../control/commands/org';
 import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
@@ -39,6 +38,7 @@ export function handoffCommand(io: CliIo): Command {
     .addOption(dataDirOption())
     .action(async (options: HandoffOptions) => {
       // Usage errors (exit 2) before the data directory is opened or the command handed over.
+      const { checkSince } = await import('../../control/commands/handoff');
       checkSince(options.since, io.now());
       if (options.org !== undefined) checkOrg(options.org);
       await runCommand(io, resolveDataDir(options.dataDir, io.env), 'handoff', {

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { resolveDataDir } from '../../store/instance/dataDir';
-import { checkName } from '../../control/commands/keys';
+import { printKeys } from '../../control/commands/keyList';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { checkOrg, dataDirOption } from '../options';
@@ -21,6 +21,7 @@ export function keysCommand(io: CliIo): Command {
     .addOption(dataDirOption())
     .action(async (options: { org: string; name: string; newOrg?: boolean; dataDir?: string }) => {
       checkOrg(options.org);
+      const { checkName } = await import('../../control/commands/keys');
       checkName(options.name);
       await runCommand(io, resolveDataDir(options.dataDir, io.env), 'keys.create', {
         org: options.org,
@@ -36,10 +37,15 @@ export function keysCommand(io: CliIo): Command {
     .option('--json', 'print JSON instead of a table')
     .addOption(dataDirOption())
     .action(async (options: { org?: string; json?: boolean; dataDir?: string }) => {
-      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'keys.list', {
-        org: options.org,
-        json: options.json === true,
-      });
+      const json = options.json === true;
+      await runCommand(
+        io,
+        resolveDataDir(options.dataDir, io.env),
+        'keys.list',
+        { org: options.org, json },
+        // A new data directory has no keys: said without making a database there.
+        { emptyStore: (out) => printKeys(out, [], json) },
+      );
     });
 
   keys

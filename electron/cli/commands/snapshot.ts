@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/tables/datasetWriter';
+import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/tables/retention';
 import { resolveDataDir } from '../../store/instance/dataDir';
-import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from '../../control/commands/snapshot';
+import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from '../../control/commands/importLimits';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { checkOrg, dataDirOption, integerOption } from '../options';

@@ -3,7 +3,6 @@
  * used or lost link never needs a restart; `--open` opens it in the default browser.
  */
 import { Command } from 'commander';
-import { NO_WEB_UI_SERVE } from '../../control/commands/ui';
 import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
@@ -15,6 +14,7 @@ export function uiCommand(io: CliIo): Command {
     .option('--open', 'also open it in the default browser')
     .addOption(dataDirOption())
     .action(async (options: { open?: boolean; dataDir?: string }) => {
+      const { NO_WEB_UI_SERVE } = await import('../../control/commands/ui');
       const { url } = await runCommand(
         io,
         resolveDataDir(options.dataDir, io.env),

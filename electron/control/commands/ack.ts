@@ -5,32 +5,26 @@
  * `acks.set`/`acks.clear`; through the running instance its tray redraws at once.
  */
 import Type from 'typebox';
-import {
-  type AcknowledgementView,
-  type Incident,
-  ackNameProblem,
-  causeIdOf,
-  noteProblem,
-  parseCauseId,
-} from '../../../shared/causes';
+import { type AcknowledgementView, type Incident, ackNameProblem, noteProblem } from '../../../shared/causes';
 import {
   NothingToAcknowledge,
   acknowledgeCause,
   acknowledgeDataset,
   checkName,
   checkNote,
+  incidentOrCause,
+  isIncidentId,
   liveIncident,
   unacknowledgeCause,
   unacknowledgeDataset,
 } from '../../knowledge/acknowledge';
 import { acknowledgerName } from '../../knowledge/identity';
 import { getIncident, incidentOfDataset, listIncidents } from '../../query/incidents';
-import { INCIDENT_ID } from '../../store/schema/incidents';
 import { InvalidArgument } from '../../query/errors';
 import { datasetStatus } from '../../query/trayCounts';
 import { openAcknowledgement } from '../../store/tables/acknowledgements';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/tables/orgs';
+import { listOrgs, printable, printableJson } from '../../store/tables/orgs';
 import {
   type CommandContext,
   CommandError,
@@ -38,7 +32,7 @@ import {
   CommandUsageError,
   command,
 } from '../command';
-import { checkOrg } from './org';
+import { checkOrg, knownOrg, orgOrOnly } from './org';
 
 /** What both commands name: one dataset or one cause, in one org (or the one that fits). */
 export interface AckTarget {
@@ -65,10 +59,9 @@ export function checkAckTarget(target: AckTarget): CheckedTarget {
         : 'name either a DATASET_ID or --cause, not both',
     );
   let causeId: string | null = null;
-  if (target.cause !== undefined && INCIDENT_ID.test(target.cause)) causeId = target.cause;
-  else if (target.cause !== undefined) {
+  if (target.cause !== undefined) {
     try {
-      causeId = causeIdOf(parseCauseId(target.cause));
+      causeId = incidentOrCause(target.cause);
     } catch (error) {
       throw new CommandUsageError(
         `--cause: ${printable((error as Error).message)}; or an incident id (inc- and ten hex digits)`,
@@ -99,9 +92,9 @@ export function checkAckNote(note: string | undefined): string | null {
 }
 
 /** Who acknowledges: `--by`, else the settings' triage name, else the OS user (a bad setting is exit 1). */
-function whoActs(ctx: CommandContext, by: string | undefined): { by: string; now: Date } {
+async function whoActs(ctx: CommandContext, by: string | undefined): Promise<{ by: string; now: Date }> {
   if (by !== undefined) return { by, now: ctx.now() };
-  const name = acknowledgerName(ctx.settings());
+  const name = acknowledgerName(await ctx.settings());
   const problem = ackNameProblem(name);
   if (problem !== null)
     throw new CommandError(`the name in Settings → Triage ${problem}: change it, or pass --by NAME`);
@@ -109,16 +102,6 @@ function whoActs(ctx: CommandContext, by: string | undefined): { by: string; now
 }
 
 const quoted = (id: string): string => `'${printable(id)}'`;
-
-function knownOrg(store: Store, org: string): string {
-  try {
-    requireOrg(store, org);
-    return org;
-  } catch (error) {
-    if (error instanceof UnknownOrgError) throw new CommandError(error.message);
-    throw error;
-  }
-}
 
 /** The org holding the dataset: the one given, else the only one that has it. */
 function orgOfDataset(store: Store, datasetId: string, org: string | undefined): string {
@@ -140,16 +123,8 @@ function orgOfDataset(store: Store, datasetId: string, org: string | undefined):
 }
 
 /** The org a cause is looked up in: the one given, else the only org of the data directory. */
-function orgOfCause(store: Store, org: string | undefined): string {
-  if (org !== undefined) return knownOrg(store, org);
-  const orgs = listOrgs(store).map(({ id }) => id);
-  if (orgs.length === 0) throw new CommandError('this mirror has no org yet: nothing is failing');
-  if (orgs.length > 1)
-    throw new CommandUsageError(
-      `--cause needs --org here: this mirror has ${orgs.length} orgs (${orgs.join(', ')})`,
-    );
-  return orgs[0]!;
-}
+const orgOfCause = (store: Store, org: string | undefined): string =>
+  orgOrOnly(store, org, { nothing: 'nothing is failing', asker: '--cause' });
 
 /**
  * The live incident an id names (liveIncident); an unknown one is answered with the live incidents (a
@@ -170,7 +145,7 @@ function currentIncident(store: Store, orgId: string, id: string): Incident {
             .slice(0, 8)
             .map((incident) => `${incident.incidentId} ${printable(incident.title)}`)
             .join(', ')}${incidents.length > 8 ? `, … (${incidents.length})` : ''}`;
-    const what = !INCIDENT_ID.test(id)
+    const what = !isIncidentId(id)
       ? `no current failure has cause ${quoted(id)}`
       : getIncident(store, orgId, id) === null
         ? `no incident ${quoted(id)}`
@@ -205,7 +180,7 @@ export const ack = command({
   async run(ctx, args, out) {
     const target = checkAckTarget(args);
     const note = checkAckNote(args.note);
-    const who = whoActs(ctx, target.by);
+    const who = await whoActs(ctx, target.by);
     const { store } = ctx;
     const done = await store.whenIdle(() => {
       try {
@@ -296,7 +271,7 @@ export const unack = command({
   ),
   async run(ctx, args, out) {
     const target = checkAckTarget(args);
-    const who = whoActs(ctx, target.by);
+    const who = await whoActs(ctx, target.by);
     const { store } = ctx;
     const done = await store.whenIdle(() =>
       target.datasetId !== null

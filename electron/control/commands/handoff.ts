@@ -5,18 +5,13 @@
  * answers the same, except overdue, which only a running sync can tell (the report says so).
  */
 import Type from 'typebox';
-import { DEFAULT_HANDOFF_HOURS } from '../../../shared/handoff';
 import { handoffMarkdown } from '../../../shared/handoffMarkdown';
 import { parseHandoffSince } from '../../../shared/handoffSince';
 import { OnCallKnowledge } from '../../knowledge/service';
 import type { Store } from '../../store/database';
-import { UnknownOrgError, listOrgs, printable, printableJson, requireOrg } from '../../store/tables/orgs';
-import { type CommandContext, CommandError, CommandUsageError, READ_ONLY, command } from '../command';
-import { checkOrg } from './org';
-
-export const HANDOFF_FORMATS = ['md', 'json'] as const;
-export type HandoffFormat = (typeof HANDOFF_FORMATS)[number];
-export const DEFAULT_HANDOFF_SINCE = `${DEFAULT_HANDOFF_HOURS}h`;
+import { printable, printableJson } from '../../store/tables/orgs';
+import { type CommandContext, CommandUsageError, READ_ONLY, command } from '../command';
+import { checkOrg, orgOrOnly } from './org';
 
 /** `--since` read against `now`: a usage error naming --since and the accepted forms. */
 export function checkSince(since: string, now: Date): Date {
@@ -28,24 +23,8 @@ export function checkSince(since: string, now: Date): Date {
 }
 
 /** The org given, else the data directory's only org. */
-function orgOf(store: Store, org: string | undefined): string {
-  if (org !== undefined) {
-    try {
-      requireOrg(store, org);
-      return org;
-    } catch (error) {
-      if (error instanceof UnknownOrgError) throw new CommandError(error.message);
-      throw error;
-    }
-  }
-  const orgs = listOrgs(store).map(({ id }) => id);
-  if (orgs.length === 0) throw new CommandError('this mirror has no org yet: nothing to hand off');
-  if (orgs.length > 1)
-    throw new CommandUsageError(
-      `handoff needs --org here: this mirror has ${orgs.length} orgs (${orgs.join(', ')})`,
-    );
-  return orgs[0]!;
-}
+const orgOf = (store: Store, org: string | undefined): string =>
+  orgOrOnly(store, org, { nothing: 'nothing to hand off', asker: 'handoff' });
 
 function knowledgeOf(ctx: CommandContext): OnCallKnowledge {
   if (ctx.instance) return ctx.instance.knowledge;

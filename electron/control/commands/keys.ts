@@ -7,10 +7,10 @@ import {
   listApiKeys,
   revokeApiKey,
 } from '../../store/tables/apiKeys';
-import { UnknownOrgError, printable, printableJson } from '../../store/tables/orgs';
+import { UnknownOrgError, printable } from '../../store/tables/orgs';
 import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg } from './org';
-import { printTable } from './table';
+import { printKeys } from './keyList';
 
 export const keysCreate = command({
   args: Type.Object(
@@ -54,19 +54,7 @@ export const keysList = command({
     { additionalProperties: false },
   ),
   async run({ store }, { org, json }, out) {
-    const list = await store.whenIdle(() => listApiKeys(store, org));
-    if (json) {
-      out.stdout(`${printableJson(list)}\n`);
-      return;
-    }
-    if (list.length === 0) {
-      out.stderr('No keys yet: create one with `dataset-health keys create --org <org>`.\n');
-      return;
-    }
-    printTable(out, [
-      ['ID', 'ORG', 'NAME', 'CREATED', 'LAST USED', 'REVOKED'],
-      ...list.map((k) => [k.id, k.orgId, k.name, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']),
-    ]);
+    printKeys(out, await store.whenIdle(() => listApiKeys(store, org)), json);
   },
   ifOutcomeUnknown: () => READ_ONLY,
 });

@@ -13,11 +13,9 @@ import { getOrg } from '../../store/tables/orgs';
 import { SnapshotError, importSnapshotFile } from '../../store/snapshot/importSnapshot';
 import { CommandError, READ_ONLY, command } from '../command';
 import { incidentGapMs } from '../../../shared/settings';
+import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from './importLimits';
 import { checkOrg } from './org';
 
-/** The default and the highest `--max-size` in MiB (the highest stays under V8's longest string). */
-export const DEFAULT_IMPORT_MIB = 256;
-export const MAX_IMPORT_MIB = 500;
 const MiB = 1024 * 1024;
 /** Read a chunk at a time: each is checked and written in one slice of the transaction that imports it. */
 const CHUNK = MiB;
@@ -49,7 +47,7 @@ export const importData = command({
         counts = await importSnapshotFile(store, args.org, file.chunks(stop.check), {
           now: now(),
           deliveriesPerDataset: args.retention,
-          incidentGapMs: incidentGapMs(settings()),
+          incidentGapMs: incidentGapMs(await settings()),
         });
       } catch (error) {
         if (error instanceof SnapshotError)

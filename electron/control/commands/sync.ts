@@ -121,7 +121,7 @@ async function oneOffSync(
     now: ctx.now,
     intervals: { pollMs: DEFAULT_SETTINGS.intervals.pollSeconds * 1000, crawlMs: Infinity },
     deliveriesPerDataset: DEFAULT_DELIVERIES_PER_DATASET,
-    incidentGapMs: incidentGapMs(ctx.settings()),
+    incidentGapMs: incidentGapMs(await ctx.settings()),
     onProgress: progress,
   });
   out.stderr(`Syncing org ${orgId} from ${baseUrl}…\n`);

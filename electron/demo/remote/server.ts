@@ -5,8 +5,6 @@ import { type RequestLogEntry, type SimulatorOptions, buildSimulatorApp } from '
 import type { FaultQueue } from './faults';
 import type { SimulatedOrg } from './org';
 
-export const DEFAULT_SIMULATOR_PORT = 47900;
-
 export interface RemoteSimulator {
   url: string;
   port: number;

@@ -8,7 +8,7 @@ import type { Store } from '../database';
 import { packTasks } from '../schema/tasksBlob';
 import { sortKeyValues } from '../schema/sortKeys';
 
-export const DEFAULT_DELIVERIES_PER_DATASET = 100;
+export { DEFAULT_DELIVERIES_PER_DATASET } from './retention';
 
 export interface WriteOptions {
   /** replace: the record's events become exactly the given ones; merge: add/update by deliveryId. */

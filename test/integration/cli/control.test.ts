@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../electron/demo/remote/clock';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';
-import { CONTROL_HEADER, CONTROL_PATH } from '../../../electron/control/server';
+import { CONTROL_HEADER, CONTROL_PATH } from '../../../electron/control/protocol';
 import { listApiKeys } from '../../../electron/store/tables/apiKeys';
 import {
   CONTROL_FILE,

@@ -11,7 +11,7 @@ import { exportSnapshot } from '../../../electron/query/exportSnapshot';
 import { Store } from '../../../electron/store/database';
 import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { type HandoffReport } from '../../../shared/handoff';
-import { SINCE_FORMS } from '../../../shared/handoffSince';
+import { SINCE_FORMS } from '../../../shared/handoffOptions';
 import { handoffMarkdown } from '../../../shared/handoffMarkdown';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { SHIFT_END, SHIFT_ORG, playShift } from '../../helpers/handoffShift';

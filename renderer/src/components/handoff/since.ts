@@ -5,8 +5,9 @@
  * RFC 3339 time (a fixed start). No `since` is the default, 8 h, kept out of the URL. A link with
  * anything else is said to be wrong, naming what is allowed, and the default is shown meanwhile.
  */
-import { DEFAULT_HANDOFF_HOURS } from '../../../../shared/handoff';
-import { SINCE_FORMS, parseHandoffSince } from '../../../../shared/handoffSince';
+import { DEFAULT_HANDOFF_HOURS } from '../../../../shared/handoffOptions';
+import { parseHandoffSince } from '../../../../shared/handoffSince';
+import { SINCE_FORMS } from '../../../../shared/handoffOptions';
 
 /** The windows the chooser offers, in hours. */
 export const SINCE_HOURS = [4, 8, 12, 24] as const;

@@ -13,6 +13,8 @@ import {
   type StatsDays,
   type StatsGroup,
   type StatsGroupBy,
+  statsDaysOf,
+  statsGroupByOf,
 } from '../../../../shared/reliability';
 
 export interface ReliabilityViewState {
@@ -34,14 +36,15 @@ export function reliabilityStateFromQuery(query: LocationQuery): ReliabilityView
   const groupText = first(query.groupBy);
   let groupBy = DEFAULT_STATS_GROUP_BY;
   if (groupText !== undefined && groupText !== '') {
-    if ((STATS_GROUPS as readonly string[]).includes(groupText)) groupBy = groupText as StatsGroupBy;
+    const found = statsGroupByOf(groupText);
+    if (found !== null) groupBy = found;
     else problems.push(`groupBy "${groupText}" is not one of ${STATS_GROUPS.join(', ')}`);
   }
   const daysText = first(query.days);
   let days = DEFAULT_STATS_DAYS;
   if (daysText !== undefined && daysText !== '') {
-    const found = STATS_DAYS.find((allowed) => String(allowed) === daysText);
-    if (found !== undefined) days = found;
+    const found = statsDaysOf(daysText);
+    if (found !== null) days = found;
     else problems.push(`days "${daysText}" is not one of ${STATS_DAYS.join(', ')}`);
   }
   return { groupBy, days, search: (first(query.q) ?? '').trim(), problems };
