@@ -5,7 +5,7 @@
  */
 import { type Ref, type ShallowRef, type WatchSource, ref, shallowRef, watch } from 'vue';
 import { messageOf } from '../lib/errors';
-import { useSyncStore } from '../stores/sync';
+import { useSyncState } from '../state/sync';
 
 export interface ViewData<T> {
   data: ShallowRef<T | null>;
@@ -60,7 +60,7 @@ export function useViewData<T>(
     { immediate: true },
   );
 
-  const sync = useSyncStore();
+  const sync = useSyncState();
   watch(
     () => [orgId(), sync.changes[orgId()] ?? 0] as const,
     ([org, count], [previousOrg, previousCount]) => {

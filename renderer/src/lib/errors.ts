@@ -6,7 +6,7 @@ export function messageOf(error: unknown): string {
 
 /**
  * A browser without the session cookie of `serve --ui`: the engine refuses every call with a message
- * that starts so (electron/rpc/webUi.ts), and the stores keep only the message.
+ * that starts so (electron/rpc/webUi.ts), and the state keeps only the message.
  */
 export function isNotSignedIn(message: string | null | undefined): boolean {
   return message?.startsWith('not signed in') === true;

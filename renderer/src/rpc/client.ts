@@ -1,5 +1,5 @@
 /**
- * The RPC client every store and view uses, provided once at the app's root: over the preload bridge
+ * The RPC client every state and view uses, provided once at the app's root: over the preload bridge
  * inside the app, over HTTP in a browser. Tests provide their own (e.g. one wired to the real engine).
  */
 import { type InjectionKey, inject } from 'vue';

@@ -21,7 +21,7 @@ import type { SettingsView } from '../../../../shared/views';
 import type { Settings } from '../../../../shared/settings';
 import { useAction } from '../../composables/useAction';
 import { useRpc } from '../../rpc/client';
-import { useSyncStore } from '../../stores/sync';
+import { useSyncState } from '../../state/sync';
 
 export type Section = keyof Settings;
 
@@ -122,7 +122,7 @@ export interface OrgChoice {
 
 /** An org picker that starts at the org the user was last viewing. */
 export function useOrgChoice(): OrgChoice {
-  const sync = useSyncStore();
+  const sync = useSyncState();
   const { lastOrgId } = useSettings();
   const chosen = ref<string | null>(null);
   const orgId = computed(() => {

@@ -14,7 +14,7 @@ import {
   useRouteData,
 } from '../../../../renderer/src/composables/useRouteData';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { useSyncStore } from '../../../../renderer/src/stores/sync';
+import { useSyncState } from '../../../../renderer/src/state/sync';
 import type { RpcClient } from '../../../../shared/rpc';
 import { deferred } from './inSetup';
 
@@ -125,7 +125,7 @@ describe('useRouteData', () => {
     const { view, asked, pinia } = await mountThing('/orgs/acme/things/t-1');
     asked[0]!.answer.resolve('thing one');
     await flushPromises();
-    const sync = useSyncStore(pinia);
+    const sync = useSyncState(pinia);
     sync.changes = { ...sync.changes, acme: 1 };
     await flushPromises();
     expect(asked).toHaveLength(2);

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { loadDemo } from '../../../../electron/demo/load';
-import { useSyncStore } from '../../../../renderer/src/stores/sync';
+import { useSyncState } from '../../../../renderer/src/state/sync';
 import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 import { type MountedView, mountView } from './mountView';
 import '../../../../renderer/src/views/HomeView.vue';
@@ -24,7 +24,7 @@ afterEach(async () => {
 /** Mounts `/` and loads the orgs, as the window's frame does when it starts. */
 async function land(): Promise<MountedView> {
   const mounted = await mountView(engine.client, { name: 'home' });
-  await useSyncStore(mounted.pinia).refresh();
+  await useSyncState(mounted.pinia).refresh();
   return mounted;
 }
 

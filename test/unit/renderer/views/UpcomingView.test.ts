@@ -23,7 +23,7 @@ import {
 import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { createAppRouter } from '../../../../renderer/src/router';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { useSyncStore } from '../../../../renderer/src/stores/sync';
+import { useSyncState } from '../../../../renderer/src/state/sync';
 import { Store } from '../../../../electron/store/database';
 import { ensureOrg } from '../../../../electron/store/tables/orgs';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';
@@ -346,8 +346,8 @@ describe('UpcomingView', { timeout: 30_000 }, () => {
       ],
       engineNow,
     );
-    // What the sync store does on a `sync.cycle` that changed the org's data.
-    const sync = useSyncStore(pinia);
+    // What the sync state does on a `sync.cycle` that changed the org's data.
+    const sync = useSyncState(pinia);
     sync.changes = { ...sync.changes, [ORG]: (sync.changes[ORG] ?? 0) + 1 };
     await vi.waitFor(() => expect(summary(view).text()).toBe('11 deadlines in the next 6 hours · 3 at risk'));
   });

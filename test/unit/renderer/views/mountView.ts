@@ -10,7 +10,7 @@ import { type RouteLocationRaw, type Router, RouterView, createMemoryHistory } f
 import { CLOCK } from '../../../../renderer/src/lib/clock';
 import { createAppRouter } from '../../../../renderer/src/router';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { useSyncStore } from '../../../../renderer/src/stores/sync';
+import { useSyncState } from '../../../../renderer/src/state/sync';
 import type { RpcCall, RpcClient } from '../../../../shared/rpc';
 import { ENGINE_NOW } from '../../../helpers/engineClient';
 
@@ -18,7 +18,7 @@ export interface MountedView {
   wrapper: VueWrapper;
   router: Router;
   pinia: Pinia;
-  /** Tells the view a sync changed the org's data, as the sync store does on a `sync.cycle`. */
+  /** Tells the view a sync changed the org's data, as the sync state does on a `sync.cycle`. */
   syncChanged(orgId: string): void;
 }
 
@@ -45,7 +45,7 @@ export async function mountView(client: RpcClient, at: RouteLocationRaw): Promis
     pinia,
     syncChanged(orgId) {
       // The view created the store (it watches it), so this returns that instance.
-      const sync = useSyncStore(pinia);
+      const sync = useSyncState(pinia);
       sync.changes = { ...sync.changes, [orgId]: (sync.changes[orgId] ?? 0) + 1 };
     },
   };

@@ -25,7 +25,7 @@ export function cycleChangesCauses(cycle: CycleEvent): boolean {
   return written > 0 || removed > 0 || tasksFetched > 0 || cycle.transitions.length > 0;
 }
 
-export const useTriageStore = defineStore('triage', () => {
+export const useTriageState = defineStore('triage', () => {
   const rpc = useRpc();
   const orgId = ref<string | null>(null);
   /** shallowRef: replaced whole at each answer, never edited. */

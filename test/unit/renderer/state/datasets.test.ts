@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from 'vue';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { FIRST_PAGE, useDatasetsStore } from '../../../../renderer/src/stores/datasets';
+import { FIRST_PAGE, useDatasetsState } from '../../../../renderer/src/state/datasets';
 import { ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
 
 let engine: EngineClient;
@@ -14,7 +14,7 @@ function store() {
   const pinia = createPinia();
   app.use(pinia);
   setActivePinia(pinia);
-  return app.runWithContext(() => useDatasetsStore());
+  return app.runWithContext(() => useDatasetsState());
 }
 
 beforeEach(async () => {

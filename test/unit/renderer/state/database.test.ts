@@ -7,7 +7,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createApp } from 'vue';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { useDatabaseStore } from '../../../../renderer/src/stores/database';
+import { useDatabaseState } from '../../../../renderer/src/state/database';
 import type { DatabaseStatus } from '../../../../shared/database';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';
 import { type EngineClient, engineClient } from '../../../helpers/engineClient';
@@ -24,7 +24,7 @@ function databaseStore(client: RpcClient = engine.client) {
   const pinia = createPinia();
   app.use(pinia);
   setActivePinia(pinia);
-  return app.runWithContext(() => useDatabaseStore());
+  return app.runWithContext(() => useDatabaseState());
 }
 
 const refusing = (dataDir: string): DatabaseStatus => ({

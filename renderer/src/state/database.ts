@@ -9,7 +9,7 @@ import type { DatabaseStatus } from '../../../shared/database';
 import { useRpc } from '../rpc/client';
 import { REFRESH_MS } from './sync';
 
-export const useDatabaseStore = defineStore('database', () => {
+export const useDatabaseState = defineStore('database', () => {
   const rpc = useRpc();
   const status = ref<DatabaseStatus | null>(null);
   /** The first answer came, or the call failed (the frame then shows why the engine cannot be reached). */
@@ -26,7 +26,7 @@ export const useDatabaseStore = defineStore('database', () => {
       const answer = await rpc.call('database.status', null);
       if (heard === before) status.value = answer;
     } catch {
-      // Not signed in, or the engine is gone: the sync store's error says so in the frame.
+      // Not signed in, or the engine is gone: the sync state's error says so in the frame.
     } finally {
       known.value = true;
     }

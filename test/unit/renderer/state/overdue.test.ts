@@ -7,7 +7,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { expect, it } from 'vitest';
 import { createApp } from 'vue';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { useOverdueStore } from '../../../../renderer/src/stores/overdue';
+import { useOverdueState } from '../../../../renderer/src/state/overdue';
 import { type RpcClient, RpcError } from '../../../../shared/rpc';
 import type { OverdueSummary } from '../../../../shared/upcoming';
 
@@ -39,7 +39,7 @@ function handClient() {
   const pinia = createPinia();
   app.use(pinia);
   setActivePinia(pinia);
-  return { asked, store: app.runWithContext(() => useOverdueStore()) };
+  return { asked, store: app.runWithContext(() => useOverdueState()) };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from 'vue';
 import { markOrgSynced } from '../../../../electron/store/tables/orgs';
 import { RPC_CLIENT } from '../../../../renderer/src/rpc/client';
-import { useSyncStore } from '../../../../renderer/src/stores/sync';
+import { useSyncState } from '../../../../renderer/src/state/sync';
 import type { RpcClient } from '../../../../shared/rpc';
 import { EMPTY_COUNTS, type CycleEvent, type SourceState } from '../../../../shared/sync';
 import { ENGINE_NOW, ENGINE_ORG, type EngineClient, engineClient } from '../../../helpers/engineClient';
@@ -21,7 +21,7 @@ function syncStore(client: RpcClient = engine.client) {
   const pinia = createPinia();
   app.use(pinia);
   setActivePinia(pinia);
-  return app.runWithContext(() => useSyncStore());
+  return app.runWithContext(() => useSyncState());
 }
 
 const state = (phase: SourceState['phase']): SourceState => ({

@@ -8,9 +8,9 @@ import { defineStore } from 'pinia';
 import { type ComputedRef, type Ref, computed, ref, watch } from 'vue';
 import type { OverdueSummary } from '../../../shared/upcoming';
 import { useRpc } from '../rpc/client';
-import { useSyncStore } from './sync';
+import { useSyncState } from './sync';
 
-export const useOverdueStore = defineStore('overdue', () => {
+export const useOverdueState = defineStore('overdue', () => {
   const rpc = useRpc();
   const summaries = ref<Record<string, OverdueSummary>>({});
   /** One read per org at a time; asked again meanwhile: once more when it ends. */
@@ -44,14 +44,14 @@ export const useOverdueStore = defineStore('overdue', () => {
 
 /** The org's overdue summary (null until read), kept current while the calling component lives. */
 export function useOrgOverdue(orgId: Ref<string>): ComputedRef<OverdueSummary | null> {
-  const store = useOverdueStore();
-  const sync = useSyncStore();
+  const overdue = useOverdueState();
+  const sync = useSyncState();
   watch(
     [orgId, () => sync.states, () => sync.changes[orgId.value]],
     () => {
-      if (orgId.value !== '') void store.load(orgId.value);
+      if (orgId.value !== '') void overdue.load(orgId.value);
     },
     { immediate: true },
   );
-  return computed(() => store.summaries[orgId.value] ?? null);
+  return computed(() => overdue.summaries[orgId.value] ?? null);
 }

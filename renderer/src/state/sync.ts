@@ -14,7 +14,7 @@ import { messageOf } from '../lib/errors';
 /** How often states and org ages are re-read, whatever the events say. */
 export const REFRESH_MS = 30_000;
 
-export const useSyncStore = defineStore('sync', () => {
+export const useSyncState = defineStore('sync', () => {
   const rpc = useRpc();
   const orgs = ref<OrgView[]>([]);
   const states = ref<SourceState[]>([]);

@@ -13,7 +13,7 @@ import { messageOf } from '../lib/errors';
 export const FIRST_PAGE = 100;
 export const NEXT_PAGES = 1000;
 
-export const useDatasetsStore = defineStore('datasets', () => {
+export const useDatasetsState = defineStore('datasets', () => {
   const rpc = useRpc();
   /** shallowRef: rows are replaced whole, never edited, and there may be 100k of them. */
   const rows = shallowRef<DatasetRow[]>([]);
