@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --sizes 1000,10000,100000] [--quick]`: the DESIGN.md §10 performance figures at
+ * `npm run bench [-- --sizes 1000,10000,100000] [--quick]`: the performance figures (docs/architecture.md#performance-budgets) at
  * each reference org size, printed beside their budgets. Progress goes to stderr, the table to stdout.
  * Missing a budget does not fail the run (benchmarks inform, they do not gate CI); a measurement that
  * could not be taken does (exit 1).
@@ -88,7 +88,7 @@ async function main(): Promise<number> {
   );
   const load = `load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
   process.stdout.write(
-    `\nDataset Health benchmarks (DESIGN.md §10)${quick ? ', --quick' : ''}: ${availableParallelism()} cores, ${load}\n\n`,
+    `\nDataset Health benchmarks (docs/architecture.md#performance-budgets)${quick ? ', --quick' : ''}: ${availableParallelism()} cores, ${load}\n\n`,
   );
   process.stdout.write(report.format());
   return report.rows.some((row) => row.verdict === 'FAILED') ? 1 : 0;

@@ -1,5 +1,5 @@
 /**
- * The one contract between the renderer and the engine (DESIGN.md §1): every call with its request
+ * The one contract between the renderer and the engine (docs/architecture.md#processes): every call with its request
  * schema and response type, and every event. Both transports (IPC in the app, HTTP + server-sent events
  * for `serve --ui`) are generic over it, so a call is one entry here and one handler in the engine
  * (`RpcHandlers` makes a missing handler a compile error). Requests are TypeBox schemas because they
@@ -69,7 +69,7 @@ export interface MirroredRow {
 
 /**
  * One row of the datasets table: what the table shows, not the whole record — the store's row and the
- * deadline clock's mark (DESIGN.md §11), which is never a remote status.
+ * deadline clock's mark (docs/architecture.md#deadlines), which is never a remote status.
  */
 export interface DatasetRow extends MirroredRow {
   /** Its deadlines passed since the last successful sync while the org's data is stale (overdue, unverified); 0: none. */

@@ -1,6 +1,6 @@
 /**
  * The files a running instance (`serve`, the app) keeps in its data directory while it runs, each
- * naming the process (`pid`) and removed by it on exit (DESIGN.md §3, §7): `runtime.json` says where
+ * naming the process (`pid`) and removed by it on exit (docs/architecture.md#hand-over-to-a-running-instance, docs/architecture.md#the-cli): `runtime.json` says where
  * the local API listens, so scripts find it when the port is not the default; `control.json` (see
  * controlFile.ts) where the CLI hands its work. Synchronous on purpose: they are tiny, and shutdown
  * paths remove them without awaiting anything. Owner-only, written atomically.
