@@ -7,9 +7,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * DESIGN.md §1: the engine's folders from the bottom up; a folder imports only folders of lower rows
+ * docs/architecture.md#layers: the engine's folders from the bottom up; a folder imports only folders of lower rows
  * (never a sibling of its own row, so none of them can make a cycle). `engine/` is the composition
- * root both shells call; `knowledge/` is §11's local knowledge, at the level of the parts it reads with.
+ * root both shells call; `knowledge/` is the on-call layer (docs/architecture.md#the-on-call-layer), at the level of the parts it reads with.
  */
 const LAYERS = [
   ['store'],
@@ -23,7 +23,7 @@ const ORDER = LAYERS.map((row) => row.join(', ')).join(' < ');
 
 /**
  * Sideways imports allowed within a row, each one-way (the other side's ban stays, so no cycle): the
- * control channel shares the local API's port and answers a refused request in its error shape (§2).
+ * control channel shares the local API's port and answers a refused request in its error shape (docs/api.md#errors).
  * @type {Record<string, string[]>}
  */
 const SIDEWAYS = { control: ['api/errors'] };
@@ -42,7 +42,7 @@ function layerBan(folder, level) {
       ...banned.map((other) => `**/${other}/**`),
       ...(SIDEWAYS[folder] ?? []).map((allowed) => `!**/${allowed}`),
     ],
-    message: `electron/${folder}/ imports only the folders below it (DESIGN.md §1: ${ORDER}).`,
+    message: `electron/${folder}/ imports only the folders below it (docs/architecture.md#layers: ${ORDER}).`,
   };
 }
 
@@ -83,7 +83,7 @@ function storeBan(part) {
   };
 }
 
-/** DESIGN.md §1: layers are folders; these rules keep them honest. */
+/** docs/architecture.md#layers: layers are folders; these rules keep them honest. */
 const electronBan = {
   name: 'electron',
   message: 'Only the shell (electron/main, electron/preload) may import electron.',
@@ -102,18 +102,19 @@ const banImports = (...patterns) => ({
 });
 const shellBan = {
   group: ['**/main/**', '**/preload/**', '**/renderer/**'],
-  message: 'Engine code never imports the shell or the renderer (DESIGN.md §1).',
+  message: 'Engine code never imports the shell or the renderer (docs/architecture.md#layers).',
 };
 
 /**
- * DESIGN.md §1: SQL lives in store/ and query/; the parts above them ask those for it. Two marks of SQL
+ * docs/architecture.md#layers: SQL lives in store/ and query/; the parts above them ask those for it. Two marks of SQL
  * written elsewhere: a call of the Store's SQL methods (or a reach for its raw `db`) on `store` or
  * `x.store`, and a string or template that opens with an SQL statement. The shell is left out: its
  * `store` is electron-store.
  */
 const STORE_SQL_METHODS = '/^(all|get|run|value|column|eachRow|eachValue|db)$/';
 const SQL_TEXT = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|REPLACE|WITH|PRAGMA|CREATE|DROP|ALTER)\\s/';
-const SQL_MESSAGE = 'SQL lives in electron/store/ and electron/query/: call a function there (DESIGN.md §1).';
+const SQL_MESSAGE =
+  'SQL lives in electron/store/ and electron/query/: call a function there (docs/architecture.md#layers).';
 const sqlBan = [
   ...['[object.name="store"]', '[object.property.name="store"]'].map((receiver) => ({
     selector: `MemberExpression${receiver}[property.name=${STORE_SQL_METHODS}]`,
@@ -155,7 +156,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: banImports({
       group: ['**/electron/**', ...nodeBuiltins],
-      message: 'The renderer imports only shared/ (DESIGN.md §1).',
+      message: 'The renderer imports only shared/ (docs/architecture.md#layers).',
     }),
   },
   // One block per engine folder: each repeats the shell ban, since a later block's options replace an

@@ -1,4 +1,4 @@
-/** DESIGN.md §10 performance budgets, stated at 10k datasets (a few also at 100k: see the functions below). */
+/** Performance budgets (docs/architecture.md#performance-budgets), stated at 10k datasets (a few also at 100k: see the functions below). */
 export const BUDGET = {
   listP50Ms: 3,
   /** "No slower at 100k with page tokens": p50 at 100k over p50 at 10k, with 20% for noise. */
@@ -33,10 +33,10 @@ export const BUDGET = {
 
 const MIB = 1024 * 1024;
 
-/** Budgets hold at 10k; smaller orgs must meet them too, larger ones only where DESIGN.md says so. */
+/** Budgets hold at 10k; smaller orgs must meet them too, larger ones only where docs/architecture.md#performance-budgets says so. */
 export const judgedAt = (size: number): boolean => size <= 10_000;
 
-/** A budget DESIGN.md states at 10k and, separately, at 100k; `judged` is false past 100k. */
+/** A budget stated at 10k and, separately, at 100k; `judged` is false past 100k. */
 export interface SizedBudget {
   limit: number;
   judged: boolean;

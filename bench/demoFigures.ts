@@ -1,7 +1,7 @@
 /**
  * Disk writes of the live demo (`serve --demo`, the org a new user first sees, with its own intervals:
  * a poll every 10 s, a crawl every minute): the process's write counter over a window after its first
- * sync, extrapolated to an hour. No budget states it; DESIGN.md §3 asks that persisting cost what
+ * sync, extrapolated to an hour. No budget states it; docs/storage.md asks that persisting cost what
  * changed, and this is what the demo's changes cost.
  */
 import { createInterface } from 'node:readline';

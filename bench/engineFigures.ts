@@ -1,7 +1,7 @@
 /**
  * Figures of an engine process seen from outside (bench/engineProcess.ts): the bytes it writes to disk
  * per steady-state poll cycle against the records those cycles changed, and its peak RSS over a first
- * sync, a checkpoint and list traffic (DESIGN.md §10). The remote is the simulator in its own process,
+ * sync, a checkpoint and list traffic (docs/architecture.md#performance-budgets). The remote is the simulator in its own process,
  * its clock running a simulated minute per real second so that polls a second apart see what polls a
  * minute apart (the default interval) would.
  */
@@ -109,7 +109,7 @@ export async function engineFigures(size: number, report: Report, options: Engin
 }
 
 /**
- * DESIGN.md §10: bytes written per steady-state poll cycle ≤ 2× the changed records + 64 KiB. Judged
+ * docs/architecture.md#performance-budgets: bytes written per steady-state poll cycle ≤ 2× the changed records + 64 KiB. Judged
  * over all cycles together (the mean against the mean budget); the note says how many cycles, alone,
  * were over their own.
  */

@@ -1,6 +1,6 @@
 /**
  * The list page over HTTP with 10 connections: our `serve` against the native baseline, alternating
- * ours/native round by round so machine noise hits both alike (DESIGN.md §10).
+ * ours/native round by round so machine noise hits both alike (docs/architecture.md#performance-budgets).
  */
 import autocannon from 'autocannon';
 

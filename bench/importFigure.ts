@@ -1,5 +1,5 @@
 /**
- * Import of a snapshot (DESIGN.md §10, "≤ 4 s" at 10k): the org exported to a file as `export` writes
+ * Import of a snapshot (≤ 4 s at 10k, docs/architecture.md#performance-budgets): the org exported to a file as `export` writes
  * it, then `dataset-health import` of that file into a new data dir, timed from starting the command
  * to its exit (its store closed, so everything is on disk).
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --sizes 1000,10000,100000] [--quick] [--only cli-start]`: the DESIGN.md §10
+ * `npm run bench [-- --sizes 1000,10000,100000] [--quick] [--only cli-start]`: the docs/architecture.md#performance-budgets
  * performance figures at each reference org size, and the CLI's start-up, printed beside their budgets
  * (`--only cli-start`: that figure alone, in seconds). Progress goes to stderr, the table to stdout.
  * Missing a budget does not fail the run (benchmarks inform, they do not gate CI); a measurement that
@@ -109,7 +109,7 @@ async function main(): Promise<number> {
 function finish(report: Report, quick: boolean, loadAtStart: number): number {
   const load = `load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
   process.stdout.write(
-    `\nDataset Health benchmarks (DESIGN.md §10)${quick ? ', --quick' : ''}: ${availableParallelism()} cores, ${load}\n\n`,
+    `\nDataset Health benchmarks (docs/architecture.md#performance-budgets)${quick ? ', --quick' : ''}: ${availableParallelism()} cores, ${load}\n\n`,
   );
   process.stdout.write(report.format());
   return report.rows.some((row) => row.verdict === 'FAILED') ? 1 : 0;

@@ -1,5 +1,5 @@
 /**
- * A journal grown to its checkpoint threshold (DESIGN.md §3): the most a start ever replays. Built on
+ * A journal grown to its checkpoint threshold (docs/storage.md): the most a start ever replays. Built on
  * the org's data dir with checkpoints held off (large thresholds; closing then only fsyncs), then:
  * opening it (replay time, counted toward cold start), `serve` started on a copy of it (cold start to
  * the first answer), and the checkpoint that folds it (duration, longest event-loop stall).

@@ -1,5 +1,5 @@
 /**
- * The on-call layer's figures (DESIGN.md §10–§11), in process on a store as the engine holds it, with an
+ * The on-call layer's figures (docs/architecture.md#performance-budgets, docs/architecture.md#the-on-call-layer), in process on a store as the engine holds it, with an
  * injected clock and source states: the deadline clock behind Upcoming and overdue (the bench org), and
  * the reliability statistics over a second org holding 100 deliveries per dataset (the store's retention).
  */

@@ -1,5 +1,5 @@
 /**
- * The native baseline of DESIGN.md §10, run as its own process: `node --import tsx bench/nativeServer.ts
+ * The native baseline of docs/architecture.md#performance-budgets, run as its own process: `node --import tsx bench/nativeServer.ts
  * <db file> <org id>`. better-sqlite3 over the same database bytes, node:http, one prepared query per
  * page with the record JSON built by SQLite: the list's own SELECT for the first page in default order.
  * Prints `Native baseline listening on http://127.0.0.1:<port>`.

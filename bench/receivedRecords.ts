@@ -1,6 +1,6 @@
 /**
  * The remote's answers as the sync receives them, sized per record while recording is on: the "changed
- * records" of DESIGN.md §10's disk budget are the records a cycle wrote, measured as the JSON the
+ * records" of the disk budget (docs/architecture.md#performance-budgets) are the records a cycle wrote, measured as the JSON the
  * remote sent for them. A fetch the sync client is given (its `fetch` option), so nothing is patched.
  */
 import type { FetchLike } from '../electron/sync/client';

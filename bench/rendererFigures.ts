@@ -1,5 +1,5 @@
 /**
- * The window's budgets (DESIGN.md §10) in Chromium against `serve --ui` on the benchmark org: from
+ * The window's budgets (docs/architecture.md#performance-budgets) in Chromium against `serve --ui` on the benchmark org: from
  * opening the datasets view (a page load) to its first rows, from a status-chip change to the
  * updated table (the new total shown and the first row of the new query on screen), and from opening
  * the Triage view (a page load) to its first content (every cause listed, the worst one first).

@@ -1,4 +1,4 @@
-/** The benchmark table: each figure beside its DESIGN.md §10 budget and a verdict. */
+/** The benchmark table: each figure beside its budget (docs/architecture.md#performance-budgets) and a verdict. */
 import type { SizedBudget } from './budgets';
 
 export type Verdict = 'ok' | 'OVER BUDGET' | 'info' | 'FAILED';
@@ -69,7 +69,7 @@ export class Report {
     });
   }
 
-  /** A figure whose budget DESIGN.md states at 10k and at 100k (cold start, memory). */
+  /** A figure whose budget is stated at 10k and at 100k (cold start, memory). */
   atMostSized(
     what: string,
     size: number,

@@ -1,5 +1,5 @@
 /**
- * The reliability statistics' reference org (DESIGN.md §10, issue 14: "a 10k org with 100 deliveries
+ * The reliability statistics' reference org (docs/architecture.md#performance-budgets, issue 14: "a 10k org with 100 deliveries
  * each"): a second store on its own temp data dir, measured in process, then closed and shown in the
  * window's Reliability view by a `serve --ui` of its own; removed afterwards.
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §10 sync figures: a full sync of a reference org from the remote simulator on loopback
+ * Sync figures (docs/architecture.md#performance-budgets): a full sync of a reference org from the remote simulator on loopback
  * (the simulator in its own process, as a real remote would be), the longest event-loop stall while it
  * runs (perf_hooks.monitorEventLoopDelay), a steady-state crawl, and the fast poll cycle.
  */

@@ -1,5 +1,5 @@
 /**
- * The local database as the window, the tray and `serve` describe it (DESIGN.md §3, issue 12): still
+ * The local database as the window, the tray and `serve` describe it (docs/storage.md, issue 12): still
  * opening (the app shows its window before a large data directory is open), or open; and whether the
  * disk takes its writes. When the disk refuses (full, folder removed), committed changes wait in memory
  * and are written once it accepts them, and everything else keeps working meanwhile.

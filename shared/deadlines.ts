@@ -1,5 +1,5 @@
 /**
- * A schedule's deadlines (DESIGN.md §2, "How health is derived"; §11, "Deadline clock"): croner
+ * A schedule's deadlines (docs/architecture.md#how-health-is-derived; docs/architecture.md#deadlines): croner
  * evaluates the pattern inside the dataset's IANA zone, so a daily 06:30 Europe/London deadline stays
  * 06:30 local across daylight-saving changes: a time skipped in spring happens at the end of the gap
  * (02:30 New York on 8 March 2026 is 03:00 EDT), one repeated in autumn happens once, the first time.

@@ -1,5 +1,5 @@
 /**
- * The list endpoint's filter grammar (DESIGN.md §2, "List"): `<field>.<operator>.<value>`.
+ * The list endpoint's filter grammar (docs/api.md#list): `<field>.<operator>.<value>`.
  * Shared by the engine (HTTP API) and the renderer, so it imports nothing from Node.
  */
 import { DELIVERY_STATUSES, isDeliveryStatus } from './status';

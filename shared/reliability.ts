@@ -1,5 +1,5 @@
 /**
- * Reliability statistics (DESIGN.md §11): per dataset, supplier or data product over the last 7, 30 or
+ * Reliability statistics (docs/architecture.md#reliability): per dataset, supplier or data product over the last 7, 30 or
  * 90 days, from all retained history, with weekly trends. Shared by the engine (which precomputes
  * them), the window's Reliability view and dataset chart, and `/local/v1/stats`.
  */

@@ -30,7 +30,7 @@ export interface MirroredRow {
 
 /**
  * One row of the datasets table: what the table shows, not the whole record — the store's row and the
- * deadline clock's mark (DESIGN.md §11), which is never a remote status.
+ * deadline clock's mark (docs/architecture.md#deadlines), which is never a remote status.
  */
 export interface DatasetRow extends MirroredRow {
   /** Its deadlines passed since the last successful sync while the org's data is stale (overdue, unverified); 0: none. */

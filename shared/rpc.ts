@@ -1,5 +1,5 @@
 /**
- * The one contract between the renderer and the engine (DESIGN.md §1): every call with its request
+ * The one contract between the renderer and the engine (docs/architecture.md#processes): every call with its request
  * schema and response type, and every event. Both transports (IPC in the app, HTTP + server-sent events
  * for `serve --ui`) are generic over it, so a call is one entry here and one handler in the engine
  * (`RpcHandlers` makes a missing handler a compile error). Requests are TypeBox schemas because they

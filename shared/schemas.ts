@@ -1,6 +1,6 @@
 /**
  * The v2 records as TypeBox schemas: one source for request validation, TypeScript types, the
- * OpenAPI document and the import checks (DESIGN.md §2, "Records and values").
+ * OpenAPI document and the import checks (docs/api.md#records-and-values).
  */
 import Type, { type Static } from 'typebox';
 

@@ -1,5 +1,5 @@
 /**
- * The user's settings (DESIGN.md §6 "Settings"): one TypeBox schema gives the type, the defaults and the
+ * The user's settings (docs/architecture.md#the-window "Settings"): one TypeBox schema gives the type, the defaults and the
  * check of every write, in the engine and in the settings window. Sources and API keys have their own
  * calls (they are records, not preferences).
  */

@@ -1,5 +1,5 @@
 /**
- * The list endpoint's `sort` parameter (DESIGN.md §2, "List"): comma-separated keys, each
+ * The list endpoint's `sort` parameter (docs/api.md#list): comma-separated keys, each
  * `<field>`, `<field>.asc` or `<field>.desc`. Shared by the engine and the renderer.
  */
 import { quoteForMessage } from './filter';

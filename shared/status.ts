@@ -1,4 +1,4 @@
-/** Delivery statuses in the order the service sorts them (DESIGN.md §2). */
+/** Delivery statuses in the order the service sorts them (docs/api.md#list). */
 export const DELIVERY_STATUSES = ['FAILED', 'MISSING', 'DELIVERED_LATE', 'HEALTHY'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

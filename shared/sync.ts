@@ -1,5 +1,5 @@
 /**
- * What the sync tells the rest of the app (DESIGN.md §4): the state of each source and the status
+ * What the sync tells the rest of the app (docs/architecture.md#sync): the state of each source and the status
  * transitions of each cycle. Shared by the engine, the alerts and the renderer.
  */
 
@@ -80,13 +80,13 @@ export const EMPTY_COUNTS: SyncCounts = {
   tasksFailed: 0,
 };
 
-/** Polls without a successful cycle after which a source's data counts as stale (DESIGN.md §5). */
+/** Polls without a successful cycle after which a source's data counts as stale (docs/architecture.md#notifications). */
 export const STALE_AFTER_POLLS = 3;
 
 export type Freshness = 'fresh' | 'stale' | 'failing';
 
 /**
- * The one stale rule (DESIGN.md §5): no successful cycle for STALE_AFTER_POLLS poll intervals, counted
+ * The one stale rule (docs/architecture.md#notifications): no successful cycle for STALE_AFTER_POLLS poll intervals, counted
  * from the last success — or from `neverSince` when there was none (default: stale at once).
  */
 export function pastStaleAge(state: SourceState, now: Date, neverSince = -Infinity): boolean {

@@ -1,4 +1,4 @@
-/** A dataset's timeline (DESIGN.md §11): what the mirror saw and did, as the window and the local API show it. */
+/** A dataset's timeline (docs/architecture.md#timeline): what the mirror saw and did, as the window and the local API show it. */
 export const TIMELINE_KINDS = [
   'status',
   'notified',

@@ -1,5 +1,5 @@
 /**
- * The deadline clock's answers (DESIGN.md §11): the deadlines of the next hours with each dataset's
+ * The deadline clock's answers (docs/architecture.md#deadlines): the deadlines of the next hours with each dataset's
  * delivery habits and the *at risk* mark, and the deadlines that passed while the mirror was stale
  * (overdue, unverified). Shared by the engine, the window, the CLI and `/local/v1/upcoming`.
  */

@@ -1,5 +1,5 @@
 /**
- * The alerter (DESIGN.md §5, §11): after every sync cycle, and at every tick, it decides what to
+ * The alerter (docs/architecture.md#alerts, docs/architecture.md#the-on-call-layer): after every sync cycle, and at every tick, it decides what to
  * announce and keeps the tray's state. Plain Node: the app turns announcements into notifications,
  * `serve` into log lines and an optional hook; both read the same tray state. This file schedules and
  * emits; the decisions are failures.ts, grouping.ts, reminders.ts and contact.ts.

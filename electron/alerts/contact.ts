@@ -1,5 +1,5 @@
 /**
- * Source contact (DESIGN.md §5): when a source's data turns stale — no successful sync for
+ * Source contact (docs/architecture.md#notifications): when a source's data turns stale — no successful sync for
  * STALE_AFTER_POLLS poll intervals, whether its last cycle failed or not, and a stopped source (its key
  * rejected) too once that time has passed — one "Lost contact" notice (saying the last error, if any);
  * when it syncs successfully again, one "Contact regained" notice saying how long it was out. A single

@@ -1,5 +1,5 @@
 /**
- * A cause's cool-down (DESIGN.md §5, docs/decisions.md): once a cause was notified (a failure's own
+ * A cause's cool-down (docs/architecture.md#grouping-by-incident, docs/decisions.md): once a cause was notified (a failure's own
  * notification, the cause's, or a summary naming it — a burst's or a night's; a first sync's tells what
  * was failing already and starts none), its next new failures do not notify again until
  * COOL_DOWN_MS have passed. They are remembered as 'batched' (store/tables/announcements.ts, so a restart or a

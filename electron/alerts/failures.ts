@@ -1,5 +1,5 @@
 /**
- * New failures (DESIGN.md §5): what a finished cycle announces, what quiet hours held, and what a cause's
+ * New failures (docs/architecture.md#notifications): what a finished cycle announces, what quiet hours held, and what a cause's
  * cool-down batched (coolDown.ts). Each decision is remembered (store/tables/announcements.ts, with a timeline
  * entry for what is announced) before the alerter emits it. Runs inside `store.whenIdle`.
  *

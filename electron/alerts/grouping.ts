@@ -1,5 +1,5 @@
 /**
- * Notifications grouped by cause (DESIGN.md §5): a pure decision over the new failures of one cycle that
+ * Notifications grouped by cause (docs/architecture.md#grouping-by-incident): a pure decision over the new failures of one cycle that
  * the earlier rules (snooze, pause, quiet hours, first sync) left to notify. A cause with two or more of
  * them is one notification; a cause with one is that failure's own; more than SUMMARY_THRESHOLD
  * notifications in all are one summary of the top causes instead.

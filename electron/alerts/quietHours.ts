@@ -1,5 +1,5 @@
 /**
- * Quiet hours (DESIGN.md §5): a daily span of local wall-clock time, e.g. 22:00–07:00, during which
+ * Quiet hours (docs/architecture.md#quiet-hours-pause-and-snoozes): a daily span of local wall-clock time, e.g. 22:00–07:00, during which
  * failures are held and announced as one summary when it ends. Read in the user's time zone, so a
  * daylight-saving change moves nothing: 22:00 stays 22:00 on the clock.
  */

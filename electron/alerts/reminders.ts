@@ -1,5 +1,5 @@
 /**
- * Reminders (DESIGN.md §11): a failure someone was told of (notified, or in a summary), or that arrived
+ * Reminders (docs/architecture.md#reminders): a failure someone was told of (notified, or in a summary), or that arrived
  * during a pause and was silenced by it, that is still FAILED with that delivery and that nobody
  * acknowledged is reminded every `reminderMinutes` (0: never) after it was announced (or remembered as
  * paused) or last reminded, at most MAX_REMINDERS times: a pause's failure whose first reminder fell due

@@ -1,10 +1,10 @@
 /**
- * The tray's state (DESIGN.md §5, §11): the worst latest status among the synced orgs' datasets that are
+ * The tray's state (docs/architecture.md#the-tray, docs/architecture.md#the-on-call-layer): the worst latest status among the synced orgs' datasets that are
  * not snoozed — red only for a FAILED one nobody acknowledged — their counts, the FAILED ones for the
  * menu (unacknowledged first, acknowledged ones marked), and whether the data can be trusted. Stale data
  * turns the icon grey whatever the statuses say: a green icon over data an hour old would be a lie; the
  * tooltip still counts what the data showed. While it is stale, the deadlines that passed since the last
- * sync (overdue, unverified: DESIGN.md §11) are said in the tooltip and the menu — counted by the engine's
+ * sync (overdue, unverified: docs/architecture.md#deadlines) are said in the tooltip and the menu — counted by the engine's
  * deadline clock and handed in, since this layer knows no schedules.
  */
 import { type DeliveryStatus, DELIVERY_STATUSES, isDeliveryStatus } from '../../shared/status';

@@ -1,5 +1,5 @@
 /**
- * What the alerter announces (DESIGN.md §5, §11). Each announcement carries its words and where it
+ * What the alerter announces (docs/architecture.md#notifications, docs/architecture.md#the-on-call-layer). Each announcement carries its words and where it
  * leads, so the tray's notifications, the `serve` log and an `--on-failed` hook say the same thing.
  */
 import type { Stage } from '../../shared/status';

@@ -47,7 +47,7 @@ export interface ApiOptions {
   rateLimit?: RateLimitOptions;
   readThrough?: TasksReadThrough;
   logger?: FastifyBaseLogger | false;
-  /** The on-call layer's answers (§11); default: one of its own over the store, with no source states. */
+  /** The on-call layer's answers (docs/architecture.md#the-on-call-layer); default: one of its own over the store, with no source states. */
   knowledge?: OnCallKnowledge;
   /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
   extend?: (app: FastifyInstance, port: () => number) => Promise<void>;

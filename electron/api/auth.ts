@@ -1,4 +1,4 @@
-/** Bearer-key authentication: every v2 request is scoped to the org of its key (DESIGN.md §2). */
+/** Bearer-key authentication: every v2 request is scoped to the org of its key (docs/api.md#keys). */
 import type { Store } from '../store/database';
 import { type Authenticated, authenticateApiKey, recordKeyUse } from '../store/tables/apiKeys';
 import { ApiError } from './errors';

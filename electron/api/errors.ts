@@ -1,4 +1,4 @@
-/** The error model of the local API (DESIGN.md §2 "Errors"): one JSON shape, one status per code. */
+/** The error model of the local API (docs/api.md#errors): one JSON shape, one status per code. */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { bodyTooLargeMessage } from '../../shared/bodyLimit';

@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding and cross-site defences (DESIGN.md §2): only loopback Host values with our port are
+ * DNS-rebinding and cross-site defences (docs/api.md#host-and-origin): only loopback Host values with our port are
  * served, and a request carrying an Origin other than our own UI's is refused.
  */
 import { ApiError } from './errors';

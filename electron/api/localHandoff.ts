@@ -1,5 +1,5 @@
 /**
- * `GET /local/v1/handoff?since=8h` (DESIGN.md §11, Handoff): the org's shift handoff since a time — the
+ * `GET /local/v1/handoff?since=8h` (docs/architecture.md#handoff): the org's shift handoff since a time — the
  * engine's report as JSON, or with `format=md` the same Markdown the window copies and the CLI prints.
  * Read-only, with the other /local/v1 endpoints' keys, scoping, errors and caching headers.
  */

@@ -95,7 +95,7 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
     const tag = clockFields === undefined ? contentTag(json) : clockFreeTag(body, clockFields);
     return sendJson(store, request, reply, json, tag);
   };
-  // The on-call layer's endpoints (§11), each in its own file.
+  // The on-call layer's endpoints (docs/architecture.md#the-on-call-layer), each in its own file.
   registerUpcomingRoute(app, store, knowledge, answer);
   registerStatsRoute(app, store, knowledge, answer);
   registerHandoffRoute(app, store, knowledge, answer);

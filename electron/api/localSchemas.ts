@@ -1,5 +1,5 @@
 /**
- * Schemas of the read-only `/local/v1` endpoints (DESIGN.md §11: the mirror's own knowledge, same keys,
+ * Schemas of the read-only `/local/v1` endpoints (docs/api.md#local-v1: the mirror's own knowledge, same keys,
  * scoping and errors as v2). As for v2, they validate requests, type the handlers and generate the
  * OpenAPI document; the response schemas are checked against shared/causes.ts and shared/timeline.ts
  * at compile time, so the document cannot drift from what the engine returns.

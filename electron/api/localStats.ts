@@ -1,5 +1,5 @@
 /**
- * `GET /local/v1/stats?groupBy=supplier&days=30` (DESIGN.md §11, Reliability): on-time, late, missing
+ * `GET /local/v1/stats?groupBy=supplier&days=30` (docs/architecture.md#reliability): on-time, late, missing
  * and failed rates, lateness, time to recover and weekly trends per dataset, supplier or data product,
  * worst first — the engine's precomputed statistics (knowledge/statsCache.ts). Read-only, with the other
  * /local/v1 endpoints' keys, scoping, errors and caching headers.

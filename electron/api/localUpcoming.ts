@@ -1,5 +1,5 @@
 /**
- * `GET /local/v1/upcoming?hours=6` (DESIGN.md §11, Deadline clock): the org's deadlines of the next
+ * `GET /local/v1/upcoming?hours=6` (docs/architecture.md#deadlines): the org's deadlines of the next
  * hours, soonest first, each with its dataset's delivery habits and the at-risk mark — from the engine's
  * deadline clock and the history it holds in memory. Read-only, with the other /local/v1 endpoints' keys,
  * scoping, errors and caching headers.

@@ -1,4 +1,4 @@
-/** The three read-only v2 endpoints (DESIGN.md §2), answering from the store through the query layer. */
+/** The three read-only v2 endpoints (docs/api.md), answering from the store through the query layer. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getDataset } from '../query/dataset';
 import { listDatasets } from '../query/list';

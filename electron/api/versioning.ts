@@ -1,5 +1,5 @@
 /**
- * What every successful answer of the local API carries (DESIGN.md §2): `X-Synced-At`, an `ETag`, and
+ * What every successful answer of the local API carries (docs/api.md#headers): `X-Synced-At`, an `ETag`, and
  * 304 when the client already holds that version. Checked only once a request has succeeded, so an
  * error never carries an ETag.
  */

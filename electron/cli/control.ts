@@ -1,5 +1,5 @@
 /**
- * Where a CLI command runs (DESIGN.md §3, one writer per data directory): when `serve` or the app holds
+ * Where a CLI command runs (docs/architecture.md#hand-over-to-a-running-instance, one writer per data directory): when `serve` or the app holds
  * the directory, the command is handed to it over the control channel and what it prints is printed
  * here; otherwise the CLI takes the directory's lock and runs the same command itself. A lock or
  * control file left by a dead process is ignored (and the stale lock taken over); a damaged lock file

@@ -1,4 +1,4 @@
-/** The `dataset-health` command line (DESIGN.md §7): exit 0 on success, 1 on failure, 2 on usage errors. */
+/** The `dataset-health` command line (docs/architecture.md#the-cli): exit 0 on success, 1 on failure, 2 on usage errors. */
 import { APP_VERSION } from '../../shared/version';
 import { Command, CommanderError } from 'commander';
 import { failureOf } from '../control/command';

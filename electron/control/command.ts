@@ -1,5 +1,5 @@
 /**
- * The commands a CLI run hands to the running instance (DESIGN.md §3, one writer): each is one function
+ * The commands a CLI run hands to the running instance (docs/architecture.md#hand-over-to-a-running-instance, one writer): each is one function
  * over a store and an output, run either by the CLI itself (the data directory is free) or by `serve` or
  * the app that holds the directory, at the request of the CLI over the control channel. Same code, same
  * words, same exit: a user cannot tell which ran it, except that it works while the app is open.
@@ -38,7 +38,7 @@ export interface RunningInstance {
   reloadSync(): Promise<void>;
   /** A fresh one-time web UI link, when the instance serves the web UI (`serve --ui`). */
   newWebUiLink?: () => string;
-  /** The instance's on-call layer (§11): its history in memory and its sources' states. */
+  /** The instance's on-call layer (docs/architecture.md#the-on-call-layer): its history in memory and its sources' states. */
   knowledge: OnCallKnowledge;
   /** The stored acknowledgements or snoozes changed: the alerts redraw the tray (as the window's calls do). */
   alertsChanged(): void;

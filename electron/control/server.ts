@@ -1,5 +1,5 @@
 /**
- * The control channel's server side (DESIGN.md §3): `POST /control/v1/run` on the local API's port, for
+ * The control channel's server side (docs/architecture.md#hand-over-to-a-running-instance): `POST /control/v1/run` on the local API's port, for
  * the CLI of the same user. The secret sits in `<dataDir>/control.json`, readable by the owner only; a
  * request without it (or from a browser: any Origin) is refused before its body is read. The answer
  * streams what the command prints as NDJSON lines — `{"stdout":…}`, `{"stderr":…}` — and ends with

@@ -1,5 +1,5 @@
 /**
- * A delivery attempt as seen at one instant: its status derived from its course (DESIGN.md §2,
+ * A delivery attempt as seen at one instant: its status derived from its course (docs/architecture.md#how-health-is-derived,
  * "How health is derived") and the delivery event the API reports for it.
  *
  * - FAILED: a failed step ended the attempt (the failure has happened by `now`).

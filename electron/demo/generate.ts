@@ -1,5 +1,5 @@
 /**
- * Realistic, deterministic demo data (DESIGN.md §7 `demo`): an org's datasets with their delivery
+ * Realistic, deterministic demo data (docs/architecture.md#demo-data): an org's datasets with their delivery
  * history and the tasks of every FAILED delivery and of each latest attempt that is not HEALTHY (what a
  * sync mirrors: tasks are fetched for failures, healthy pipelines are read through on demand).
  * Same options, same snapshot: all randomness is seeded and time comes only from `options.now`.

@@ -3,7 +3,7 @@
  * nothing, and every dataset it feeds is hit at once. During an outage window every attempt of that
  * supplier's datasets whose ingestion is due in the window fails at the fetch step with the outage's
  * shortCode, or (an outage without a code) never starts and turns MISSING. That is what on-call life
- * looks like and what causes (DESIGN.md §11) are for: one problem, many red datasets.
+ * looks like and what causes (docs/architecture.md#incidents) are for: one problem, many red datasets.
  *
  * Outages come from the org's seed, one per 36-hour slot at a random time, for a random supplier,
  * lasting 2 to 6 hours (about five a week across the org). Whether an attempt is hit depends only on

@@ -1,5 +1,5 @@
 /**
- * Processing deadline configs for the demo and its occurrences (DESIGN.md §2, "How health is derived"):
+ * Processing deadline configs for the demo and its occurrences (docs/architecture.md#how-health-is-derived):
  * configs built from schedule fields, and occurrences memoized per instant. A config's schedule is read
  * as shared/schedule.ts says and evaluated by shared/deadlines.ts (croner, in the config's zone).
  */

@@ -7,7 +7,7 @@
  * directory for both shells: `control.json` once the control channel is open, `runtime.json` once all
  * runs; `stop()` removes both. Stopping: see `stop()` below.
  *
- * DESIGN §1: this is the engine's composition root, the one folder above api/, rpc/, sync/, alerts/ and
+ * docs/architecture.md#layers: this is the engine's composition root, the one folder above api/, rpc/, sync/, alerts/ and
  * demo/ that wires them together; both shells (`main/`, `cli/`) call it and nothing below imports it.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -73,7 +73,7 @@ export interface RunningEngine {
   demo: BuiltInDemo | undefined;
   rpc: { handlers: RpcHandlers; dispatch: Dispatch; events: EventHub };
   alerts: Alerter;
-  /** The on-call layer (§11): deadlines, upcoming, overdue, statistics, handoff. */
+  /** The on-call layer (docs/architecture.md#the-on-call-layer): deadlines, upcoming, overdue, statistics, handoff. */
   knowledge: OnCallKnowledge;
   /** With `ui`: the web UI's address with its one-time token. */
   uiUrl: string | undefined;
@@ -162,7 +162,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   const events = createEventHub(sync, { store, dataDir: options.dataDir });
   const sessions = rendererDir ? new UiSessions() : undefined;
   const reloadSync = () => sync.reload(syncSettings(options.settings.read(), options.intervals));
-  // The CLI's commands run here while this process holds the data directory (DESIGN §3).
+  // The CLI's commands run here while this process holds the data directory (docs/architecture.md#hand-over-to-a-running-instance).
   const controlSecret = newControlSecret();
   const stopping = new AbortController();
   let control: ControlChannel | undefined;

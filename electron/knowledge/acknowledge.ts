@@ -1,5 +1,5 @@
 /**
- * Acknowledging (DESIGN.md §11), as the window, the CLI and the control channel all do it: check the
+ * Acknowledging (docs/architecture.md#acknowledgements), as the window, the CLI and the control channel all do it: check the
  * request against what is stored now, then record it in one transaction (the acknowledgement and its
  * timeline entry). A failure is the dataset's current FAILED (or MISSING) delivery; an incident is each
  * of its failures troubled and not acknowledged at that moment (docs/decisions.md "Incidents").

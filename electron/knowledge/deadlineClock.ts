@@ -1,5 +1,5 @@
 /**
- * The deadline clock (DESIGN.md §11): every distinct schedule's previous deadline and the deadlines
+ * The deadline clock (docs/architecture.md#deadlines): every distinct schedule's previous deadline and the deadlines
  * ahead of it, computed once per schedule (datasets share few: a 10k org has some hundreds) and moved
  * on as deadlines pass — never per dataset or per look. Croner evaluates each schedule in its zone
  * (shared/deadlines.ts), so daylight-saving changes are its to get right, and the property tests hold

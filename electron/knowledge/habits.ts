@@ -1,5 +1,5 @@
 /**
- * A dataset's delivery habits (DESIGN.md §11, Upcoming): from its newest HABIT_DELIVERIES settled
+ * A dataset's delivery habits (docs/architecture.md#deadlines): from its newest HABIT_DELIVERIES settled
  * deliveries, how often it was on time, when it typically delivers relative to its deadline, and
  * whether its next deadline is *at risk* by the rule in shared/upcoming.ts (AT_RISK_RULE) — a rule a
  * person can check against the dataset's history by hand.

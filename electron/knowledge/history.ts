@@ -1,5 +1,5 @@
 /**
- * The org's delivery history in memory (DESIGN.md §11): every dataset's facts and its retained deliveries
+ * The org's delivery history in memory (docs/architecture.md#the-on-call-layer): every dataset's facts and its retained deliveries
  * as typed arrays, kept current by re-reading only the datasets whose stored record changed since the
  * last look (a poll changes a handful; a 10k org with 100 deliveries each is read once, in slices that
  * leave the event loop free between them). The deadline clock, Upcoming, overdue and the reliability

@@ -1,4 +1,4 @@
-/** Who acknowledges from this machine (DESIGN.md §11): the setting, else the OS user's name. */
+/** Who acknowledges from this machine (docs/architecture.md#acknowledgements): the setting, else the OS user's name. */
 import { userInfo } from 'node:os';
 import type { Settings } from '../../shared/settings';
 

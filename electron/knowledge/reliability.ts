@@ -1,5 +1,5 @@
 /**
- * Reliability statistics (DESIGN.md §11) from the org's history in memory: per dataset, supplier or data
+ * Reliability statistics (docs/architecture.md#reliability) from the org's history in memory: per dataset, supplier or data
  * product over a window of 7, 30 or 90 days, one pass over each dataset's typed arrays.
  *
  * Definitions (README "Reliability statistics" says the same):

@@ -1,5 +1,5 @@
 /**
- * The on-call layer's answers for one store (DESIGN.md §11), as the window, the CLI and the local API
+ * The on-call layer's answers for one store (docs/architecture.md#the-on-call-layer), as the window, the CLI and the local API
  * ask them: one history in memory and one deadline clock shared by all, so each look is a walk over
  * memory. Time and the sources' states are injected (tests move the clock and stop the remote).
  */
@@ -150,7 +150,7 @@ export class OnCallKnowledge {
     return this.options.now();
   }
 
-  /** The org's shift handoff for the window [since, now] (DESIGN.md §11). */
+  /** The org's shift handoff for the window [since, now] (docs/architecture.md#handoff). */
   async handoff(orgId: string, since: Date): Promise<HandoffReport> {
     const now = this.options.now();
     const history = await this.history.current(orgId);

@@ -1,5 +1,5 @@
 /**
- * Precomputed reliability statistics (DESIGN.md §10–§11): one answer per (org, groupBy, days), kept
+ * Precomputed reliability statistics (docs/architecture.md#performance-budgets, docs/architecture.md#reliability): one answer per (org, groupBy, days), kept
  * while the org's history revision and the window's end (the current hour, UTC) stay the same. The
  * engine warms the Reliability view's default (supplier, 30 days) after every sync cycle, so its first
  * look is a map read. Answers are computed a slice at a time (no long event-loop stall at 10k), one

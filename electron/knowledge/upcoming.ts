@@ -1,5 +1,5 @@
 /**
- * Upcoming deadlines and overdue (unverified) datasets (DESIGN.md §11), from the org's history in
+ * Upcoming deadlines and overdue (unverified) datasets (docs/architecture.md#deadlines), from the org's history in
  * memory and the deadline clock: no SQL and no cron evaluation per dataset, so the answer for a 10k org
  * is a walk over its datasets.
  */

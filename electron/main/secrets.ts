@@ -1,5 +1,5 @@
 /**
- * Remote API keys in the app (DESIGN.md §8): sealed with Electron's safeStorage (the OS keychain) into
+ * Remote API keys in the app (docs/architecture.md#security): sealed with Electron's safeStorage (the OS keychain) into
  * `sources.api_key_sealed`, never written in plain text, never sent to the window. Where the OS offers
  * no real keychain (Linux with the "basic_text" backend) keys are refused and, as headless, come from
  * the environment.

@@ -1,5 +1,5 @@
 /**
- * The tray (DESIGN.md §5): its icon follows the alerter's state (red, amber, green, grey), its
+ * The tray (docs/architecture.md#the-tray): its icon follows the alerter's state (red, amber, green, grey), its
  * tooltip gives counts (acknowledged failures among them) and data age, and its menu lists the FAILED
  * datasets (each opens its page; acknowledged ones marked, after the others), while the data is stale
  * the deadlines passed since the last sync (overdue, unverified: opens the datasets), then Sync now,

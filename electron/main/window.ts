@@ -1,5 +1,5 @@
 /**
- * The app window, secure by construction (DESIGN.md §8): isolated, sandboxed, no Node; navigation,
+ * The app window, secure by construction (docs/architecture.md#security): isolated, sandboxed, no Node; navigation,
  * new windows, webviews and permission requests refused; `https:` links opened in the browser instead.
  * Its size and position are remembered between runs.
  */

@@ -1,4 +1,4 @@
-/** One dataset by id, or by its v1 `legacyDatasetId` when no dataset has that id (DESIGN.md §2). */
+/** One dataset by id, or by its v1 `legacyDatasetId` when no dataset has that id (docs/api.md#one-dataset). */
 import type { DatasetRecord, DeadlineConfig } from '../../shared/schemas';
 import type { Store } from '../store/database';
 import { recordJsonSql } from './recordSql';

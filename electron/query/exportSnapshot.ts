@@ -1,6 +1,6 @@
 /**
- * Export of an org's snapshot (DESIGN.md §7): every record with all stored events, and its tasks; then
- * the local knowledge of those datasets (§11): each one's timeline (oldest first), the acknowledgements
+ * Export of an org's snapshot (docs/architecture.md#snapshots): every record with all stored events, and its tasks; then
+ * the local knowledge of those datasets (docs/architecture.md#snapshots): each one's timeline (oldest first), the acknowledgements
  * (open and ended), the org's sync outages and its incidents with their failures. The format:
  * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot/importSnapshot.ts).
  */

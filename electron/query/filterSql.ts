@@ -1,5 +1,5 @@
 /**
- * Filters (shared/filter.ts) as SQL over the datasets table `d`. Semantics (DESIGN.md §2): eq and in
+ * Filters (shared/filter.ts) as SQL over the datasets table `d`. Semantics (docs/api.md#list): eq and in
  * match exactly; neq is the exact complement of eq, so it also matches empty/null fields; an empty
  * value matches empty or null fields; like/ilike treat `*` as "any run" and every other character as
  * literal. Patterns run as GLOB, whose `*` never backtracks exponentially in SQLite (at worst pattern ×

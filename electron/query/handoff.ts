@@ -1,5 +1,5 @@
 /**
- * The shift handoff's reads (DESIGN.md §11): the timeline's status entries and acknowledgement notes of
+ * The shift handoff's reads (docs/architecture.md#handoff): the timeline's status entries and acknowledgement notes of
  * a window, each dataset's status when it began, and the sync outages that overlap it. The on-call
  * layer (electron/knowledge/handoff.ts) decides the report from them.
  */

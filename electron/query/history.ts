@@ -1,5 +1,5 @@
 /**
- * Delivery history as the on-call layer reads it (DESIGN.md §11: deadline clock, upcoming, reliability):
+ * Delivery history as the on-call layer reads it (docs/architecture.md#the-on-call-layer: deadline clock, upcoming, reliability):
  * each dataset's facts with a signature that changes whenever its record does, and its deliveries as
  * bare (deadline, delivered, status) triples, newest first — far cheaper than the records' JSON. The
  * knowledge layer keeps them in memory and re-reads only the datasets whose signature moved.

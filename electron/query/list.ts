@@ -1,5 +1,5 @@
 /**
- * The list query (DESIGN.md §2): filters, sort and keyset paging on the sort indexes, so a page costs
+ * The list query (docs/api.md#list): filters, sort and keyset paging on the sort indexes, so a page costs
  * the same at 100k datasets as at 1k. Returns the page body as JSON built by SQLite, in UTF-8 bytes.
  */
 import type { Store } from '../store/database';

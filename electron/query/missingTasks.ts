@@ -1,5 +1,5 @@
 /**
- * FAILED deliveries whose tasks are not stored yet (DESIGN.md §4): the sync fetches them as soon as it
+ * FAILED deliveries whose tasks are not stored yet (docs/architecture.md#poll): the sync fetches them as soon as it
  * has seen them, so failure reasons are there offline.
  */
 import type { Store } from '../store/database';

@@ -1,5 +1,5 @@
 /**
- * Keyset page tokens (DESIGN.md §2): an opaque, signed position in one query's order. A token names
+ * Keyset page tokens (docs/api.md#list): an opaque, signed position in one query's order. A token names
  * the sort-key values of the row it starts after (next) or before (previous), and is bound to the org,
  * filters and sort it was issued for; anything else, altered or foreign, is refused. A position whose
  * values are long (names and ids may run to kilobytes) is carried compactly instead, as the row's key and

@@ -1,8 +1,8 @@
 /**
- * The datasets window's queries (DESIGN.md §6), through the same filters, sort indexes and keyset pages
+ * The datasets window's queries (docs/architecture.md#the-window), through the same filters, sort indexes and keyset pages
  * as the v2 list (list.ts), projected to what a table row shows: a few fields and the strip of recent
  * statuses instead of whole records, so 10k rows cross to the window in a few pages. A FAILED or
- * MISSING row also carries its cause and its acknowledgement (DESIGN.md §11), and the triage filters
+ * MISSING row also carries its cause and its acknowledgement (docs/architecture.md#acknowledgements), and the triage filters
  * (a cause, unacknowledged only) narrow rows and counts alike.
  */
 import type { AcknowledgementView } from '../../shared/causes';

@@ -1,6 +1,6 @@
 /**
- * Which datasets a request selects, and in what order, as both doors ask for them (DESIGN.md §2 list,
- * §6 window): the v2 list route and the window's RPC calls parse their filter and sort texts here, once,
+ * Which datasets a request selects, and in what order, as both doors ask for them (docs/api.md#list,
+ * docs/architecture.md#the-window): the v2 list route and the window's RPC calls parse their filter and sort texts here, once,
  * into a typed selection that every query below takes. A bad text is an InvalidArgument naming its
  * parameter; each door translates that, in one place, into its own error shape.
  */
@@ -22,7 +22,7 @@ export interface SelectionText {
   sort: string;
   /** The window's free text search; the v2 list has none. */
   search?: string;
-  /** The window's triage filters (DESIGN.md §11): the datasets of one cause id, and only unacknowledged troubles. */
+  /** The window's triage filters (docs/architecture.md#incidents): the datasets of one cause id, and only unacknowledged troubles. */
   cause?: string | null;
   unacknowledged?: boolean;
 }

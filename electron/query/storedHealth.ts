@@ -1,5 +1,5 @@
 /**
- * The stored health of an org's datasets as the sync compares the remote's against it (DESIGN.md §4):
+ * The stored health of an org's datasets as the sync compares the remote's against it (docs/architecture.md#sync):
  * which are stored, which are in trouble, and what each one's latest status and FAILED delivery are, so a
  * cycle reports status transitions and the fast poll re-reads troubled datasets.
  */

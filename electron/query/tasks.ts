@@ -1,5 +1,5 @@
 /**
- * The tasks of one delivery, grouped by stage (DESIGN.md §2 "Delivery tasks"), as both doors read them:
+ * The tasks of one delivery, grouped by stage (docs/api.md#delivery-tasks), as both doors read them:
  * the v2 tasks route and the window's `delivery.tasks` call, with the same read-through to the remote for
  * tasks never synced.
  */

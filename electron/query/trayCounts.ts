@@ -1,6 +1,6 @@
 /**
- * What the tray shows of the synced orgs' datasets (DESIGN.md §5): how many there are by latest status,
- * the first FAILED ones nobody acknowledged by name, and the acknowledged ones (DESIGN.md §11). The alerts decide what snoozes leave out and what colour it makes.
+ * What the tray shows of the synced orgs' datasets (docs/architecture.md#the-tray): how many there are by latest status,
+ * the first FAILED ones nobody acknowledged by name, and the acknowledged ones (docs/architecture.md#acknowledgements). The alerts decide what snoozes leave out and what colour it makes.
  */
 import type { FailedDataset } from '../store/tables/announcements';
 import type { Row, Store } from '../store/database';

@@ -49,7 +49,7 @@ export interface RpcDeps extends SourceDeps {
   /** Applies stored settings and sources to the running sync (restarts its runners). */
   reloadSync(): Promise<void>;
   settings: SettingsFile;
-  /** The on-call layer's answers (§11); default: one of its own over the store and the sync's states. */
+  /** The on-call layer's answers (docs/architecture.md#the-on-call-layer); default: one of its own over the store and the sync's states. */
   knowledge?: OnCallKnowledge;
   /** Snoozes or notification settings changed: the alerts redraw the tray. */
   alertsChanged?(): void;

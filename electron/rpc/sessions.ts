@@ -1,5 +1,5 @@
 /**
- * Who may use the web UI of `serve --ui` (DESIGN.md §7): the printed URL carries a one-time token; the
+ * Who may use the web UI of `serve --ui` (docs/architecture.md#the-cli): the printed URL carries a one-time token; the
  * first request with it gets a random session id in an HttpOnly, SameSite=Strict cookie, and the token
  * is spent. Reloads keep working through the cookie; a copied URL is worthless once used. `dataset-health
  * ui` asks the running serve for another token (`issue`), so a used or lost link never needs a restart.

@@ -1,6 +1,6 @@
 /**
  * The store: one sql.js database per data directory, migrated on open and written in transactions
- * (DESIGN.md §3). Every commit's pages go to the journal (durability/writer.ts); opening replays it
+ * (docs/storage.md). Every commit's pages go to the journal (durability/writer.ts); opening replays it
  * (durability/opening.ts). This file is the SQL side: statements, transactions, and the chunked transaction
  * a large sync commits in.
  */

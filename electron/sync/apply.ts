@@ -1,6 +1,6 @@
 /**
  * Writes what a sync cycle learned into the store in one transaction, in slices that leave the event
- * loop free (DESIGN.md §1 budget: no stall over 50 ms), and reports the status transitions it made.
+ * loop free (docs/architecture.md#performance-budgets: no stall over 50 ms), and reports the status transitions it made.
  */
 import type { StatusTransition } from '../../shared/sync';
 import type { Store } from '../store/database';
@@ -50,7 +50,7 @@ function transitionOf(before: StoredHealth | undefined, record: DatasetRecord): 
 }
 
 /**
- * The local knowledge of a changed dataset (DESIGN.md §11), in the commit that changed it: a status
+ * The local knowledge of a changed dataset (docs/architecture.md#the-on-call-layer), in the commit that changed it: a status
  * transition goes on its timeline; an acknowledgement the change made stale ends (also without a
  * transition: MISSING again with the next delivery is a new problem); and, as its history's oldest
  * retained delivery may have moved, timeline entries older than it go. A dataset new to the mirror has

@@ -1,6 +1,6 @@
 /**
  * The records a sync cycle found changed, held until its commit. A first crawl changes the whole org
- * (about 80 MB of records at 10k datasets, 800 MB at 100k: past DESIGN.md §10's memory budget on top
+ * (about 80 MB of records at 10k datasets, 800 MB at 100k: past the memory budget (docs/architecture.md#performance-budgets) on top
  * of the database), so records past `memoryBytes` go to a spool file and are read back in batches
  * while they are saved. What the cycle needs of every change before then — how many, and the FAILED
  * delivery each names (failedTasks.ts) — stays in memory.

@@ -1,5 +1,5 @@
 /**
- * The remote's three GET endpoints over HTTP (DESIGN.md §4 "Faults"): a timeout on every request,
+ * The remote's three GET endpoints over HTTP (docs/architecture.md#faults): a timeout on every request,
  * retries with exponential backoff and jitter on network errors, 5xx and 429 (honouring Retry-After)
  * within a time budget per request (about two minutes, timeouts included), and errors that say what
  * went wrong in words an on-call engineer can act on. Time, randomness, fetch and sleep are injected so
@@ -43,7 +43,7 @@ export class RemoteError extends Error {
 }
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (DESIGN.md: at most 4). */
+  /** Retries after the first attempt (docs/architecture.md#faults: at most 4). */
   retries: number;
   /** First backoff; each further one doubles (4 s, 8 s, 16 s, 32 s: about a minute in all). */
   baseDelayMs: number;
@@ -56,7 +56,7 @@ export interface RetryPolicy {
   maxElapsedMs?: number;
 }
 
-/** DESIGN.md §4: a failing request gives up within about two minutes, time spent on timeouts included. */
+/** docs/architecture.md#faults: a failing request gives up within about two minutes, time spent on timeouts included. */
 export const DEFAULT_MAX_ELAPSED_MS = 120_000;
 export const DEFAULT_RETRY: RetryPolicy = {
   retries: 4,

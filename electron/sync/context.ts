@@ -31,7 +31,7 @@ export interface CycleOutcome {
   counts: SyncCounts;
 }
 
-/** Deliveries asked for per dataset: deep on the first crawl, the recent window after (DESIGN.md §4). */
+/** Deliveries asked for per dataset: deep on the first crawl, the recent window after (docs/architecture.md#crawl). */
 export const FIRST_CRAWL_DELIVERIES = 100;
 export const LATER_DELIVERIES = 10;
 export const DEFAULT_CONCURRENCY = 4;

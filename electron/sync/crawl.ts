@@ -1,5 +1,5 @@
 /**
- * The full crawl (DESIGN.md §4): every page of the remote list with the largest page size it accepts,
+ * The full crawl (docs/architecture.md#crawl): every page of the remote list with the largest page size it accepts,
  * committed in one transaction once the walk is complete — only then are datasets the remote no longer
  * lists removed. A failure anywhere leaves the mirror exactly as it was.
  */

@@ -1,6 +1,6 @@
 /**
  * Tasks of FAILED deliveries, fetched as soon as a cycle has seen them, so failure reasons are there
- * offline (DESIGN.md §4). The fetches run while the cycle's records are being written; the tasks are
+ * offline (docs/architecture.md#poll). The fetches run while the cycle's records are being written; the tasks are
  * written once both are done. Concurrency-limited; a fetch that fails is counted and tried again next
  * cycle (and the local tasks endpoint reads through on demand).
  */

@@ -1,7 +1,7 @@
 /**
  * What a remote answer holds, checked before anything is stored: a list page must be an object with an
  * `items` array of objects and a string (or absent) `nextPageToken`; anything else fails the attempt
- * (DESIGN.md §4). Within records, unknown fields are ignored, bad values become null and a record
+ * (docs/architecture.md#sync). Within records, unknown fields are ignored, bad values become null and a record
  * without a `datasetId` is skipped and counted.
  */
 import type { DatasetRecord, TasksRecord } from '../../shared/schemas';

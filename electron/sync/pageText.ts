@@ -2,7 +2,7 @@
  * Reads a list page's JSON item by item, as it arrives. `JSON.parse` of a 1000-record page with deep
  * history (~10 MB) blocks the event loop for over 100 ms; instead each network chunk is scanned as it
  * comes (a few hundred microseconds each), the items array is cut at its top-level commas, and each
- * item is parsed on its own later, in slices (DESIGN.md §1 stall budget). Strictness is kept: the
+ * item is parsed on its own later, in slices (docs/architecture.md#performance-budgets). Strictness is kept: the
  * envelope (with the items array emptied) and every item go through `JSON.parse`, so text that is not
  * JSON still fails.
  *
@@ -10,7 +10,7 @@
  * (`PageMemory`), and an item becomes text only when it is parsed. A page lives for many turns of the
  * event loop (it arrives, then waits while the one before it is saved): as decoded text, or as the
  * network's own chunks, every page outlived V8's young generation and waited for a full collection —
- * ~100 MB per first sync at 10k datasets, which set the process's peak (DESIGN.md §10 memory). The
+ * ~100 MB per first sync at 10k datasets, which set the process's peak (docs/architecture.md#performance-budgets). The
  * structural characters are ASCII, and UTF-8 never uses an ASCII byte inside a multi-byte character,
  * so cutting the bytes at them is safe.
  */

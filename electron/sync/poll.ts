@@ -1,5 +1,5 @@
 /**
- * The fast poll (DESIGN.md §4): only FAILED and MISSING datasets, asked with a filter, plus a direct
+ * The fast poll (docs/architecture.md#poll): only FAILED and MISSING datasets, asked with a filter, plus a direct
  * fetch of each dataset that was FAILED or MISSING and is no longer listed (it recovered, or is gone).
  * Its cost follows the number of troubled datasets, not the size of the org, so alert latency does
  * not grow with the org.

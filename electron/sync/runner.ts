@@ -1,5 +1,5 @@
 /**
- * One source's sync loop (DESIGN.md §4): a full crawl at start and every `crawlMs`, a fast poll every
+ * One source's sync loop (docs/architecture.md#sync): a full crawl at start and every `crawlMs`, a fast poll every
  * `pollMs` in between, one cycle at a time. Each cycle is recorded as a sync run, updates the source's
  * state and reports its transitions. A key the remote refuses stops the loop until the source changes.
  */

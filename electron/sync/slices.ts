@@ -1,6 +1,6 @@
 /**
  * Long work cut into slices of a few milliseconds with the event loop free in between, so a sync of
- * thousands of datasets never freezes the tray, the window or the local API (DESIGN.md §1: stalls
+ * thousands of datasets never freezes the tray, the window or the local API (docs/architecture.md#performance-budgets: stalls
  * ≤ 50 ms).
  */
 import type { ChunkRunner } from '../store/database';

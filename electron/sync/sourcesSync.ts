@@ -1,5 +1,5 @@
 /**
- * The sync of every enabled source (DESIGN.md §4), as the app and `serve` run it: one runner per
+ * The sync of every enabled source (docs/architecture.md#sync), as the app and `serve` run it: one runner per
  * source, their states, "sync now", listeners for finished cycles and state changes, and the tasks
  * read-through the local API uses for deliveries whose tasks were never synced.
  */

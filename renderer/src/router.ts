@@ -9,7 +9,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/orgs/:orgId/datasets', name: 'datasets', component: () => import('./views/DatasetsView.vue') },
   /** `?cause=ID` opens that cause (shared/routes.ts: a grouped notification's target); `?q=` searches. */
   { path: '/orgs/:orgId/triage', name: 'triage', component: () => import('./views/TriageView.vue') },
-  /** `?groupBy=supplier|dataset|dataProduct&days=7|30|90`: the grouping and the window (DESIGN.md §11). */
+  /** `?groupBy=supplier|dataset|dataProduct&days=7|30|90`: the grouping and the window (docs/architecture.md#reliability). */
   {
     path: '/orgs/:orgId/reliability',
     name: 'reliability',

@@ -1,5 +1,5 @@
 /**
- * The alerts end to end (DESIGN.md §5): the real engine (sync loop, store on disk, alerts) mirroring the
+ * The alerts end to end (docs/architecture.md#alerts): the real engine (sync loop, store on disk, alerts) mirroring the
  * remote simulator on loopback. The simulator's clock is moved to the minute a dataset fails: the
  * announcement comes with the next fast poll, exactly once, and never again after a restart.
  */

@@ -1,4 +1,4 @@
-/** The database's files in a data directory: the image, its backup and the journals (DESIGN.md §3). */
+/** The database's files in a data directory: the image, its backup and the journals (docs/storage.md). */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -141,7 +141,7 @@ export function fixtureTasks(deliveryId: string, datasetId: string): TasksRecord
 
 /**
  * Tasks of `deliveryId` whose only failed task is at `stage` with `code` and `message` (every other
- * stage succeeded); `stage` null: no task failed. What causes group by (DESIGN.md §11).
+ * stage succeeded); `stage` null: no task failed. What causes group by (docs/architecture.md#incidents).
  */
 export function tasksFailingAt(
   deliveryId: string,

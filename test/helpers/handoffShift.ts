@@ -1,5 +1,5 @@
 /**
- * A scripted on-call shift for the handoff tests (DESIGN.md §11): an org driven through the sync's own
+ * A scripted on-call shift for the handoff tests (docs/architecture.md#handoff): an org driven through the sync's own
  * commits (applySync) and the on-call actions (acknowledge, withdraw, snooze, an outage) at pinned times,
  * so the handoff at SHIFT_END over [SHIFT_START, SHIFT_END] is the same on every run.
  *

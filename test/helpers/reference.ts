@@ -1,5 +1,5 @@
 /**
- * An independent, deliberately naive model of the list contract (DESIGN.md §2) — filter, sort and
+ * An independent, deliberately naive model of the list contract (docs/api.md#list) — filter, sort and
  * tie-break over plain records — that the SQL implementation is checked against.
  */
 import type { Filter } from '../../shared/filter';

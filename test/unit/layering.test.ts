@@ -1,5 +1,5 @@
 /**
- * The layering rule of DESIGN.md §1, as ESLint enforces it on each folder (a table of forbidden and
+ * The layering rule of docs/architecture.md#layers, as ESLint enforces it on each folder (a table of forbidden and
  * allowed imports): the shell and renderer apart, and the engine's folders importing only downward,
  * store < query < sync, alerts, knowledge, demo < api, rpc, control < engine < cli, main, and inside
  * store/ its parts by job (docs/architecture.md). And SQL only in store/ and query/ (a table of code that

@@ -1,5 +1,5 @@
 /**
- * `ack` / `unack` (DESIGN.md §11): acknowledge a dataset's current failure or every current failure of a
+ * `ack` / `unack` (docs/architecture.md#acknowledgements): acknowledge a dataset's current failure or every current failure of a
  * cause, with a note and who did it; withdraw it. With `serve` or the app running on the data directory,
  * the running instance does the work (control/commands/ack.ts) and its tray shows it at once.
  */

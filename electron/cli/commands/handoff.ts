@@ -1,5 +1,5 @@
 /**
- * `handoff [--since 8h|90m|2d|ISO] [--org ORG] [--format md|json]` (DESIGN.md §11): the shift handoff on
+ * `handoff [--since 8h|90m|2d|ISO] [--org ORG] [--format md|json]` (docs/architecture.md#handoff): the shift handoff on
  * stdout. With `serve` or the app running on the data directory, the running instance answers
  * (control/commands/handoff.ts), which also knows what is overdue.
  */

@@ -1,5 +1,5 @@
 /**
- * `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout.
+ * `keys create|list|revoke`: local API keys (docs/api.md#keys). `create` prints the key alone on stdout.
  * With `serve` or the app running on the data directory, the running instance does the work (control/).
  */
 import { Command } from 'commander';

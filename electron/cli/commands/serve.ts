@@ -1,7 +1,7 @@
 /**
  * `serve`: the engine without a window — the local API on 127.0.0.1, the sync loop of every enabled
  * source, `runtime.json` for scripts, until SIGINT/SIGTERM; then stop the sync (a commit in progress
- * rolls back), persist, remove the runtime file and exit 0 (DESIGN.md §7).
+ * rolls back), persist, remove the runtime file and exit 0 (docs/architecture.md#the-cli).
  */
 import { Command } from 'commander';
 import { DEFAULT_RATE_LIMIT } from '../../api/rateLimit';

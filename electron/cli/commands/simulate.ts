@@ -1,5 +1,5 @@
 /**
- * `simulate-remote`: a live, changing remote org on loopback for trying the sync (DESIGN.md §7). It
+ * `simulate-remote`: a live, changing remote org on loopback for trying the sync (docs/architecture.md#the-cli). It
  * serves the remote v2 endpoints until SIGINT/SIGTERM, then closes and exits 0.
  */
 import { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * `import --org ORG FILE` and `export --org ORG FILE` (DESIGN.md §7 snapshot format). Paths are resolved
+ * `import --org ORG FILE` and `export --org ORG FILE` (docs/architecture.md#snapshots). Paths are resolved
  * here, against the user's working directory, before a running instance may be handed the work.
  */
 import { resolve } from 'node:path';

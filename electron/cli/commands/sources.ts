@@ -1,5 +1,5 @@
 /**
- * `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (DESIGN.md §4). With one
+ * `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (docs/architecture.md#sync). With one
  * of them running on the data directory, it does the work and syncs the changed sources at once.
  */
 import { Command } from 'commander';

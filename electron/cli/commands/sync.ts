@@ -1,6 +1,6 @@
 /**
  * `sync --once --org ORG [--remote URL]`: one full sync of a remote org into the local mirror, with
- * progress lines on stderr (DESIGN.md §7). The remote key comes from $DATASET_HEALTH_REMOTE_KEY. With
+ * progress lines on stderr (docs/architecture.md#the-cli). The remote key comes from $DATASET_HEALTH_REMOTE_KEY. With
  * `serve` or the app running on the data directory, it is their "sync now" (control/commands/sync.ts).
  */
 import { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * `ui [--open]`: a fresh one-time link to the web UI of the running `serve --ui` (DESIGN.md §7), so a
+ * `ui [--open]`: a fresh one-time link to the web UI of the running `serve --ui` (docs/architecture.md#the-cli), so a
  * used or lost link never needs a restart; `--open` opens it in the default browser.
  */
 import { Command } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * `ack` / `unack` (DESIGN.md §11, issue 13 point 3): someone owns a failure — one dataset's current
+ * `ack` / `unack` (docs/architecture.md#acknowledgements, issue 13 point 3): someone owns a failure — one dataset's current
  * FAILED or MISSING delivery, or every troubled failure of an incident (docs/decisions.md "Incidents") — with an optional note and who did it
  * (`--by`, else the settings' triage name, else the OS user). The same knowledge functions as the window's
  * `acks.set`/`acks.clear`; through the running instance its tray redraws at once.

@@ -1,5 +1,5 @@
 /**
- * `handoff` (DESIGN.md §11, issue 14 point 5): the shift handoff of an org since a time, as Markdown for
+ * `handoff` (docs/architecture.md#handoff, issue 14 point 5): the shift handoff of an org since a time, as Markdown for
  * a chat or as the report's JSON. Through the running instance its on-call layer answers (its history in
  * memory and its sources' states, so overdue is known); alone, an on-call layer over the data directory
  * answers the same, except overdue, which only a running sync can tell (the report says so).

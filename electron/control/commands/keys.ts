@@ -1,4 +1,4 @@
-/** `keys create|list|revoke`: local API keys (DESIGN.md §2). `create` prints the key alone on stdout. */
+/** `keys create|list|revoke`: local API keys (docs/api.md#keys). `create` prints the key alone on stdout. */
 import Type from 'typebox';
 import {
   KeyNameError,

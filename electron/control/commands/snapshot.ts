@@ -1,5 +1,5 @@
 /**
- * `import --org ORG FILE` and `export --org ORG FILE` (DESIGN.md §7 snapshot format). Paths arrive
+ * `import --org ORG FILE` and `export --org ORG FILE` (docs/architecture.md#snapshots). Paths arrive
  * absolute (the CLI resolves them against its own working directory), so the running instance reads
  * and writes the same files the user named.
  */
@@ -234,7 +234,7 @@ export const exportData = command({
     path === '-' ? READ_ONLY : 'the file is replaced whole or not at all: exporting again is safe',
 });
 
-/** The local knowledge a snapshot carried (DESIGN.md §11), when it carried any: ` (with 3 timeline entries, …)`. */
+/** The local knowledge a snapshot carried (docs/architecture.md#snapshots), when it carried any: ` (with 3 timeline entries, …)`. */
 function knowledgeNote(counts: {
   timelineEntries: number;
   acknowledgements: number;

@@ -1,4 +1,4 @@
-/** `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (DESIGN.md §4). */
+/** `sources add|list|remove`: the remote orgs `serve` and the app keep in sync (docs/architecture.md#sync). */
 import Type from 'typebox';
 import { SourceError, listSources, removeSource, saveSource } from '../../store/tables/sources';
 import { envSecretKeeper } from '../../sync/secrets';

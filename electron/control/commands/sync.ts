@@ -1,6 +1,6 @@
 /**
  * `sync --once --org ORG [--remote URL]`: one full sync of a remote org into the mirror, with progress
- * lines on stderr (DESIGN.md §7). Alone, the CLI runs it with the remote key from its environment. In a
+ * lines on stderr (docs/architecture.md#the-cli). Alone, the CLI runs it with the remote key from its environment. In a
  * running instance that already syncs the org, it is that source's "sync now": the command waits for the
  * crawl and prints its result; for an org the instance does not sync, the instance runs the same one-off
  * sync the CLI would. On failure the stored data is exactly as before and the exit code is 1.

@@ -1,5 +1,5 @@
 /**
- * `ui`: a fresh one-time link to the web UI of the running `serve --ui` (DESIGN.md §7), so a used or
+ * `ui`: a fresh one-time link to the web UI of the running `serve --ui` (docs/architecture.md#the-cli), so a used or
  * lost link never needs a restart. Only a running instance can mint one: its sessions live in memory.
  */
 import Type from 'typebox';

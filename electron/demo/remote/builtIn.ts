@@ -1,5 +1,5 @@
 /**
- * The built-in demo source (DESIGN.md §7): with no sources configured, the app (and `serve --demo`)
+ * The built-in demo source (docs/architecture.md#demo-data): with no sources configured, the app (and `serve --demo`)
  * mirrors a simulated remote org running in-process on loopback. Its clock starts a few hours behind
  * and runs fast until it reaches real time, so within the first two minutes a new user sees a sync,
  * datasets changing and some newly FAILED — and times are never in the future. It also stages a

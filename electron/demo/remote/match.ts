@@ -1,5 +1,5 @@
 /**
- * The list filters (DESIGN.md §2, "List") over plain records, as a remote service without SQL would
+ * The list filters (docs/api.md#list) over plain records, as a remote service without SQL would
  * evaluate them. Records here may be cheap views that derive `latestDeliveryStatus` and `deliveryId`
  * only when asked, so compiled filters test the fixed fields first.
  */

@@ -217,7 +217,7 @@ function deliveryPrefix(plan: DatasetPlan): string {
   return deliveryIdFor(plan, 0).slice('dlv-'.length, 'dlv-'.length + 8);
 }
 
-/** Task details without `runId`: the service shows run ids only with includeRunDetails (DESIGN.md §2). */
+/** Task details without `runId`: the service shows run ids only with includeRunDetails (docs/api.md#one-dataset). */
 function withoutRunIds(record: TasksRecord): TasksRecord {
   const strip = <G extends { tasks: Task[] }>(group: G): G => ({
     ...group,

@@ -1,5 +1,5 @@
 /**
- * The tray's icons (DESIGN.md §5: red FAILED, amber MISSING/late, green healthy, grey stale) and the
+ * The tray's icons (docs/architecture.md#the-tray: red FAILED, amber MISSING/late, green healthy, grey stale) and the
  * app's icon, drawn from shapes so every size is crisp and the files can be made again exactly
  * (`npm run icons`). Each state also has its own glyph (×, !, ✓, …): the state reads without colour,
  * which is all macOS template images (black and alpha, tinted by the menu bar) can show.

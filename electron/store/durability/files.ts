@@ -1,5 +1,5 @@
 /**
- * The files of a data directory's database (DESIGN.md §3) and the small file-system steps the journal,
+ * The files of a data directory's database (docs/storage.md) and the small file-system steps the journal,
  * the checkpoint and opening share: `health.sqlite` (the image), `health.sqlite.bak` (the image before
  * the last checkpoint), `health.sqlite.journal-<generation>` (changes since an image), and temp files
  * a checkpoint writes before its rename.

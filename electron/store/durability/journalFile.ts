@@ -1,5 +1,5 @@
 /**
- * The journal's file format (DESIGN.md §3): a header naming the journal's generation and what it
+ * The journal's file format (docs/storage.md): a header naming the journal's generation and what it
  * continues, then records, each framed with its length and a CRC-32 seeded with the generation (so a
  * record from another journal never checks out here). A record carries database pages, each whole or
  * as the runs of bytes that changed since the previous commit; a transaction is the run of records up

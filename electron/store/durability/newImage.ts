@@ -1,5 +1,5 @@
 /**
- * A checkpoint (DESIGN.md §3): the database as of one moment written as a new image, atomically (temp
+ * A checkpoint (docs/storage.md): the database as of one moment written as a new image, atomically (temp
  * file in the same folder, fsync, rename), the previous image kept as `health.sqlite.bak`.
  *
  * The pages come from the database in memory, a chunk at a time, through a snapshot (pageCapture.ts):

@@ -1,5 +1,5 @@
 /**
- * Opening a data directory's database (DESIGN.md §3): the image `health.sqlite` plus the journals
+ * Opening a data directory's database (docs/storage.md): the image `health.sqlite` plus the journals
  * that follow it, replayed into one buffer the size of the result. Each image carries a generation
  * (stamped by the checkpoint that wrote it, in SQLite's application_id header field); a journal names
  * the generation it belongs to, or the journal it continues and that one's committed length, so a

@@ -1,6 +1,6 @@
 /**
  * Sees every page SQLite writes to a sql.js database file, so the journal can persist what changed
- * instead of the whole database (DESIGN.md §3).
+ * instead of the whole database (docs/storage.md).
  *
  * sql.js keeps its database in Emscripten's in-memory file system and does not export that file
  * system. Its own `Database.export()` wraps the write of the in-memory file type, and to do so calls

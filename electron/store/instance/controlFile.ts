@@ -1,5 +1,5 @@
 /**
- * `<dataDir>/control.json` (DESIGN.md §3): while `serve` or the app holds the data directory, it says
+ * `<dataDir>/control.json` (docs/architecture.md#hand-over-to-a-running-instance): while `serve` or the app holds the data directory, it says
  * where the CLI hands its work and the secret that proves the CLI runs as the directory's owner (the
  * file is readable by the owner only, in an owner-only folder). Removed on exit; a file left by a dead
  * process is ignored (its pid no longer holds the directory's lock).

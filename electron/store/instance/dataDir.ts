@@ -1,5 +1,5 @@
 /**
- * Where data lives (DESIGN.md §7): `--data-dir`, else env DATASET_HEALTH_DATA_DIR, else the app's
+ * Where data lives (docs/architecture.md#the-cli): `--data-dir`, else env DATASET_HEALTH_DATA_DIR, else the app's
  * user-data folder — the same folder Electron's `app.getPath('userData')` gives the desktop app.
  */
 import { homedir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * The files a running instance (`serve`, the app) keeps in its data directory while it runs, each
- * naming the process (`pid`) and removed by it on exit (DESIGN.md §3, §7): `runtime.json`
+ * naming the process (`pid`) and removed by it on exit (docs/architecture.md#hand-over-to-a-running-instance, docs/architecture.md#the-cli): `runtime.json`
  * (runtimeFile.ts) and `control.json` (controlFile.ts). Synchronous on purpose: they are tiny, and
  * shutdown paths remove them without awaiting anything. Owner-only, written atomically.
  */

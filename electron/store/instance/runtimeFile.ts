@@ -1,5 +1,5 @@
 /**
- * `<dataDir>/runtime.json` (DESIGN.md §3, §7): while `serve` or the app runs, it says where the local
+ * `<dataDir>/runtime.json` (docs/architecture.md#hand-over-to-a-running-instance, docs/architecture.md#the-cli): while `serve` or the app runs, it says where the local
  * API listens, so scripts find it when the port is not the default. One of the instance's files
  * (instanceFile.ts).
  */

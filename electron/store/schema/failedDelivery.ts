@@ -1,7 +1,7 @@
 /**
- * Which delivery a FAILED dataset is about, as SQL over a dataset row `d` (DESIGN.md §4, §5). The sync
+ * Which delivery a FAILED dataset is about, as SQL over a dataset row `d` (docs/architecture.md#sync, docs/architecture.md#alerts). The sync
  * names it in its status transitions and the alerts remember it as announced: one expression, kept here
- * beside the schema (SQL lives in store/ and query/, DESIGN.md §1), so the two can never disagree.
+ * beside the schema (SQL lives in store/ and query/, docs/architecture.md#layers), so the two can never disagree.
  */
 
 /** SQL for the newest FAILED delivery of dataset row `d`. */

@@ -140,7 +140,7 @@ function sortIndexes(): string {
   ).join('\n');
 }
 
-/** Sync (DESIGN.md §4): the sources to mirror, and what the remote said of each dataset last time. */
+/** Sync (docs/architecture.md#sync): the sources to mirror, and what the remote said of each dataset last time. */
 const SYNC_SCHEMA = `
 CREATE TABLE sources (
   id TEXT PRIMARY KEY,
@@ -158,7 +158,7 @@ CREATE INDEX sync_runs_by_source ON sync_runs (source_id, kind, outcome);
 `;
 
 /**
- * Alerts (DESIGN.md §5): what became of each announced delivery — notified alone, in a summary, silenced
+ * Alerts (docs/architecture.md#notifications): what became of each announced delivery — notified alone, in a summary, silenced
  * by a snooze or a pause, or held until quiet hours end (those are found again through the index).
  */
 const ALERTS_SCHEMA = `
@@ -176,7 +176,7 @@ const pageTokenSecret: Migration = (db) =>
   ]);
 
 /**
- * The on-call layer (DESIGN.md §11). Each stored tasks record keeps its first failed task beside it (what
+ * The on-call layer (docs/architecture.md#the-on-call-layer). Each stored tasks record keeps its first failed task beside it (what
  * causes group by, without inflating every record on each look); acknowledgements, the per-dataset
  * timeline, sync outages, and the reminders sent for each announced failure.
  */

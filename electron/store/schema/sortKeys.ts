@@ -1,6 +1,6 @@
 /**
  * Sort keys stored on each dataset row. Each sort field and direction has its own integer column whose
- * ascending order is the contract's order (DESIGN.md §2): statuses FAILED, MISSING, DELIVERED_LATE,
+ * ascending order is the contract's order (docs/api.md): statuses FAILED, MISSING, DELIVERED_LATE,
  * HEALTHY, then other values; timestamps oldest first; empty values last in both directions. With every
  * key ascending, a page is an index range scan and a page token is a plain row-value comparison.
  */

@@ -1,7 +1,7 @@
 /**
  * Stored form of a tasks record: its tasks in the contract's order, as deflated JSON (fast level;
  * records are read one at a time). An import of thousands of records deflates them on a worker thread
- * (`TasksPacker`), so the main thread parses and writes meanwhile (DESIGN.md §10 import budget).
+ * (`TasksPacker`), so the main thread parses and writes meanwhile (docs/architecture.md#performance-budgets).
  */
 import { Worker } from 'node:worker_threads';
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -9,7 +9,7 @@ import type { Task, TasksRecord } from '../../../shared/schemas';
 
 const DEFLATE = { level: constants.Z_BEST_SPEED } as const;
 
-/** Tasks ordered by scheduledAt (unknown last), then taskId (DESIGN.md §2), whatever order they came in. */
+/** Tasks ordered by scheduledAt (unknown last), then taskId (docs/api.md#delivery-tasks), whatever order they came in. */
 function byScheduleThenId(a: Task, b: Task): number {
   const at = a.scheduledAt ?? '\uffff';
   const bt = b.scheduledAt ?? '\uffff';

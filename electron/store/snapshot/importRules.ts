@@ -1,7 +1,7 @@
 /**
  * What an import accepts beyond the record shapes (issue #15; the list is docs/decisions.md "Import"):
  * bounded lengths, statuses that are words, IANA time zones and schedules croner can read. Strict mode
- * (import) only: a sync stores what its remote says (DESIGN.md §2), and a file is what a person can fix.
+ * (import) only: a sync stores what its remote says (docs/api.md), and a file is what a person can fix.
  */
 import { Cron } from 'croner';
 import { EXPRESSION_SHAPES, SCHEDULE_FIELDS } from '../../../shared/schedule';

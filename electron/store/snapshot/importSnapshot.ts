@@ -1,10 +1,10 @@
 /**
  * Snapshots: `{ "datasets": [records as the single-dataset endpoint returns them], "tasks": {
- * "<deliveryId>": tasks record } }` (DESIGN.md §7), and the local knowledge of those datasets (§11:
+ * "<deliveryId>": tasks record } }` (docs/architecture.md#the-cli), and the local knowledge of those datasets (docs/architecture.md#the-on-call-layer:
  * `timeline`, `acknowledgements`, `syncOutages`, `incidents`, knowledgeRecords.ts). An import reads
  * the file record by record (snapshotText.ts), checks each one and writes it at once, all in one
  * transaction: a problem anywhere in the file rolls back what came before it, so the file is imported
- * whole or not at all (§3) and is never held in memory whole (§10). Export, a read, is
+ * whole or not at all (docs/storage.md) and is never held in memory whole (docs/architecture.md#performance-budgets). Export, a read, is
  * query/exportSnapshot.ts.
  */
 import { type FailureCause, firstFailure } from '../../../shared/causes';

@@ -1,5 +1,5 @@
 /**
- * The local knowledge in a snapshot (DESIGN.md §11: "covered by export/import"): each dataset's
+ * The local knowledge in a snapshot (docs/architecture.md#snapshots: "covered by export/import"): each dataset's
  * timeline, the org's acknowledgements (open and ended), its sync outages and its incidents. Checked as
  * strictly as the records (unknown fields, kinds and statuses, times that are not RFC 3339, over-long
  * text, names and notes the app could not have stored), each problem named by its JSON path; written

@@ -1,6 +1,6 @@
 /**
  * Turns records from outside (an import file, a remote page) into the stored shape: every field present,
- * unknown strings null, datetimes RFC 3339 UTC with milliseconds (DESIGN.md §2 "Records and values").
+ * unknown strings null, datetimes RFC 3339 UTC with milliseconds (docs/api.md#records-and-values).
  * Strict mode (import) stops at the first problem with its JSON path; lenient mode (sync) turns a bad
  * value into null and counts it.
  */

@@ -1,9 +1,9 @@
 /**
- * Reads a snapshot file's JSON (DESIGN.md §7) as it arrives, one record at a time: each element of the
+ * Reads a snapshot file's JSON (docs/architecture.md#snapshots) as it arrives, one record at a time: each element of the
  * top-level arrays (`datasets`, `acknowledgements`, `syncOutages`, `incidents`) and each member of the keyed objects
  * (`tasks`, `timeline`) is cut out of the bytes and parsed on its own.
  * `JSON.parse` of a whole 10k snapshot (~180 MB) builds a gigabyte of objects that live until the last
- * one is written, and collecting them costs more than parsing (DESIGN.md §10 import budget); a record
+ * one is written, and collecting them costs more than parsing (docs/architecture.md#performance-budgets); a record
  * parsed alone is garbage as soon as it is written. Strictness is kept: every record goes through
  * `JSON.parse`, and the two levels around them are checked here, so text that is not JSON still fails.
  * A name given twice in the snapshot object or in `tasks` is refused (`JSON.parse` would silently keep

@@ -1,5 +1,5 @@
 /**
- * Acknowledgements (DESIGN.md §11): someone owns a failure. One row per (dataset, failed delivery): it
+ * Acknowledgements (docs/architecture.md#acknowledgements): someone owns a failure. One row per (dataset, failed delivery): it
  * holds while the dataset still has that status with that delivery, and ends by itself when it delivers
  * again or fails with another delivery (`endStaleAcknowledgements`, run in the sync's commit) — that
  * failure is new and is announced. Acknowledging a cause acknowledges each of its failures of the

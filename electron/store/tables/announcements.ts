@@ -1,5 +1,5 @@
 /**
- * The alerts' memory (DESIGN.md §5, §11): which failed deliveries were already announced (or deliberately
+ * The alerts' memory (docs/architecture.md#notifications, docs/architecture.md#the-on-call-layer): which failed deliveries were already announced (or deliberately
  * silenced, or held for the end of quiet hours), and how often each was reminded. It lives in the store,
  * so a delivery is announced at most once, ever — across re-syncs and restarts. What is not in it yet and
  * is FAILED is what to announce, so a crash between a sync's commit and its announcement loses nothing
@@ -29,7 +29,7 @@ export interface FailedDataset {
 export type Outcome =
   'notified' | 'summarized' | 'first-sync' | 'snoozed' | 'paused' | 'held' | 'batched' | 'acknowledged';
 
-/** Reminders a failure gets at most (DESIGN.md §11). */
+/** Reminders a failure gets at most (docs/architecture.md#reminders). */
 export const MAX_REMINDERS = 3;
 
 /** The org's FAILED datasets whose failed delivery was never announced, by name. */

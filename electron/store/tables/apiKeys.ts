@@ -1,5 +1,5 @@
 /**
- * Local API keys (DESIGN.md §2): `dhk_` + 43 base64url characters, shown once, stored only as a SHA-256
+ * Local API keys (docs/api.md#keys): `dhk_` + 43 base64url characters, shown once, stored only as a SHA-256
  * hash, scoped to one org, revocable, with created and last-used times.
  */
 import { CONTROL, codePoint } from '../../../shared/controlCharacters';

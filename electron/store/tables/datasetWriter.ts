@@ -1,6 +1,6 @@
 /**
  * The write path for dataset records and tasks, shared by import, demo and sync. Callers wrap a whole
- * batch in `store.transaction` so it commits whole or not at all (DESIGN.md §3).
+ * batch in `store.transaction` so it commits whole or not at all (docs/storage.md).
  */
 import type { DatasetRecord, DeliveryEvent, TasksRecord } from '../../../shared/schemas';
 import { type FailureCause, firstFailure } from '../../../shared/causes';
@@ -105,7 +105,7 @@ ON CONFLICT (delivery_id, dataset_pk) WHERE delivery_id IS NOT NULL DO UPDATE SE
   config_id = excluded.config_id, run_details = coalesce(excluded.run_details, events.run_details),
   deadline_key = excluded.deadline_key, delivered_key = excluded.delivered_key
 -- An event the remote sent again unchanged is not rewritten: an update moves the row and its index entry
--- even when every value is the same, dirtying pages the journal would then write (DESIGN.md §3).
+-- even when every value is the same, dirtying pages the journal would then write (docs/storage.md).
 WHERE events.status IS NOT excluded.status OR events.deadline IS NOT excluded.deadline
   OR events.delivered_at IS NOT excluded.delivered_at OR events.config_id IS NOT excluded.config_id
   OR (excluded.run_details IS NOT NULL AND events.run_details IS NOT excluded.run_details)`;
@@ -248,7 +248,7 @@ export function hasDelivery(store: Store, orgId: string, deliveryId: string): bo
   );
 }
 
-/** Drops tasks of deliveries no dataset of the org retains any more (DESIGN.md §3 retention). */
+/** Drops tasks of deliveries no dataset of the org retains any more (docs/architecture.md#retention). */
 export function pruneTasks(store: Store, orgId: string): number {
   // One index probe per stored tasks record (far fewer than events).
   return store.run(

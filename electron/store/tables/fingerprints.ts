@@ -1,7 +1,7 @@
 /**
- * The sync's fingerprints (DESIGN.md §4): each stored dataset keeps the hash of the record the remote
+ * The sync's fingerprints (docs/architecture.md#sync): each stored dataset keeps the hash of the record the remote
  * last sent (`datasets.remote_hash`, written by `datasetWriter`), so a cycle writes only what changed.
- * Read in batches with the event loop free between them (DESIGN.md §1 budget): reading 10k datasets at
+ * Read in batches with the event loop free between them (docs/architecture.md#performance-budgets): reading 10k datasets at
  * once would stall it for tens of milliseconds.
  */
 import type { Store } from '../database';

@@ -1,5 +1,5 @@
 /**
- * Sync outages (DESIGN.md §5, §11): a source's data turned stale or its sync failed (lost contact), and
+ * Sync outages (docs/architecture.md#notifications, docs/architecture.md#the-on-call-layer): a source's data turned stale or its sync failed (lost contact), and
  * when it synced successfully again (regained). One row per outage: while a source has an open one its
  * loss is not announced again, also after a restart; the dataset timeline reads them (store/tables/timeline.ts).
  * Beside them, in `meta`, the losses whose notice waits for the end of quiet hours.

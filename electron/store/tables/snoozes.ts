@@ -1,5 +1,5 @@
 /**
- * Snoozed datasets (DESIGN.md §5): no notification for them until the snooze ends: after 1 h or 4 h,
+ * Snoozed datasets (docs/architecture.md#snoozes): no notification for them until the snooze ends: after 1 h or 4 h,
  * when the next delivery arrives (the latest delivery id changes), or when the dataset is HEALTHY again.
  * The alerts decide what an active snooze silences; this keeps the list.
  */

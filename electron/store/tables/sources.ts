@@ -1,4 +1,4 @@
-/** Sources: the remote orgs this mirror syncs (DESIGN.md §4). The API key is kept sealed, never plain. */
+/** Sources: the remote orgs this mirror syncs (docs/architecture.md#sync). The API key is kept sealed, never plain. */
 import type { Store } from '../database';
 import { assertOrgId, ensureOrg } from './orgs';
 

@@ -1,4 +1,4 @@
-/** The history of sync cycles (DESIGN.md §4): one row per crawl or poll, with its outcome and counts. */
+/** The history of sync cycles (docs/architecture.md#crawl): one row per crawl or poll, with its outcome and counts. */
 import type { SyncCounts, SyncKind } from '../../../shared/sync';
 import type { Store } from '../database';
 

@@ -1,5 +1,5 @@
 /**
- * The per-dataset timeline (DESIGN.md §11): what the mirror saw and did — status transitions, the
+ * The per-dataset timeline (docs/architecture.md#timeline): what the mirror saw and did — status transitions, the
  * notifications and reminders raised, acknowledgements and their notes, and (read from sync_outages)
  * the times a source lost contact. Written in the same transaction as what it records, so a crash
  * never keeps one without the other; kept within retention (`pruneTimeline`).
@@ -37,7 +37,7 @@ export function addTimelineEntry(store: Store, entry: NewTimelineEntry): void {
 }
 
 /**
- * Drops a dataset's entries older than its oldest retained delivery (DESIGN.md §3 retention): what
+ * Drops a dataset's entries older than its oldest retained delivery (docs/architecture.md#retention): what
  * the timeline says stays explainable by the history kept beside it.
  */
 export function pruneTimeline(store: Store, orgId: string, datasetId: string): void {

@@ -1,5 +1,5 @@
 /**
- * ECharts for the window's trend charts (DESIGN.md §11, Reliability): only what they draw is
+ * ECharts for the window's trend charts (docs/architecture.md#reliability): only what they draw is
  * registered (bars, a line, the grid, the tooltip, ARIA, the SVG renderer), so the bundle carries no
  * more of ECharts than that. Import it only from lazily loaded components: it is the view's weight,
  * never the first window paint's. Colours are the status strip's (the same red, amber and purple

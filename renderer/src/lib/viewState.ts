@@ -1,7 +1,7 @@
 /**
  * The datasets view's whole state as URL query parameters, so a reload or a shared link shows the same
  * rows: `status` (chips, comma-separated), `f` (each other filter, in the v2 grammar), `q` (free text),
- * `sort` (a v2 sort text), `cause` (a cause id, DESIGN.md §11) and `unack=1` (unacknowledged only).
+ * `sort` (a v2 sort text), `cause` (a cause id, docs/architecture.md#incidents) and `unack=1` (unacknowledged only).
  * Defaults are left out of the URL.
  */
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';

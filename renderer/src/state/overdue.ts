@@ -1,5 +1,5 @@
 /**
- * Overdue (unverified), DESIGN.md §11: per org, the deadlines that passed since the last successful sync
+ * Overdue (unverified), docs/architecture.md#deadlines: per org, the deadlines that passed since the last successful sync
  * while its data is stale, as the engine's deadline clock counts them (`overdue.get`). Views follow an
  * org with `useOrgOverdue`: read again whenever the sync's states are (at each source event and every
  * half minute), so the count grows while offline and clears at the next successful sync.

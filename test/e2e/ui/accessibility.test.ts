@@ -2,7 +2,7 @@
  * Accessibility of the window in Chromium against `serve --ui` with imported data (docs/accessibility.md):
  * axe-core finds no serious or critical WCAG 2.0/2.1 A or AA violation on any view, light or dark, nor
  * in the states the keyboard reaches (pressed chips, filters, a refused filter, a snooze); and every
- * control is reached with Tab and worked with Enter or Space, with the shortcuts of DESIGN.md §6.
+ * control is reached with Tab and worked with Enter or Space, with the shortcuts of docs/architecture.md#the-window.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * The datasets view's triage parts in Chromium against `serve --ui` with imported demo data (DESIGN.md
- * §11): the Cause column against a reference worked out from the snapshot (first failed task of the
+ * The datasets view's triage parts in Chromium against `serve --ui` with imported demo data
+ * (docs/architecture.md#incidents): the Cause column against a reference worked out from the snapshot (first failed task of the
  * newest FAILED delivery; unknown without tasks; MISSING by supplier), the acknowledged check mark after
  * `dataset-health ack` through the running instance, the "Unacknowledged only" and "Cause" filters with
  * their counts, and both kept in the URL across a reload. Screenshot: datasets-causes-light (the FAILED and

@@ -1,5 +1,5 @@
 /**
- * The Handoff view in Chromium against `serve --ui` (DESIGN.md §11; issue 14 point 5). The data
+ * The Handoff view in Chromium against `serve --ui` (docs/architecture.md#handoff; issue 14 point 5). The data
  * directory holds the scripted shift of test/helpers/handoffShift.ts (failures with causes, an
  * acknowledgement withdrawn and another with a note, a recovery, a snooze, an outage), plus a snooze in
  * force until the next delivery, an hourly dataset that is late more often than not (so a deadline of

@@ -1,5 +1,5 @@
 /**
- * Overdue (unverified) in Chromium (DESIGN.md §11) against `serve --ui`: demo data imported as of
+ * Overdue (unverified) in Chromium (docs/architecture.md#deadlines) against `serve --ui`: demo data imported as of
  * UI_NOW, with a source whose last successful sync was then and whose remote cannot be reached now —
  * `serve` and the pages run on a clock two days later (whatever today's date), so the data has been stale
  * for two days and the deadlines since are overdue. The datasets list marks those rows beside (never

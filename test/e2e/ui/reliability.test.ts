@@ -1,6 +1,6 @@
 /**
  * The Reliability view in Chromium against `serve --ui` over imported demo data with a month of
- * history (DESIGN.md §11; issue 14 point 4): the table's rows are the engine's `stats.get` answer in
+ * history (docs/architecture.md#reliability; issue 14 point 4): the table's rows are the engine's `stats.get` answer in
  * its order, shown as the view formats them; switching the grouping and the window updates the URL and
  * the rows; `/` searches; a bad link is said; `j`/`k` select (the chart follows) and `Enter` opens a supplier's
  * datasets or a dataset; the chart is an SVG with a bar per week that had late, missing or failed

@@ -1,6 +1,6 @@
 /**
  * The dataset view's triage and timeline, and the delivery view's acknowledgement, in Chromium against
- * `serve --ui` with imported demo data (DESIGN.md §11): a FAILED dataset acknowledged, withdrawn and
+ * `serve --ui` with imported demo data (docs/architecture.md#timeline): a FAILED dataset acknowledged, withdrawn and
  * acknowledged again through `dataset-health ack`/`unack` on the running instance shows its cause
  * (linking to Triage), the acknowledgement in force with its note, and those three entries newest first;
  * an untouched dataset says its timeline is empty. Light and dark, with axe-core on each and

@@ -1,5 +1,5 @@
 /**
- * The Upcoming view in Chromium against a real `serve --ui` (DESIGN.md §11; issue #9 point 2), over
+ * The Upcoming view in Chromium against a real `serve --ui` (docs/architecture.md#deadlines; issue #9 point 2), over
  * an org imported from datasets whose schedules and histories are built here, so each row's words are
  * known: the rows are the engine's `upcoming.list` (asked over the same session), soonest first, each
  * deadline in the dataset's zone and the user's; the at-risk tag's tooltip is the rule and the

@@ -1,4 +1,4 @@
-/** Every row of the error table (DESIGN.md §2 "Errors"), auth, scoping and the Host/Origin guards. */
+/** Every row of the error table (docs/api.md#errors), auth, scoping and the Host/Origin guards. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { Value } from 'typebox/value';

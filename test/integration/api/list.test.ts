@@ -1,4 +1,4 @@
-/** Contract of GET /v2/ops/health/datasets/deliveries (DESIGN.md §2), checked against a reference model. */
+/** Contract of GET /v2/ops/health/datasets/deliveries (docs/api.md#list), checked against a reference model. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_FIELDS, type Filter, parseFilter } from '../../../shared/filter';
 import { parseSort } from '../../../shared/sort';

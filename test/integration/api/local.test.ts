@@ -1,7 +1,7 @@
 /**
- * The read-only /local/v1 endpoints (DESIGN.md §11) against a reference: an org synced from a table of
+ * The read-only /local/v1 endpoints (docs/api.md#local-v1) against a reference: an org synced from a table of
  * datasets, failures acknowledged one by one and by cause, one recovered by the next sync; every answer
- * of a real server on port 0 is compared whole to what the table and the rules of §11 say it must be.
+ * of a real server on port 0 is compared whole to what the table and the rules of docs/architecture.md#the-on-call-layer say it must be.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TSchema } from 'typebox';
@@ -105,7 +105,7 @@ const T1 = '2026-11-21T06:10:00.000Z';
 const T2 = '2026-11-21T06:30:00.000Z';
 const T3 = '2026-11-21T07:00:00.000Z';
 
-// ---- The reference: what §11 says, from the table alone. ----
+// ---- The reference: what docs/architecture.md#the-on-call-layer says, from the table alone. ----
 
 const acknowledgement = (
   spec: DatasetSpec,

@@ -1,5 +1,5 @@
 /**
- * The /local/v1 endpoints keep the v2 rules (DESIGN.md §2, §11): the error table with the parameter
+ * The /local/v1 endpoints keep the v2 rules (docs/api.md#errors, docs/api.md#local-v1): the error table with the parameter
  * named, keys, org scoping (another org's dataset is a plain 404), the Host/Origin guard, 405 with
  * Allow, the rate limit, no 500 for any input, and their place in the OpenAPI document.
  */

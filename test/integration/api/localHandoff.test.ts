@@ -1,5 +1,5 @@
 /**
- * `GET /local/v1/handoff` (DESIGN.md §11, issue 14 point 6): the scripted shift's handoff over HTTP — the
+ * `GET /local/v1/handoff` (docs/architecture.md#handoff, issue 14 point 6): the scripted shift's handoff over HTTP — the
  * body equals the engine's report (and `format=md` its Markdown), `since` as a duration or an RFC 3339
  * time (default 8 h), every bad `since` or `format` a 400 naming the parameter; v2's keys, scoping,
  * HEAD, ETag, X-Synced-At and the OpenAPI document.

@@ -1,5 +1,5 @@
 /**
- * `GET /local/v1/stats` (DESIGN.md §11, Reliability): the statistics a person computes by hand from the
+ * `GET /local/v1/stats` (docs/architecture.md#reliability): the statistics a person computes by hand from the
  * histories below, the same answer as the engine's service (and its `stats.get` RPC) for every grouping
  * and window, `groupBy`/`days`/`key` checked with the parameter named, and v2's keys, org scoping
  * (another org's dataset is a plain 404) and caching headers.

@@ -1,5 +1,5 @@
 /**
- * `GET /local/v1/upcoming` (DESIGN.md §11): the deadlines of the next hours from each dataset's schedule
+ * `GET /local/v1/upcoming` (docs/architecture.md#deadlines): the deadlines of the next hours from each dataset's schedule
  * and zone, soonest first, with the habits and at-risk mark a person computes from the histories below by
  * hand; `hours` checked with the parameter named; v2's keys, scoping and caching.
  */

@@ -1,5 +1,5 @@
 /**
- * `ack` / `unack` (DESIGN.md §11, issue 13 point 3), alone and beside a real `serve` process that holds
+ * `ack` / `unack` (docs/architecture.md#acknowledgements, issue 13 point 3), alone and beside a real `serve` process that holds
  * the data directory (the control channel): the same words and exit codes on both paths, the
  * acknowledgements persisted in the store (and across a restart of serve), who acknowledges from
  * `--by`, the settings' triage name or the OS user, and every refusal with its exit code.

@@ -1,4 +1,4 @@
-/** The CLI in-process: exit codes, stdout/stderr contracts, keys, import/export and demo (DESIGN.md §7). */
+/** The CLI in-process: exit codes, stdout/stderr contracts, keys, import/export and demo (docs/architecture.md#the-cli). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

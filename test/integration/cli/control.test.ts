@@ -1,5 +1,5 @@
 /**
- * The CLI beside a running instance (DESIGN.md §3): while `serve` or the app holds the data directory,
+ * The CLI beside a running instance (docs/architecture.md#hand-over-to-a-running-instance): while `serve` or the app holds the data directory,
  * `keys`, `sources`, `import`, `export`, `sync --once` and `ui` are handed to it over the control
  * channel and print and exit as they do alone; a dead holder's files are ignored; a refused or malformed
  * control request gets a clear error and changes nothing.

@@ -1,5 +1,5 @@
 /**
- * `handoff` (DESIGN.md §11, issue 14 point 5): the scripted shift's handoff printed by the CLI alone on
+ * `handoff` (docs/architecture.md#handoff, issue 14 point 5): the scripted shift's handoff printed by the CLI alone on
  * the data directory and through a running instance (the control channel) — the same bytes as the
  * golden file but for what only a running sync knows (overdue) — its JSON, and every refusal with its
  * exit code; then through a real `serve` process.

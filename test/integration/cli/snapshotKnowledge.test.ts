@@ -1,5 +1,5 @@
 /**
- * `export` / `import` carry the local knowledge (DESIGN.md §11) through real data directories: a
+ * `export` / `import` carry the local knowledge (docs/architecture.md#snapshots) through real data directories: a
  * directory whose org lived (status transitions written by the sync's commit, `ack` and `ack --cause`
  * from the command line, an acknowledgement that ended when its dataset recovered, sync outages as the
  * contact watch records them) is exported, imported into a fresh directory and exported again: the two

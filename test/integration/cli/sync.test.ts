@@ -1,4 +1,4 @@
-/** `sync --once` and `sources` in-process, against the simulator on a real loopback port (DESIGN.md §7). */
+/** `sync --once` and `sources` in-process, against the simulator on a real loopback port (docs/architecture.md#the-cli). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../../electron/demo/remote/clock';
 import { type RemoteSimulator, startRemoteSimulator } from '../../../electron/demo/remote/server';

@@ -1,7 +1,7 @@
 /**
  * Hostile HTTP requests against `serve --ui`'s one port (issue #15 item 6), as a security regression
  * table: each row is the raw bytes a client sends, and the answer it must get — status, body shape
- * (DESIGN.md §2 `{status, code, message}` for the v2 API and anything refused before a route, the RPC's
+ * (docs/api.md#errors `{status, code, message}` for the v2 API and anything refused before a route, the RPC's
  * `{error: {code, message}}` under /rpc/), and the message. Raw sockets, not inject(): Node's own HTTP
  * parser answers several of these before Fastify sees a request.
  */

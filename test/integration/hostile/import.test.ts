@@ -667,7 +667,7 @@ describe('times at the ends of the calendar', () => {
 });
 
 /**
- * An import is written as its file is read, a chunk at a time (DESIGN.md §10): a problem near the end of
+ * An import is written as its file is read, a chunk at a time (docs/architecture.md#performance-budgets): a problem near the end of
  * a large file must still undo everything written before it, in a data directory with an org in it and
  * in an empty one (whose indexes the import drops while it writes and builds again at its end).
  */

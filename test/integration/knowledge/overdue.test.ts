@@ -1,5 +1,5 @@
 /**
- * Overdue (unverified), end to end (issue 14 point 3, DESIGN.md §11): a real SourcesSync mirrors the
+ * Overdue (unverified), end to end (issue 14 point 3, docs/architecture.md#deadlines): a real SourcesSync mirrors the
  * loopback remote simulator under a manual clock, the on-call service and the alerter read it as
  * the app wires them (runEngine's overdue count for the tray, the RPC's rows). Synced: fresh, nothing
  * overdue. The remote stops answering and the clock moves past three poll intervals and past deadlines:

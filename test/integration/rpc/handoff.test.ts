@@ -1,5 +1,5 @@
 /**
- * `handoff.get` (DESIGN.md §11): the window's Handoff view asks the engine over RPC — the real handlers
+ * `handoff.get` (docs/architecture.md#handoff): the window's Handoff view asks the engine over RPC — the real handlers
  * and dispatch (request schema included) over the scripted shift; the answer is the on-call layer's
  * report, a bad `since` an invalid-argument naming it, an unknown org not-found.
  */

@@ -1,5 +1,5 @@
 /**
- * Each fault of DESIGN.md §4, injected in turn into the simulated remote: the outcome, the retries (the
+ * Each fault of docs/architecture.md#faults, injected in turn into the simulated remote: the outcome, the retries (the
  * waits are recorded, never slept) and that a failed attempt leaves the stored data exactly as it was.
  */
 import { afterEach, describe, expect, it } from 'vitest';

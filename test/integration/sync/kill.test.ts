@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §3/§4: a crawl commits whole or not at all, so a process killed in the middle of one —
+ * docs/storage.md, docs/architecture.md#crawl: a crawl commits whole or not at all, so a process killed in the middle of one —
  * while pages arrive, or while the crawl is being written — leaves the previous database intact.
  */
 import { afterEach, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The built-in demo (DESIGN.md §7): with no source configured, a new user sees a sync and a dataset
+ * The built-in demo (docs/architecture.md#demo-data): with no source configured, a new user sees a sync and a dataset
  * newly FAILED within the first two minutes. Real time is injected, so two minutes pass at once.
  */
 import { afterEach, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** One source's loop (DESIGN.md §4): when it crawls and when it polls, its state, stopping, a missing key. */
+/** One source's loop (docs/architecture.md#sync): when it crawls and when it polls, its state, stopping, a missing key. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveSource } from '../../../electron/store/tables/sources';
 import { SourcesSync } from '../../../electron/sync/sourcesSync';

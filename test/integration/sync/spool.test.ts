@@ -1,6 +1,6 @@
 /**
  * Changed records past the memory bound wait on disk for the cycle's commit (electron/sync/changes.ts,
- * DESIGN.md §10's memory budget), against the remote simulator on a real loopback port. The bound is
+ * the memory budget (docs/architecture.md#performance-budgets)), against the remote simulator on a real loopback port. The bound is
  * lowered through the runner's `spool` option instead of building a large org. A spooling sync stores
  * exactly what one in memory stores; its file is owner-only and gone when the cycle ends, whether it
  * succeeded, failed or was stopped, and a failure leaves the mirror exactly as it was; an ordinary

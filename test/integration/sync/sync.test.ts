@@ -1,5 +1,5 @@
 /**
- * The sync against the remote simulator on a real loopback port (DESIGN.md §4): a full crawl mirrors
+ * The sync against the remote simulator on a real loopback port (docs/architecture.md#crawl): a full crawl mirrors
  * the remote exactly; after the remote changes, the next crawl or poll reflects it and reports the
  * right transitions; history grows beyond the remote's window; tasks of FAILED deliveries are there
  * offline; the local tasks endpoint reads through to the remote.

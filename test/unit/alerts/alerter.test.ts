@@ -1,5 +1,5 @@
 /**
- * The alerter's rules (DESIGN.md §5) over a real store, with the sync's reports and the clock in
+ * The alerter's rules (docs/architecture.md#alerts) over a real store, with the sync's reports and the clock in
  * the test's hands: newly FAILED once ever, summaries for first syncs and bursts, snoozes, pause, quiet
  * hours held and summarized, recovery notices, restarts and failed syncs.
  */

@@ -1,5 +1,5 @@
 /**
- * Source contact (DESIGN.md §5) on the injected clock with the sources' states in the test's hands: one
+ * Source contact (docs/architecture.md#notifications) on the injected clock with the sources' states in the test's hands: one
  * notice when a source's data turns stale (no success for three poll intervals, its cycles failing or
  * not; a single failed cycle is none), one when it syncs again, never repeated
  * within an outage (also across a restart), recorded in sync_outages for the timeline; pause and quiet

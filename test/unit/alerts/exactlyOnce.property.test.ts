@@ -1,5 +1,5 @@
 /**
- * Every delivery announced at most once, ever, and none lost (DESIGN.md §5), as a property over random
+ * Every delivery announced at most once, ever, and none lost (docs/architecture.md#notifications), as a property over random
  * sequences of what happens to an org: new failures with random causes (or none stored yet),
  * recoveries, re-failures with new deliveries, acknowledgements, snoozes, pause, quiet hours, time passing, failed syncs,
  * engine restarts over the same data directory (a real store on disk), and kills — right after a sync's

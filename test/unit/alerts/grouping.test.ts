@@ -1,5 +1,5 @@
 /**
- * Notifications grouped by cause (DESIGN.md §5): the pure plan as a table, then the engine over a real
+ * Notifications grouped by cause (docs/architecture.md#grouping-by-incident): the pure plan as a table, then the engine over a real
  * store — one notification per cause with its suppliers and count, singles as before, a summary of the
  * top causes past three notifications, and a timeline entry for every dataset a notification covers.
  */

@@ -1,5 +1,5 @@
 /**
- * Reminders (DESIGN.md §11) on the injected clock, over a real store: a failure someone was told of and
+ * Reminders (docs/architecture.md#reminders) on the injected clock, over a real store: a failure someone was told of and
  * nobody acknowledged is reminded every `reminderMinutes`, grouped by cause, at most three times; an
  * acknowledgement or a snooze stops them; none while paused or in quiet hours, and the count goes on
  * after; 0 turns them off.

@@ -1,5 +1,5 @@
 /**
- * The tray's state (DESIGN.md §5) over a real store: the worst status among datasets that are not
+ * The tray's state (docs/architecture.md#the-tray) over a real store: the worst status among datasets that are not
  * snoozed, red only for a FAILED one nobody acknowledged, counts, the FAILED menu, and grey whenever the
  * data cannot be trusted.
  */

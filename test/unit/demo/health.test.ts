@@ -1,5 +1,5 @@
 /**
- * The health rules of DESIGN.md §2 ("How health is derived") hold for generated data, checked
+ * The health rules of docs/architecture.md#how-health-is-derived hold for generated data, checked
  * over many seeds and instants.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * The acknowledgement lifecycle (DESIGN.md §11) through the sync's own commit (applySync): an
+ * The acknowledgement lifecycle (docs/architecture.md#acknowledgements) through the sync's own commit (applySync): an
  * acknowledgement holds while the dataset keeps that status with that delivery, survives a restart, and
  * ends by itself when the dataset delivers, fails again with another delivery, or misses the next one —
  * each step on the dataset's timeline. A cause's acknowledgement covers the failures of the moment only.

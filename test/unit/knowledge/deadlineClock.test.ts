@@ -1,5 +1,5 @@
 /**
- * The deadline clock (DESIGN.md §11): each schedule's previous and next deadlines from cron of 5, 6 or 7
+ * The deadline clock (docs/architecture.md#deadlines): each schedule's previous and next deadlines from cron of 5, 6 or 7
  * fields in its IANA zone, right across daylight-saving changes, refreshed as deadlines pass, and an
  * unreadable schedule kept with its reason rather than a crash. The table states what a person reads off
  * a calendar; the properties hold the clock, as it moves on, to croner asked afresh at every instant.

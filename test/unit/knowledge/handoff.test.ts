@@ -1,5 +1,5 @@
 /**
- * The shift handoff (DESIGN.md §11): a scripted shift (test/helpers/handoffShift.ts) played through the
+ * The shift handoff (docs/architecture.md#handoff): a scripted shift (test/helpers/handoffShift.ts) played through the
  * sync's own commits gives a report whose Markdown equals the golden file byte for byte; the report's
  * JSON shape; what counts as new, recovered and still failing; hostile names and notes that must not
  * break the Markdown; `since` as the CLI and the API read it.

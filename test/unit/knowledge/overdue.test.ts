@@ -1,5 +1,5 @@
 /**
- * Overdue (unverified), DESIGN.md §11: while the org's data is stale, a dataset whose deadlines passed
+ * Overdue (unverified), docs/architecture.md#deadlines: while the org's data is stale, a dataset whose deadlines passed
  * after both the last successful sync and its newest settled delivery is overdue — the rule's edges on
  * hand-built histories: never synced, a deadline exactly at the last success, a settled delivery newer
  * than it, schedules that cannot be read, several sources, the count's cap.

@@ -1,5 +1,5 @@
 /**
- * Reliability statistics (DESIGN.md §11) on hand-built histories: each case states a few deliveries and
+ * Reliability statistics (docs/architecture.md#reliability) on hand-built histories: each case states a few deliveries and
  * expects what a person computes from them by hand — no deliveries, IN_PROGRESS and unknown statuses
  * waiting, unknown times, FAILED runs recovered, not recovered and recovered after the window, the
  * window's edges, nearest-rank quantiles, weeks (the oldest partial), grouping and the worst-first order,

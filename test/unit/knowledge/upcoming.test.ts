@@ -1,5 +1,5 @@
 /**
- * Upcoming's answer stays bounded whatever the schedules (DESIGN.md §11): at most 10,000 deadlines are
+ * Upcoming's answer stays bounded whatever the schedules (docs/architecture.md#deadlines): at most 10,000 deadlines are
  * built, the soonest, with `total` counting them all; the handoff's at-risk choice is made before the
  * cap, so an at-risk deadline late in a busy window is not lost behind healthy ones.
  */

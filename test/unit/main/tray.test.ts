@@ -1,5 +1,5 @@
 /**
- * The tray and the notifications against the typed Electron fake (DESIGN.md §5, §11): the icon is red
+ * The tray and the notifications against the typed Electron fake (docs/architecture.md#notifications, docs/architecture.md#the-on-call-layer): the icon is red
  * only while a FAILED dataset nobody acknowledged is there, acknowledged ones are counted in the tooltip
  * and marked in the menu, and each announcement kind is one notification that opens where it leads.
  */

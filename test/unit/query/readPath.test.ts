@@ -1,5 +1,5 @@
 /**
- * The one read path both doors share (DESIGN.md §2, §6): a selection parsed once, with the query layer's
+ * The one read path both doors share (docs/architecture.md#one-list-request-through-both-doors): a selection parsed once, with the query layer's
  * InvalidArgument naming the bad parameter, and the tasks read that asks the remote only for tasks never
  * synced.
  */

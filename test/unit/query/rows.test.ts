@@ -1,5 +1,5 @@
 /**
- * The datasets window's rows with their triage columns and filters (DESIGN.md §11, issue 13 part 2),
+ * The datasets window's rows with their triage columns and filters (docs/architecture.md#incidents, issue 13 part 2),
  * against a real store: each row's cause and acknowledgement, the "cause" and "unacknowledged only"
  * filters as a table, the chips' counts under them, and keyset paging with page tokens bound to them.
  */

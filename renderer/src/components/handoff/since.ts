@@ -1,5 +1,5 @@
 /**
- * The Handoff view's "since" (DESIGN.md §11 Handoff) as the URL keeps it, in the grammar the CLI and
+ * The Handoff view's "since" (docs/architecture.md#handoff) as the URL keeps it, in the grammar the CLI and
  * `/local/v1/handoff` read (shared/handoff.ts parseHandoffSince): a duration back from now (`4h`, `90m`,
  * `2d`: the engine reads it against its own clock at each load, so the window moves with time) or an
  * RFC 3339 time (a fixed start). No `since` is the default, 8 h, kept out of the URL. A link with

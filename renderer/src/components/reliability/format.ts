@@ -1,5 +1,5 @@
 /**
- * The Reliability figures as people read them (DESIGN.md §11): rates as whole percentages that never
+ * The Reliability figures as people read them (docs/architecture.md#reliability): rates as whole percentages that never
  * round to 0 % or 100 % unless they are, lateness as "+12 min", and the groups' names; the same in
  * the table, the chart's text summary and the dataset view's chart.
  */

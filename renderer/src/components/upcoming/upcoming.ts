@@ -1,5 +1,5 @@
 /**
- * The Upcoming view's words and state (DESIGN.md §11, Upcoming): a dataset's habits as the rows and
+ * The Upcoming view's words and state (docs/architecture.md#deadlines): a dataset's habits as the rows and
  * the schedule card say them, the at-risk tooltip (the rule, then this dataset's reason), and the view's
  * URL (`?hours=1|6|24&supplier=&product=&risk=1&q=`) read back with what in it was not understood.
  * Pure functions, table-tested.

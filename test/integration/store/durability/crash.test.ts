@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §3: "a kill at any instant never loses a committed change older than the debounce window,
+ * The promise of docs/storage.md: "a kill at any instant never loses a committed change older than the debounce window,
  * and never leaves an unreadable database". A child process commits numbered rows to a store of a few
  * MB; we SIGKILL it at a seeded random moment, reopen the folder and check what survived. Half the runs
  * checkpoint every few commits, so kills land while journal records are appended, while an image is

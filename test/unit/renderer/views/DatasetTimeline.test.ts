@@ -1,5 +1,5 @@
 /**
- * The dataset view's timeline and triage (DESIGN.md §11) against the real engine: entries newest first,
+ * The dataset view's timeline and triage (docs/architecture.md#incidents) against the real engine: entries newest first,
  * each kind in words, status changes linking their delivery, the empty state; the cause with its link to
  * Triage and the acknowledgement in force.
  */

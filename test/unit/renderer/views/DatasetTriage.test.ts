@@ -1,5 +1,5 @@
 /**
- * The acknowledgement shown where a failure shows (DESIGN.md §11), against the real engine: the dataset
+ * The acknowledgement shown where a failure shows (docs/architecture.md#acknowledgements), against the real engine: the dataset
  * view's cause (linking to Triage) with the acknowledge control, whose acknowledgement also lands in the
  * timeline; the delivery view's control for the current failure, and an earlier delivery's ended one.
  */

@@ -1,5 +1,5 @@
 /**
- * The Handoff view against the real engine (DESIGN.md §11; issue 14 point 5): a scripted shift
+ * The Handoff view against the real engine (docs/architecture.md#handoff; issue 14 point 5): a scripted shift
  * (test/helpers/handoffShift.ts) in a sql.js store, the real RPC handlers with the on-call knowledge at
  * 17:30 that day while the source's data is stale, and a snooze in force, so every section has
  * something. Sections, counts and rows are the engine's report; `?since=` is read and written; "Copy as

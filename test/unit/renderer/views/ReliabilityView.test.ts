@@ -1,5 +1,5 @@
 /**
- * The Reliability view against the real engine (DESIGN.md §11; issue 14 point 4): what it asks
+ * The Reliability view against the real engine (docs/architecture.md#reliability; issue 14 point 4): what it asks
  * `stats.get` and shows of the answer (happy-dom lays nothing out, so the virtual table draws no row:
  * the summary, the selected group's card and its sentence stand for it; the Chromium test reads the
  * rows); the grouping and window in the URL and a bad link said; j/k/Enter; the loading, error and empty

@@ -1,5 +1,5 @@
 /**
- * The Triage view against the real engine (DESIGN.md §11): the causes as the engine lists them, worst
+ * The Triage view against the real engine (docs/architecture.md#incidents): the causes as the engine lists them, worst
  * first; a reload after a sync cycle of its org that changed something (an acknowledgement made at
  * another door, the CLI, shows up then), none for a cycle that changed nothing or another org's; the
  * empty state of an org with nothing FAILED or MISSING; acknowledging a cause from the view.

@@ -1,5 +1,5 @@
 /**
- * The journal against what a disk and a user can do to it (DESIGN.md §3): a garbage or corrupt tail, a
+ * The journal against what a disk and a user can do to it (docs/storage.md): a garbage or corrupt tail, a
  * journal from another image, an image from another folder, a kill between a checkpoint's journal
  * switch and its rename, and any sequence of commits, rollbacks and checkpoints (property-based): the
  * folder always reopens to exactly what was committed and fsynced.

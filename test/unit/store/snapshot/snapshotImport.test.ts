@@ -1,5 +1,5 @@
 /**
- * An import written as its file is read (store/snapshot/importSnapshot.ts `importSnapshotFile`, DESIGN.md §7, §10):
+ * An import written as its file is read (store/snapshot/importSnapshot.ts `importSnapshotFile`, docs/architecture.md#snapshots, docs/architecture.md#performance-budgets):
  * it stores what the whole-file path stores, whatever the layout and the chunks; and a problem anywhere
  * in the file, however late, leaves the store as it was — its data, and the indexes an import into an
  * empty store drops while it writes and builds again at its end.

@@ -1,5 +1,5 @@
 /**
- * The local knowledge in a snapshot (DESIGN.md §11 "covered by export/import"; store/snapshot/knowledgeRecords.ts):
+ * The local knowledge in a snapshot (docs/architecture.md#snapshots "covered by export/import"; store/snapshot/knowledgeRecords.ts):
  * a store's timeline, acknowledgements (open and ended), sync outages and incidents (ended ones, over
  * failures, ids whose founder moved, when the mirror learned of each failure) survive export → import
  * into a fresh store → export byte for byte, and read back the same through what the window and the

@@ -1,4 +1,4 @@
-/** Keys in the store (DESIGN.md §2): unknown orgs refused unless asked for, names printable and bounded. */
+/** Keys in the store (docs/api.md#keys): unknown orgs refused unless asked for, names printable and bounded. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KEY_NAME_MAX, createApiKey, listApiKeys } from '../../../../electron/store/tables/apiKeys';
 import { Store } from '../../../../electron/store/database';
