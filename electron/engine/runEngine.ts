@@ -210,22 +210,54 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   }
   runtime.apiUrl = api.url;
   const controlInfo = { url: api.url, pid: process.pid, purpose: options.purpose, secret: controlSecret };
-  writeControlFile(options.dataDir, controlInfo);
-  // Rewritten should it be damaged or removed: a CLI command would wait for it, then give up.
-  const stopKeepingControl = keepControlFile(options.dataDir, controlInfo);
-  // Listening before the first cycle: its failures are the first sync's summary.
-  if (options.announce) alerts.onAnnouncement(options.announce);
-  alerts.start();
-  // Each finished cycle reads what changed into the on-call layer's history and precomputes the
-  // Reliability view's default statistics, so a look finds them ready.
-  const stopWarming = sync.onCycle((event) => void knowledge.warm(event.orgId).catch(reportAlertsError));
-  sync.start();
-  // Last, once everything runs: scripts that find the API by runtime.json find it answering.
-  writeRuntimeFile(options.dataDir, {
-    apiUrl: api.url,
-    pid: process.pid,
-    startedAt: options.now().toISOString(),
-  });
+  let stopKeepingControl = (): void => undefined;
+  let stopWarming = (): void => undefined;
+  const stop = async (): Promise<void> => {
+    // The order (docs/decisions.md, "Beside a running instance"). First: a CLI run from now on works on
+    // the directory itself once it is released; one that read control.json before is refused (503) and
+    // waits for that. Commands in flight run on: a one-off sync hears `stopping` and ends.
+    try {
+      stopKeepingControl();
+      removeControlFile(options.dataDir);
+      stopping.abort();
+      const commandsDone = control?.close();
+      // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
+      await sync.stop();
+      // Every command in flight ends and sends its last line before the API closes its connections.
+      await commandsDone;
+      stopWarming();
+      // After the sync: the last cycle's announcements are decided (and remembered) before the end.
+      await alerts.stop();
+      await api.close();
+      await demo?.close();
+    } finally {
+      // Last, even when a part failed to stop: the API no longer answers where runtime.json says.
+      removeRuntimeFile(options.dataDir);
+    }
+  };
+  try {
+    writeControlFile(options.dataDir, controlInfo);
+    // Rewritten should it be damaged or removed: a CLI command would wait for it, then give up.
+    stopKeepingControl = keepControlFile(options.dataDir, controlInfo);
+    // Listening before the first cycle: its failures are the first sync's summary.
+    if (options.announce) alerts.onAnnouncement(options.announce);
+    alerts.start();
+    // Each finished cycle reads what changed into the on-call layer's history and precomputes the
+    // Reliability view's default statistics, so a look finds them ready.
+    stopWarming = sync.onCycle((event) => void knowledge.warm(event.orgId).catch(reportAlertsError));
+    sync.start();
+    // Last, once everything runs: scripts that find the API by runtime.json find it answering.
+    writeRuntimeFile(options.dataDir, {
+      apiUrl: api.url,
+      pid: process.pid,
+      startedAt: options.now().toISOString(),
+    });
+  } catch (error) {
+    // A disk that refuses an instance file: nothing of this engine may run on once the caller closes
+    // the store and releases the lock.
+    await stop().catch(() => undefined);
+    throw error;
+  }
   return {
     api,
     sync,
@@ -234,28 +266,6 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     alerts,
     knowledge,
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
-    async stop() {
-      // The order (docs/decisions.md, "Beside a running instance"). First: a CLI run from now on works on
-      // the directory itself once it is released; one that read control.json before is refused (503) and
-      // waits for that. Commands in flight run on: a one-off sync hears `stopping` and ends.
-      stopKeepingControl();
-      removeControlFile(options.dataDir);
-      try {
-        stopping.abort();
-        const commandsDone = control?.close();
-        // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
-        await sync.stop();
-        // Every command in flight ends and sends its last line before the API closes its connections.
-        await commandsDone;
-        stopWarming();
-        // After the sync: the last cycle's announcements are decided (and remembered) before the end.
-        await alerts.stop();
-        await api.close();
-        await demo?.close();
-      } finally {
-        // Last, even when a part failed to stop: the API no longer answers where runtime.json says.
-        removeRuntimeFile(options.dataDir);
-      }
-    },
+    stop,
   };
 }

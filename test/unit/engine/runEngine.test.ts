@@ -2,11 +2,12 @@
  * runEngine keeps the instance's files for both shells (the app and `serve`): control.json and
  * runtime.json while it runs, both gone once it stops, also when a part fails to stop.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, runEngine } from '../../../electron/engine/runEngine';
 import { readControlFile } from '../../../electron/store/instance/controlFile';
+import { INSTANCE_FILE_REFRESH_MS } from '../../../electron/store/instance/instanceFile';
 import { Store } from '../../../electron/store/database';
 import { readRuntimeFile } from '../../../electron/store/instance/runtimeFile';
 import { memorySettings } from '../../../electron/store/tables/settings';
@@ -67,6 +68,31 @@ describe('runEngine: the instance files', () => {
     };
     await expect(engine.stop()).rejects.toThrow('the API did not close');
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+    expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
+    await store.close();
+  });
+
+  it('stops what it started when runtime.json cannot be written, so nothing runs on once the store closes', async () => {
+    const dataDir = tempDir('dh-engine-');
+    // A folder where the file goes: the atomic rename over it fails, as on a disk that refuses it.
+    mkdirSync(join(dataDir, 'runtime.json'));
+    const store = await Store.open({ dataDir });
+    await expect(
+      runEngine({
+        purpose: 'serve',
+        store,
+        dataDir,
+        settings: memorySettings(),
+        port: 0,
+        now: () => NOW,
+        secrets: envSecretKeeper({}),
+        logger: false,
+        demoWhenNoSources: false,
+      }),
+    ).rejects.toThrow();
+    expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
+    // The keeper of control.json stopped too: it does not write it back.
+    await new Promise((resolve) => setTimeout(resolve, INSTANCE_FILE_REFRESH_MS + 500));
     expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
     await store.close();
   });
