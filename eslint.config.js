@@ -74,7 +74,7 @@ const STORE_ORDER =
 function storeBan(part) {
   const allowed = part === null ? ['durability', 'schema'] : STORE_PARTS[part];
   const banned = Object.keys(STORE_PARTS).filter((other) => other !== part && !allowed.includes(other));
-  const core = part !== null && BELOW_CORE.includes(part) ? STORE_CORE.map((file) => `**/${file}`) : [];
+  const core = part !== null && BELOW_CORE.includes(part) ? STORE_CORE.map((file) => `../${file}`) : [];
   const where = part === null ? "store/'s root" : `store/${part}/`;
   const may = [...allowed, ...(core.length === 0 && part !== null ? ['the core'] : [])];
   return {
@@ -108,8 +108,8 @@ const shellBan = {
 /**
  * docs/architecture.md#layers: SQL lives in store/ and query/; the parts above them ask those for it. Two marks of SQL
  * written elsewhere: a call of the Store's SQL methods (or a reach for its raw `db`) on `store` or
- * `x.store`, and a string or template that opens with an SQL statement. The shell is left out: its
- * `store` is electron-store.
+ * `x.store`, and a string or template that opens with an SQL statement. The shell is left out: it has
+ * no store of its own to mistake (its electron-store files are preferences).
  */
 const STORE_SQL_METHODS = '/^(all|get|run|value|column|eachRow|eachValue|db)$/';
 const SQL_TEXT = '/^\\s*(SELECT|INSERT|UPDATE|DELETE|REPLACE|WITH|PRAGMA|CREATE|DROP|ALTER)\\s/';

@@ -11,7 +11,7 @@ import { MIGRATIONS } from './schema/migrations';
 import type { Row } from './schema/row';
 import { PageCapture } from './durability/pageCapture';
 import { type LoadedDatabase, readDatabaseFile } from './durability/opening';
-import { Persister } from './durability/writer';
+import { CommitWriter } from './durability/writer';
 import {
   DEFAULT_DEBOUNCE_MS,
   type StoreLogger,
@@ -45,7 +45,7 @@ export class Store {
   /** Whether the transaction in progress changes data the API serves (see `transaction`). */
   private dataChange = false;
   /** Journals and checkpoints; undefined for a store kept in memory only. */
-  private persister: Persister | undefined;
+  private commitWriter: CommitWriter | undefined;
   private replayedBytes = 0;
   private closed = false;
   private revision = 0;
@@ -73,11 +73,11 @@ export class Store {
         await store.startPersisting(SQL, options.dataDir, loaded, options, log);
       store.migrate();
     } catch (error) {
-      await store.persister?.abandon().catch(() => {});
+      await store.commitWriter?.abandon().catch(() => {});
       db.close();
       throw error;
     }
-    store.persister?.opened();
+    store.commitWriter?.opened();
     return store;
   }
 
@@ -94,7 +94,7 @@ export class Store {
     const imageBytes = pageCount * pageSize;
     this.replayedBytes = loaded.replayedBytes;
     const lock = this.lock;
-    this.persister = await Persister.start(
+    this.commitWriter = await CommitWriter.start(
       dataDir,
       loaded,
       imageBytes,
@@ -119,7 +119,7 @@ export class Store {
 
   /** How the database reaches disk; null for a store kept in memory only. */
   get persistence(): StorePersistence | null {
-    return this.persister ? persistenceOf(this.persister, this.replayedBytes) : null;
+    return this.commitWriter ? persistenceOf(this.commitWriter, this.replayedBytes) : null;
   }
 
   /** Monotonic counter of committed data changes: part of every ETag. */
@@ -211,14 +211,14 @@ export class Store {
 
   private rollback(): void {
     this.db.run('ROLLBACK');
-    this.persister?.rolledBack();
+    this.commitWriter?.rolledBack();
     for (const listener of this.rollbackListeners) listener();
   }
 
   private commit(): void {
     this.db.run('COMMIT');
     if (this.dataChange) this.revision += 1;
-    this.persister?.committed();
+    this.commitWriter?.committed();
   }
 
   /** Calls `listener` after every rollback: caches of what a rolled-back write inserted must go. */
@@ -319,7 +319,7 @@ export class Store {
    * disk refuses; the changes stay in memory and are written when it accepts them again.
    */
   async flush(): Promise<void> {
-    await this.persister?.flush();
+    await this.commitWriter?.flush();
   }
 
   /**
@@ -330,7 +330,7 @@ export class Store {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.lock.idle();
-    await this.persister?.close();
+    await this.commitWriter?.close();
     if (this.closed) return;
     this.closed = true;
     for (const statement of this.statements.values()) statement.free();

@@ -2,7 +2,7 @@
  * What a store is opened with (its data directory, how soon commits are fsynced, checkpoint
  * thresholds), and what it tells of how its database reaches disk (durability/).
  */
-import type { PersistOptions, PersistProblem, PersistStats, Persister } from './durability/writer';
+import type { PersistOptions, PersistProblem, PersistStats, CommitWriter } from './durability/writer';
 
 export interface StoreLogger {
   warn(message: string): void;
@@ -46,20 +46,20 @@ export interface StorePersistence {
 }
 
 /** The report on how the database reaches disk, read through to the journal writer. */
-export function persistenceOf(persister: Persister, replayedBytes: number): StorePersistence {
+export function persistenceOf(commitWriter: CommitWriter, replayedBytes: number): StorePersistence {
   return {
     get problem() {
-      return persister.problem;
+      return commitWriter.problem;
     },
-    onProblem: (listener) => persister.onProblem(listener),
-    stats: persister.stats,
+    onProblem: (listener) => commitWriter.onProblem(listener),
+    stats: commitWriter.stats,
     replayedBytes,
     get journalBytes() {
-      return persister.journalBytes;
+      return commitWriter.journalBytes;
     },
     get lastCheckpointMs() {
-      return persister.lastCheckpointMs;
+      return commitWriter.lastCheckpointMs;
     },
-    checkpoint: () => persister.checkpoint(),
+    checkpoint: () => commitWriter.checkpoint(),
   };
 }

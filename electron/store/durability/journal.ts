@@ -1,6 +1,6 @@
 /**
  * Appending to one journal file (format: journalFile.ts). Records are queued in memory and written
- * and fsynced together by `sync()` (the group commit: the persister calls it a debounce window after
+ * and fsynced together by `sync()` (the group commit: the commitWriter calls it a debounce window after
  * the first commit it holds). A failed write (a full disk) is cut off the file again, so the journal
  * never keeps a half record in front of later ones, and the records stay queued for the next try:
  * nothing committed is lost while the process lives.

@@ -60,7 +60,7 @@ export interface LoadedDatabase<T> {
   imageFile: string | null;
   /** The journals replayed, in order: the last one is appended to next. */
   chain: ChainLink[];
-  /** Every journal in the folder, so the persister can remove those no image needs. */
+  /** Every journal in the folder, so the commitWriter can remove those no image needs. */
   journals: JournalOnDisk[];
   /** What was wrong and what was done about it, one line each, for the store's logger. */
   warnings: string[];

@@ -212,7 +212,7 @@ export class PageCapture {
     this.reader = reader;
     const { pageSize } = this;
     if (position % pageSize !== 0 || length % pageSize !== 0) {
-      // Never thrown: an exception here would fail SQLite's write. The persister saves a whole image.
+      // Never thrown: an exception here would fail SQLite's write. The commitWriter saves a whole image.
       this.unexpected ??= `a write of ${length} bytes at ${position} (page size ${pageSize})`;
       return;
     }

@@ -52,7 +52,7 @@ export interface PersistProblem {
 /** Lets timers and I/O run between two records of a large commit. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export class Persister {
+export class CommitWriter {
   private journal: JournalWriter;
   private readonly checkpoints: Checkpoints;
   private timer: NodeJS.Timeout | undefined;
@@ -127,7 +127,7 @@ export class Persister {
     capture: PageCapture,
     db: PersistedDatabase,
     options: PersistOptions,
-  ): Promise<Persister> {
+  ): Promise<CommitWriter> {
     const links = loaded.chain;
     const lastLink = links[links.length - 1];
     // A journal of an older format is continued by a new one rather than appended to in another format.
@@ -166,7 +166,7 @@ export class Persister {
       ),
     );
     await Promise.all(unfolded.map((writer) => writer.close()));
-    const persister = new Persister(dataDir, capture, db, options, journal, unfolded, imageBytes, {
+    const commitWriter = new CommitWriter(dataDir, capture, db, options, journal, unfolded, imageBytes, {
       // No current image to build on (none yet, the main one unusable, or one from before journals):
       // the next clean close writes one even if nothing is committed meanwhile.
       imageOutdated: loaded.source !== 'main' || loaded.imageGen === 0,
@@ -174,8 +174,8 @@ export class Persister {
       checkpointWhenOpen: loaded.source === 'backup' || (loaded.imageFile !== null && loaded.imageGen === 0),
     });
     // Or a journal past its threshold (a kill before the checkpoint).
-    persister.checkpoints.callForOneWhenOpen();
-    return persister;
+    commitWriter.checkpoints.callForOneWhenOpen();
+    return commitWriter;
   }
 
   /** The store is open (migrated): a checkpoint that opening called for starts now. */
@@ -368,7 +368,7 @@ export class Persister {
    * (one sequential write of the database: ~0.1 s at 10k datasets), so a clean stop leaves
    * `health.sqlite` whole and current and the next start replays nothing; anything committed after
    * that snapshot (nothing, once the engine stopped) is fsynced in the journal. Rejects when the disk
-   * refuses; the persister stays usable, so close can be retried.
+   * refuses; the commitWriter stays usable, so close can be retried.
    */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -9,7 +9,7 @@ export interface Source {
   name: string;
   baseUrl: string;
   enabled: boolean;
-  /** The remote key as the secret store sealed it, or null when the key comes from elsewhere (env). */
+  /** The remote key as the secret keeper sealed it, or null when the key comes from elsewhere (env). */
   apiKeySealed: string | null;
   createdAt: string;
 }

@@ -147,7 +147,7 @@ describe('acknowledging says what it acknowledged, with Undo', { timeout: 90_000
     // The focus in it keeps it.
     await page.clock.fastForward(15_000);
     expect(await ackMessage(page).count()).toBe(1);
-    // Esc closes it (and is not the window's "back"), the focus back on the control.
+    // Esc closes it (and is not the window's "back"), the focus back on the button.
     await page.keyboard.press('Escape');
     await poll(() => ackMessage(page).count()).toBe(0);
     expect(page.url()).toContain(`/datasets/${encodeURIComponent(dataset.datasetId)}`);

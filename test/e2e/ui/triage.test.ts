@@ -199,7 +199,7 @@ describe('triage view', () => {
     await screenshot(page, 'triage-light');
   });
 
-  it('opens a cause to its datasets, with status, message and an acknowledge control on each row', async () => {
+  it('opens a cause to its datasets, with status, message and acknowledge buttons on each row', async () => {
     const { page } = suite.light;
     await showTriage(page);
     const worst = largest();

@@ -20,7 +20,7 @@ it('shows a sync, then datasets newly FAILED, within two minutes', async () => {
   const clock = () => new Date(now);
   demo = await startBuiltInDemo({ now: clock });
   store = await Store.open({ dataDir: null });
-  const engine = new SourcesSync({
+  const sourcesSync = new SourcesSync({
     store,
     secrets: { apiKeyFor: () => null, hint: '' },
     now: clock,
@@ -28,9 +28,9 @@ it('shows a sync, then datasets newly FAILED, within two minutes', async () => {
     builtIn: [{ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS }],
   });
   const cycles: CycleEvent[] = [];
-  engine.onCycle((event) => cycles.push(event));
-  engine.start();
-  const runner = engine.runner('demo')!;
+  sourcesSync.onCycle((event) => cycles.push(event));
+  sourcesSync.start();
+  const runner = sourcesSync.runner('demo')!;
   await runner.runCycle('crawl');
   expect(cycles[0]).toMatchObject({ kind: 'crawl', outcome: 'ok', firstSync: true, orgId: 'live-demo' });
   expect(cycles[0]!.counts.received).toBe(500);
@@ -45,5 +45,5 @@ it('shows a sync, then datasets newly FAILED, within two minutes', async () => {
     .filter((t) => t.to === 'FAILED' && t.from !== null);
   expect(newlyFailed.length).toBeGreaterThan(0);
   expect(cycles.every((cycle) => cycle.outcome === 'ok')).toBe(true);
-  await engine.stop();
+  await sourcesSync.stop();
 });

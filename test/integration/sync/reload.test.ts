@@ -25,21 +25,24 @@ describe('sync reload', () => {
         init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
       );
     };
-    const engine = new SourcesSync({
+    const sourcesSync = new SourcesSync({
       store,
       secrets: { apiKeyFor: () => 'k', hint: '' },
       now: () => NOW,
       fetch,
     });
-    engine.start();
+    sourcesSync.start();
     const settings = { intervals: { pollMs: 60_000, crawlMs: 900_000 }, deliveriesPerDataset: 100 };
-    await Promise.all([engine.reload(settings), engine.reload({ ...settings, deliveriesPerDataset: 50 })]);
+    await Promise.all([
+      sourcesSync.reload(settings),
+      sourcesSync.reload({ ...settings, deliveriesPerDataset: 50 }),
+    ]);
     // The runner of the last reload is crawling: it has asked the remote.
     await expect.poll(() => signals.filter((signal) => !signal.aborted).length).toBeGreaterThan(0);
     // Give a runner a reload might have orphaned the time to ask too.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await engine.stop();
+    await sourcesSync.stop();
     expect(signals.every((signal) => signal.aborted)).toBe(true);
-    expect(engine.states()).toEqual([]);
+    expect(sourcesSync.states()).toEqual([]);
   });
 });

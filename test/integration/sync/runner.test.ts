@@ -95,16 +95,16 @@ describe('sources sync', () => {
       clearTimeout: () => {},
     };
     for (const intervals of [{ pollMs: 3_600_000 }, undefined]) {
-      const engine = new SourcesSync({
+      const sourcesSync = new SourcesSync({
         store: bench.store,
         secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
         now: () => new Date(bench.clock.now()),
         timers,
         intervals,
       });
-      engine.start();
-      await engine.syncNow();
-      await engine.stop();
+      sourcesSync.start();
+      await sourcesSync.syncNow();
+      await sourcesSync.stop();
     }
     expect(timersSet).toEqual([0, 3_600_000, 0, 60_000]);
   });
@@ -116,7 +116,7 @@ describe('sources sync', () => {
       { id: 'off', orgId: 'other', baseUrl: 'http://127.0.0.1:9', enabled: false },
       new Date(START),
     );
-    const engine = new SourcesSync({
+    const sourcesSync = new SourcesSync({
       store: bench.store,
       secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
       now: () => new Date(bench.clock.now()),
@@ -124,20 +124,20 @@ describe('sources sync', () => {
     });
     const cycles: string[] = [];
     const phases: string[] = [];
-    engine.onCycle((event) => cycles.push(`${event.sourceId} ${event.kind} ${event.outcome}`));
-    const unsubscribe = engine.onState((state) => phases.push(state.phase));
-    engine.start();
-    expect(engine.states().map((s) => s.sourceId)).toEqual(['acme-remote']);
-    await engine.syncNow();
+    sourcesSync.onCycle((event) => cycles.push(`${event.sourceId} ${event.kind} ${event.outcome}`));
+    const unsubscribe = sourcesSync.onState((state) => phases.push(state.phase));
+    sourcesSync.start();
+    expect(sourcesSync.states().map((s) => s.sourceId)).toEqual(['acme-remote']);
+    await sourcesSync.syncNow();
     expect(cycles).toEqual(['acme-remote crawl ok']);
     expect(phases).toContain('syncing');
     unsubscribe();
     const heard = phases.length;
-    await engine.syncNow('acme-remote');
+    await sourcesSync.syncNow('acme-remote');
     expect(cycles).toHaveLength(2);
     expect(phases).toHaveLength(heard);
-    await engine.stop();
-    expect(engine.states()).toEqual([]);
+    await sourcesSync.stop();
+    expect(sourcesSync.states()).toEqual([]);
   });
 });
 

@@ -164,20 +164,20 @@ describe('sync against the simulator', () => {
 
   it('the local tasks endpoint reads through to the remote for deliveries whose tasks are not stored', async () => {
     const bench = await syncBench();
-    const engine = new SourcesSync({
+    const sourcesSync = new SourcesSync({
       store: bench.store,
       secrets: { apiKeyFor: () => SIM_KEY, hint: '' },
       now: () => new Date(bench.clock.now()),
       sleep: async () => {},
       timers: { setTimeout: () => 0, clearTimeout: () => {} },
     });
-    engine.start();
+    sourcesSync.start();
     await bench.runner.runCycle('crawl');
     const api = await buildApi({
       store: bench.store,
       port: 47800,
       logger: false,
-      readThrough: engine.readThrough,
+      readThrough: sourcesSync.readThrough,
     });
     try {
       const healthy = (await allRecords(bench.remote)).find((r) => r.latestDeliveryStatus === 'HEALTHY')!;
@@ -200,7 +200,7 @@ describe('sync against the simulator', () => {
       expect((await get('/v2/ops/health/deliveries/dlv-unknown/tasks')).statusCode).toBe(404);
     } finally {
       await api.close();
-      await engine.stop();
+      await sourcesSync.stop();
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * A dataset's current failure as its dataset page and its delivery page both show it: the link to its
- * cause in the Triage view, and the acknowledge control's props (AckActions.vue) for the dataset.
+ * cause in the Triage view, and the acknowledge buttons' props (AckActions.vue) for the dataset.
  */
 import { type ComputedRef, computed } from 'vue';
 import { targetPath } from '../../../../shared/routes';

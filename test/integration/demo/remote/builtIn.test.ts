@@ -55,7 +55,7 @@ it.each([Date.UTC(2026, 10, 21, 4, 41), Date.UTC(2027, 2, 9, 15, 7, 31)])(
     );
 
     store = await Store.open({ dataDir: null });
-    const engine = new SourcesSync({
+    const sourcesSync = new SourcesSync({
       store,
       secrets: { apiKeyFor: () => null, hint: '' },
       now: clock,
@@ -63,15 +63,15 @@ it.each([Date.UTC(2026, 10, 21, 4, 41), Date.UTC(2027, 2, 9, 15, 7, 31)])(
       builtIn: [{ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS }],
     });
     const cycles: CycleEvent[] = [];
-    engine.onCycle((event) => cycles.push(event));
-    engine.start();
-    const runner = engine.runner('demo')!;
+    sourcesSync.onCycle((event) => cycles.push(event));
+    sourcesSync.start();
+    const runner = sourcesSync.runner('demo')!;
     await runner.runCycle('crawl');
     for (let poll = 0; poll < 12; poll++) {
       now += DEMO_INTERVALS.pollMs;
       await runner.runCycle('poll');
     }
-    await engine.stop();
+    await sourcesSync.stop();
     expect(cycles.every((cycle) => cycle.outcome === 'ok')).toBe(true);
 
     const newlyFailed = cycles

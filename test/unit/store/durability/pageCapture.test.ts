@@ -1,7 +1,7 @@
 /**
  * The page capture the journal is built on (store/durability/pageCapture.ts): with the sql.js this project pins,
  * every page SQLite writes is seen, so pages alone rebuild the database; a write that is not a whole
- * page is never silently lost (the persister writes a whole image instead).
+ * page is never silently lost (the commitWriter writes a whole image instead).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,7 +105,7 @@ it('a write that is not whole pages: the next checkpoint writes an export of the
   store.run('CREATE TABLE note (text TEXT)');
   store.run("INSERT INTO note VALUES ('before')");
   // What a future sql.js might do: a write the journal cannot describe as pages.
-  const capture = (store as unknown as { persister: { capture: PageCapture } }).persister.capture;
+  const capture = (store as unknown as { commitWriter: { capture: PageCapture } }).commitWriter.capture;
   capture.record(10, 5, () => 0);
   store.run("INSERT INTO note VALUES ('after')");
   await store.persistence!.checkpoint();

@@ -5,11 +5,11 @@
  */
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { StatsGroupBy } from '../../../../shared/reliability';
+import type { StatsGroupBy } from '../../../shared/reliability';
 
 const slot = (orgId: string, groupBy: StatsGroupBy): string => `${orgId}\u0000${groupBy}`;
 
-export const useReliabilitySelection = defineStore('reliabilitySelection', () => {
+export const useReliabilityState = defineStore('reliabilitySelection', () => {
   const selected = ref<Record<string, string>>({});
   return {
     selected,
