@@ -18,9 +18,9 @@ const NOW = new Date('2026-11-26T09:00:00.000Z');
 
 afterAll(removeTempDirs);
 
-async function started(dataDir: string): Promise<{ engine: RunningEngine; store: Store }> {
-  const store = await Store.open({ dataDir });
-  const engine = await runEngine({
+/** The engine as `serve` runs it over `store`, with no sources and no demo. */
+function startEngine(store: Store, dataDir: string): Promise<RunningEngine> {
+  return runEngine({
     purpose: 'serve',
     store,
     dataDir,
@@ -31,7 +31,11 @@ async function started(dataDir: string): Promise<{ engine: RunningEngine; store:
     logger: false,
     demoWhenNoSources: false,
   });
-  return { engine, store };
+}
+
+async function started(dataDir: string): Promise<{ engine: RunningEngine; store: Store }> {
+  const store = await Store.open({ dataDir });
+  return { engine: await startEngine(store, dataDir), store };
 }
 
 describe('runEngine: the instance files', () => {
@@ -77,19 +81,7 @@ describe('runEngine: the instance files', () => {
     // A folder where the file goes: the atomic rename over it fails, as on a disk that refuses it.
     mkdirSync(join(dataDir, 'runtime.json'));
     const store = await Store.open({ dataDir });
-    await expect(
-      runEngine({
-        purpose: 'serve',
-        store,
-        dataDir,
-        settings: memorySettings(),
-        port: 0,
-        now: () => NOW,
-        secrets: envSecretKeeper({}),
-        logger: false,
-        demoWhenNoSources: false,
-      }),
-    ).rejects.toThrow();
+    await expect(startEngine(store, dataDir)).rejects.toThrow();
     expect(existsSync(join(dataDir, 'control.json'))).toBe(false);
     // The keeper of control.json stopped too: it does not write it back.
     await new Promise((resolve) => setTimeout(resolve, INSTANCE_FILE_REFRESH_MS + 500));
