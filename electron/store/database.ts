@@ -10,6 +10,7 @@ import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
 import { MIGRATIONS } from './schema/migrations';
 import type { Row } from './schema/row';
 import { PageCapture } from './durability/pageCapture';
+import { PageFile } from './durability/pageFile';
 import { type LoadedDatabase, readDatabaseFile } from './durability/opening';
 import { CommitWriter } from './durability/writer';
 import {
@@ -20,7 +21,7 @@ import {
   persistenceOf,
 } from './storeOptions';
 import { ChunkLock, type ChunkRunner } from './chunkLock';
-import { configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
+import { NEW_PAGE_SIZE, configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
 
 export { loadSqlJs } from './sqlJs';
 
@@ -53,21 +54,36 @@ export class Store {
   /** Differs per process, so an ETag from an earlier run never matches a new body. */
   readonly bootId = randomUUID().slice(0, 8);
 
-  private constructor(readonly db: Database) {}
+  private constructor(
+    readonly db: Database,
+    /** The database's file on disk (a data directory's), or none for a store kept in memory. */
+    private readonly file: PageFile | null,
+  ) {}
 
   static async open(options: StoreOptions): Promise<Store> {
     const SQL = await loadSqlJs();
     const log = options.log ?? NO_LOG;
-    let loaded: LoadedDatabase<Database> | undefined;
+    let loaded: LoadedDatabase<{ db: Database; file: PageFile }> | undefined;
     if (options.dataDir !== null) {
       mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-      loaded = await readDatabaseFile(options.dataDir, (bytes, verified) =>
-        openChecked(SQL, bytes, verified),
-      );
+      loaded = await readDatabaseFile(options.dataDir, (file, verified) => {
+        const result = openChecked(SQL, file, verified);
+        return 'problem' in result ? result : { opened: { db: result.opened, file } };
+      });
       for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
     }
-    const db = configure(loaded?.opened ?? newDatabase(SQL));
-    const store = new Store(db);
+    let opened = loaded?.opened ?? null;
+    if (!opened && options.dataDir !== null) {
+      const file = PageFile.create(options.dataDir, NEW_PAGE_SIZE, null);
+      try {
+        opened = { db: newDatabase(SQL, file), file };
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+    }
+    const db = configure(opened?.db ?? newDatabase(SQL));
+    const store = new Store(db, opened?.file ?? null);
     try {
       if (options.dataDir !== null && loaded)
         await store.startPersisting(SQL, options.dataDir, loaded, options, log);
@@ -75,6 +91,7 @@ export class Store {
     } catch (error) {
       await store.commitWriter?.abandon().catch(() => {});
       db.close();
+      store.file?.close();
       throw error;
     }
     store.commitWriter?.opened();
@@ -84,13 +101,14 @@ export class Store {
   private async startPersisting(
     SQL: Awaited<ReturnType<typeof loadSqlJs>>,
     dataDir: string,
-    loaded: LoadedDatabase<Database>,
+    loaded: LoadedDatabase<unknown>,
     options: StoreOptions,
     log: StoreLogger,
   ): Promise<void> {
     const pageSize = Number(this.value<number>('PRAGMA page_size'));
     const pageCount = Number(this.value<number>('PRAGMA page_count'));
-    const capture = PageCapture.watch(SQL, this.db, pageSize, pageCount);
+    if (!this.file) throw new Error("a data directory's database is kept in a page file");
+    const capture = PageCapture.watch(SQL, this.db, this.file, pageSize, pageCount);
     const imageBytes = pageCount * pageSize;
     this.replayedBytes = loaded.replayedBytes;
     const lock = this.lock;
@@ -336,6 +354,7 @@ export class Store {
     for (const statement of this.statements.values()) statement.free();
     this.statements.clear();
     this.db.close();
+    this.file?.close();
   }
 
   private migrate(): void {

@@ -1,8 +1,9 @@
 /** sql.js, loaded once per process with the page capture the journal needs, and opening checked bytes. */
 import { createRequire } from 'node:module';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import { installPageCapture, openAdopting } from './durability/pageCapture';
 import type { OpenResult } from './durability/opening';
+import type { PageFile } from './durability/pageFile';
+import { installPageCapture, openPaged } from './durability/sqlFiles';
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
 
@@ -18,13 +19,16 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
   return sqlJs;
 }
 
-/** A new, empty database. */
-export function newDatabase(SQL: SqlJsStatic): Database {
-  const db = new SQL.Database();
+/** A new, empty database: in memory, or in `file` (a data directory's, on disk). */
+export function newDatabase(SQL: SqlJsStatic, file?: PageFile): Database {
+  const db = file ? openPaged(file, (bytes) => new SQL.Database(bytes)) : new SQL.Database();
   // Larger pages for a new database: fewer records and page headers per change.
-  db.run('PRAGMA page_size = 8192');
+  db.run(`PRAGMA page_size = ${NEW_PAGE_SIZE}`);
   return db;
 }
+
+/** The page size of a database the store creates. */
+export const NEW_PAGE_SIZE = 8192;
 
 /** The settings every store's database runs with. */
 export function configure(db: Database): Database {
@@ -40,15 +44,17 @@ export function configure(db: Database): Database {
 }
 
 /**
- * The database in `bytes`, opened and checked (`PRAGMA quick_check`, unless `verified`: its checksum
- * matched the one its checkpoint wrote), or why it cannot be used.
+ * The database in `file`, opened and checked (`PRAGMA quick_check`, unless `verified`: its checksum
+ * matched the one its checkpoint wrote), or why it cannot be used. The database owns `file` once
+ * opened; on a problem the caller still does.
  */
-export function openChecked(SQL: SqlJsStatic, bytes: Uint8Array, verified = false): OpenResult<Database> {
-  const header = new TextDecoder().decode(bytes.subarray(0, 15));
-  if (header !== 'SQLite format 3') return { problem: 'not a SQLite file' };
+export function openChecked(SQL: SqlJsStatic, file: PageFile, verified = false): OpenResult<Database> {
+  const header = new Uint8Array(15);
+  file.read(header, 0, 15, 0);
+  if (new TextDecoder().decode(header) !== 'SQLite format 3') return { problem: 'not a SQLite file' };
   let db: Database | undefined;
   try {
-    db = openAdopting(bytes, () => new SQL.Database(bytes));
+    db = openPaged(file, (bytes) => new SQL.Database(bytes));
     if (verified) return { opened: db };
     const verdict = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
     if (verdict === 'ok') return { opened: db };

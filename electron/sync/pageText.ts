@@ -14,7 +14,7 @@
  * structural characters are ASCII, and UTF-8 never uses an ASCII byte inside a multi-byte character,
  * so cutting the bytes at them is safe.
  */
-import { ResizableArrayBuffer } from '../store/durability/fileStorage';
+import { ResizableArrayBuffer } from './resizableBuffer';
 import {
   BACKSLASH,
   CLOSE_BRACE,

@@ -7,12 +7,14 @@
  * journal and hands this part what it needs through `CheckpointHost`.
  */
 import { randomInt } from 'node:crypto';
+import { closeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { listDir } from './files';
+import { DATABASE_FILE, listDir } from './files';
 import { JournalWriter, type OpenJournalFile, isJournalFileName } from './journal';
 import { writeImage, writeSnapshot } from './newImage';
 import type { PageCapture } from './pageCapture';
+import { PageFile } from './pageFile';
 
 /** When a checkpoint starts; every one has a default that suits the app. */
 export interface CheckpointOptions {
@@ -252,6 +254,7 @@ export class Checkpoints {
       // The snapshot's moment, between two transactions: every commit before it is in the old journal,
       // every commit after it goes to the next one.
       let pages: number | undefined;
+      let mark = 0;
       while (pages === undefined) {
         // Wait for a sync in progress outside the journal's queue: flushes go on meanwhile.
         await host.db.whenIdle(() => {});
@@ -281,6 +284,7 @@ export class Checkpoints {
           this.unfolded.push(old);
           const pageCount = host.db.pageCount();
           host.capture.beginSnapshot(pageCount);
+          mark = host.capture.file.markSnapshot();
           return pageCount;
         });
       }
@@ -300,6 +304,7 @@ export class Checkpoints {
       } finally {
         host.capture.endSnapshot();
       }
+      this.readFromImage(imageBytes, mark);
       host.stats.checkpoints += 1;
       host.stats.checkpointBytes += imageBytes;
       this.imageBytes = imageBytes;
@@ -318,7 +323,7 @@ export class Checkpoints {
     const host = this.host;
     const gen = newGen();
     // Under the journal's queue: a journaling in progress must not append to the new journal.
-    const bytes = await host.exclusive(() =>
+    const { bytes, mark } = await host.exclusive(() =>
       host.db.whenIdle(() => {
         // The export holds every commit: nothing pending needs journaling any more.
         host.capture.reset(host.db.pageCount());
@@ -333,11 +338,12 @@ export class Checkpoints {
           ),
         );
         this.unfolded.push(old);
-        return host.db.exportImage();
+        return { bytes: host.db.exportImage(), mark: host.capture.file.markSnapshot() };
       }),
     );
     try {
       await writeImage(host.dataDir, bytes, gen);
+      this.readFromImage(bytes.length, mark);
       this.wholeImage = false;
       this.imageOutdated = false;
       host.stats.checkpoints += 1;
@@ -351,6 +357,29 @@ export class Checkpoints {
       host.refused(error);
       throw error;
     }
+  }
+
+  /**
+   * The image just written (as of `mark`) becomes what the database file reads unchanged pages from,
+   * so the pages written before it need no place of their own any more (pageFile.ts). Should it not
+   * open as expected, the file keeps reading the image before it, which is as complete.
+   */
+  private readFromImage(imageBytes: number, mark: number): void {
+    let image;
+    try {
+      image = PageFile.openBase(join(this.host.dataDir, DATABASE_FILE));
+    } catch (error) {
+      this.host.warn(
+        `could not open the new image to read from (${String(error)}); the previous one is used`,
+      );
+      return;
+    }
+    if (image.size !== imageBytes) {
+      closeSync(image.fd);
+      this.host.warn('the new image is not the size written; the previous one is used');
+      return;
+    }
+    this.host.capture.file.rebase(image, mark);
   }
 
   /** Removes journals no image needs: those of the backup (just folded) and the current one stay. */

@@ -4,10 +4,13 @@
  * a second at 100k datasets). A missing or stale sum (another generation or size, a kill between the
  * image's rename and the sum's) only means the slower check runs.
  */
+import { read } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DATABASE_FILE, isErrno, tempFile } from './files';
+import type { BaseImage } from './pageFile';
 
 export const SUM_FILE = `${DATABASE_FILE}.sum`;
 const MAGIC = Buffer.from('DHSUM001', 'latin1');
@@ -56,12 +59,28 @@ export async function readImageSum(dataDir: string): Promise<ImageSum | null> {
   return { gen: bytes.readUInt32LE(8), size: Number(bytes.readBigUInt64LE(12)), crc: bytes.readUInt32LE(20) };
 }
 
-/** Whether `image` (an image's bytes, as read) is the one the sum describes: 'unknown' when it is not about it. */
-export function checkImage(
+/** Sums an image this many bytes at a time: one buffer, reused. */
+const SUM_CHUNK_BYTES = 8 * 1024 * 1024;
+const readAt = promisify(read);
+
+/**
+ * Whether `image` (an image file, open) is the one the sum describes: 'unknown' when it is not about
+ * it. Read in chunks, so the check costs a buffer, not the image's size in memory.
+ */
+export async function checkImageFile(
   sum: ImageSum | null,
   gen: number,
-  image: Uint8Array,
-): 'ok' | 'corrupt' | 'unknown' {
-  if (!sum || gen === 0 || sum.gen !== gen || sum.size !== image.length) return 'unknown';
-  return crc32(image) === sum.crc ? 'ok' : 'corrupt';
+  image: BaseImage,
+): Promise<'ok' | 'corrupt' | 'unknown'> {
+  if (!sum || gen === 0 || sum.gen !== gen || sum.size !== image.size) return 'unknown';
+  const buffer = Buffer.allocUnsafe(Math.min(SUM_CHUNK_BYTES, Math.max(1, image.size)));
+  let crc = 0;
+  for (let at = 0; at < image.size;) {
+    const { bytesRead } = await readAt(image.fd, buffer, 0, Math.min(buffer.length, image.size - at), at);
+    // The file shrank since it was opened: not the image the sum describes.
+    if (bytesRead === 0) return 'corrupt';
+    crc = crc32(buffer.subarray(0, bytesRead), crc);
+    at += bytesRead;
+  }
+  return crc === sum.crc ? 'ok' : 'corrupt';
 }

@@ -1,17 +1,18 @@
 /**
  * Opening a data directory's database (docs/storage.md): the image `health.sqlite` plus the journals
- * that follow it, replayed into one buffer the size of the result. Each image carries a generation
+ * that follow it, replayed into a page file (pageFile.ts) whose base is the image: the database is
+ * read from disk, never loaded whole into memory. Each image carries a generation
  * (stamped by the checkpoint that wrote it, in SQLite's application_id header field); a journal names
  * the generation it belongs to, or the journal it continues and that one's committed length, so a
  * journal is never replayed onto an image it does not belong to. An image that does not open (or
  * fails `quick_check` once replayed) is moved aside and the backup `health.sqlite.bak` used, with its
  * own journals, which lead to the same commits.
  */
-import { type FileHandle, open, rm, stat } from 'node:fs/promises';
+import { closeSync, readSync } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_FILE, DATABASE_FILE, isErrno, listDir, moveAside, removeLeftoverTempFiles } from './files';
-import { ensureLength, growableBuffer, shrink } from './fileStorage';
-import { type ImageSum, checkImage, readImageSum } from './imageSum';
+import { type ImageSum, checkImageFile, readImageSum } from './imageSum';
 import { isJournalFileName, isNewJournalFileName } from './journal';
 import {
   HEADER_BYTES,
@@ -22,11 +23,15 @@ import {
   readRecords,
 } from './journalFile';
 
+import { type BaseImage, PageFile } from './pageFile';
+
 /**
- * A replay grows the image's buffer this much at a time: it is cut to the database's size once the
- * journals are applied, and cutting back a quarter of a 1 GB image took ~0.1 s.
+ * A replay keeps the pages it changed in memory up to this many bytes before writing them to the page
+ * file: a journal of small patches touches the same pages again and again (a dataset's row, the sort
+ * indexes), and reading and writing a page through the file for each patch would cost two system
+ * calls per patch.
  */
-const REPLAY_GROWTH_BYTES = 16 * 1024 * 1024;
+const REPLAY_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Where a checkpoint stamps the image's generation: SQLite's application_id (4 bytes, big-endian). */
 export const GEN_OFFSET = 68;
@@ -71,13 +76,16 @@ export interface LoadedDatabase<T> {
 /** What opening a file's bytes gave: the opened database, or why the file cannot be used. */
 export type OpenResult<T> = { opened: T } | { problem: string };
 
-/** Opens a database's bytes; `verified`: its checksum vouches for it (no integrity check needed). */
-export type OpenBytes<T> = (bytes: Uint8Array, verified: boolean) => OpenResult<T>;
+/**
+ * Opens a database whose file is `file` (taken over: closed with what it opens, or by the caller on a
+ * problem); `verified`: its checksum vouches for it (no integrity check needed).
+ */
+export type OpenFile<T> = (file: PageFile, verified: boolean) => OpenResult<T>;
 
 /** Opens the database of `dataDir`: the main image and its journals, else the backup and its own. */
 export async function readDatabaseFile<T>(
   dataDir: string,
-  openBytes: OpenBytes<T>,
+  openFile: OpenFile<T>,
   now: () => Date = () => new Date(),
 ): Promise<LoadedDatabase<T>> {
   await removeLeftoverTempFiles(dataDir);
@@ -98,7 +106,7 @@ export async function readDatabaseFile<T>(
   });
 
   const mainFile = join(dataDir, DATABASE_FILE);
-  const main = await tryImage(mainFile, journals, openBytes, await readImageSum(dataDir));
+  const main = await tryImage(dataDir, mainFile, journals, openFile, await readImageSum(dataDir));
   if (main.status === 'ok') return loaded('main', main);
   if (main.status === 'unusable') {
     const movedAside = await moveAside(mainFile, now());
@@ -106,7 +114,7 @@ export async function readDatabaseFile<T>(
   }
 
   const backupFile = join(dataDir, BACKUP_FILE);
-  const backup = await tryImage(backupFile, journals, openBytes, null);
+  const backup = await tryImage(dataDir, backupFile, journals, openFile, null);
   if (backup.status === 'ok') {
     warnings.push(
       main.status === 'missing'
@@ -121,7 +129,7 @@ export async function readDatabaseFile<T>(
   }
 
   // No image: the journals written before the first checkpoint, if any, hold the whole database.
-  const fresh = await tryImage(null, journals, openBytes, null);
+  const fresh = await tryImage(dataDir, null, journals, openFile, null);
   if (fresh.status === 'unusable') warnings.push(`the journals could not be replayed (${fresh.problem})`);
   const start =
     fresh.status === 'ok' ? fresh : { status: 'ok' as const, opened: null, gen: 0, file: null, chain: [] };
@@ -134,31 +142,38 @@ export async function readDatabaseFile<T>(
 type Candidate<T> = { status: 'ok'; opened: T | null; gen: number; file: string | null; chain: ChainLink[] };
 type TryResult<T> = Candidate<T> | { status: 'missing' } | { status: 'unusable'; problem: string };
 
-/** Reads `file` (null: no image) and replays its chain into one buffer, then hands it to `openBytes`. */
+/**
+ * Opens `file` (null: no image) as the base of a page file, replays its chain into it, then hands it
+ * to `openFile`.
+ */
 async function tryImage<T>(
+  dataDir: string,
   file: string | null,
   journals: JournalOnDisk[],
-  openBytes: OpenBytes<T>,
+  openFile: OpenFile<T>,
   sum: ImageSum | null,
 ): Promise<TryResult<T>> {
-  let image: FileHandle | undefined;
-  let imageSize = 0;
+  let base: BaseImage | null = null;
   let gen = 0;
   let imagePageSize = 0;
   if (file !== null) {
     try {
-      image = await open(file, 'r');
+      base = PageFile.openBase(file);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return { status: 'missing' };
       throw error;
     }
-    imageSize = (await image.stat()).size;
     const header = Buffer.alloc(100);
-    await image.read(header, 0, 100, 0);
+    const read = readSync(base.fd, header, 0, 100, 0);
+    if (read < 100 || header.toString('latin1', 0, 15) !== 'SQLite format 3') {
+      closeSync(base.fd);
+      return { status: 'unusable', problem: 'not a SQLite file' };
+    }
     gen = readImageGen(header);
     const sizeField = header.readUInt16BE(16);
     imagePageSize = sizeField === 1 ? 65536 : sizeField;
   }
+  let pages: PageFile | undefined;
   try {
     const first = firstJournal(journals, gen);
     if (file === null && !first) return { status: 'ok', opened: null, gen, file, chain: [] };
@@ -166,24 +181,28 @@ async function tryImage<T>(
     if (file !== null && first && first.header.pageSize !== imagePageSize) {
       return { status: 'unusable', problem: 'its journal was written with another page size' };
     }
-    // Growable, and adopted by sql.js as the database file's storage: the image is in memory once.
-    const bytes = growableBuffer(imageSize);
     let verified = false;
-    if (image) {
-      const { bytesRead } = await image.read(bytes, 0, imageSize, 0);
-      if (bytesRead !== imageSize)
-        return { status: 'unusable', problem: 'the file shrank while it was read' };
-      const check = checkImage(sum, gen, bytes.subarray(0, imageSize));
+    if (base) {
+      const check = await checkImageFile(sum, gen, base);
       if (check === 'corrupt') return { status: 'unusable', problem: 'its checksum does not match' };
       verified = check === 'ok';
     }
-    const replayed = await replayChain(journals, first, bytes, pageSize, imageSize);
+    try {
+      pages = PageFile.create(dataDir, pageSize, base);
+    } catch (error) {
+      return { status: 'unusable', problem: error instanceof Error ? error.message : String(error) };
+    }
+    base = null;
+    const replayed = await replayChain(journals, first, pages);
+    pages.truncate(replayed.size);
     // Journal records are checksummed too: a verified image stays verified once they are replayed.
-    const result = openBytes(shrink(replayed.bytes, replayed.size), verified);
+    const result = openFile(pages, verified);
     if ('problem' in result) return { status: 'unusable', problem: result.problem };
+    pages = undefined;
     return { status: 'ok', opened: result.opened, gen, file, chain: replayed.chain };
   } finally {
-    await image?.close();
+    pages?.close();
+    if (base) closeSync(base.fd);
   }
 }
 
@@ -198,20 +217,20 @@ function firstJournal(journals: JournalOnDisk[], gen: number): JournalOnDisk | u
 /**
  * Applies the journals that follow the image, in one pass over each: from `first`, each journal that
  * continues the previous one at exactly its committed length (any other belongs to another image and
- * is ignored). Pages are written into `bytes` as records are read; the pages an unfinished commit at
- * a journal's end overwrote are put back (only pages that existed before it: a commit that grows the
- * database, like a first sync, needs no copies). Returns the buffer (grown in place) and the size.
+ * is ignored). Pages are changed as records are read (in memory, written to `file` in batches); the
+ * pages an unfinished commit at a journal's end overwrote are put back (only pages that existed
+ * before it: a commit that grows the database, like a first sync, needs no copies). Returns the chain
+ * and the database's size.
  */
 async function replayChain(
   journals: JournalOnDisk[],
   first: JournalOnDisk | undefined,
-  image: Uint8Array,
-  pageSize: number,
-  imageSize: number,
-): Promise<{ chain: ChainLink[]; bytes: Uint8Array; size: number }> {
+  file: PageFile,
+): Promise<{ chain: ChainLink[]; size: number }> {
   const chain: ChainLink[] = [];
-  let bytes = image;
-  let size = imageSize;
+  const { pageSize } = file;
+  const pages = new ReplayPages(file);
+  let size = file.size;
   let current = first;
   while (current && current.header.pageSize === pageSize) {
     const handle = await open(current.file, 'r');
@@ -219,18 +238,21 @@ async function replayChain(
     let uncommittedChanges = 0;
     // What the parts of a commit overwrote, in order: put back if its commit record never follows. A
     // commit record needs none: it is checked whole before it is applied, and commits at once.
-    const undo: { at: number; bytes: Uint8Array }[] = [];
-    const keep = (from: number, length: number): void => {
-      undo.push({ at: from, bytes: bytes.slice(from, from + length) });
-    };
+    const undo: { pgno: number; at: number; bytes: Uint8Array }[] = [];
     try {
       for await (const record of readRecords(handle, current.header, current.size)) {
         const partial = record.dbPages === 0;
         uncommittedChanges += record.body.length;
         for (const page of record.pages) {
-          const at = (page.pgno - 1) * pageSize;
-          bytes = ensureLength(bytes, at + pageSize, REPLAY_GROWTH_BYTES);
-          applyPage(record.body, page, bytes, at, partial && at < size ? keep : undefined);
+          const existed = (page.pgno - 1) * pageSize < size;
+          const keeps = partial && existed;
+          const target = pages.get(page.pgno, !page.whole || keeps);
+          const keep = keeps
+            ? (from: number, length: number): void => {
+                undo.push({ pgno: page.pgno, at: from, bytes: target.slice(from, from + length) });
+              }
+            : undefined;
+          applyPage(record.body, page, target, 0, keep);
         }
         if (record.dbPages > 0) {
           extent.committedLength = record.end;
@@ -245,7 +267,8 @@ async function replayChain(
     } finally {
       await handle.close();
     }
-    for (let i = undo.length - 1; i >= 0; i--) bytes.set(undo[i]!.bytes, undo[i]!.at);
+    for (let i = undo.length - 1; i >= 0; i--)
+      pages.get(undo[i]!.pgno, true).set(undo[i]!.bytes, undo[i]!.at);
     chain.push({ journal: current, extent });
     const previous = current;
     current = journals.find(
@@ -256,7 +279,34 @@ async function replayChain(
         !chain.some((link) => link.journal === j),
     );
   }
-  return { chain, bytes, size };
+  pages.flush();
+  return { chain, size };
+}
+
+/** The pages a replay is changing, kept in memory (up to REPLAY_CACHE_BYTES) and written in batches. */
+class ReplayPages {
+  private readonly pages = new Map<number, Uint8Array>();
+
+  constructor(private readonly file: PageFile) {}
+
+  /** Page `pgno` to change in place; `withBytes`: as the file holds it (else it is overwritten whole). */
+  get(pgno: number, withBytes: boolean): Uint8Array {
+    let page = this.pages.get(pgno);
+    if (page) return page;
+    const { pageSize } = this.file;
+    if (this.pages.size * pageSize >= REPLAY_CACHE_BYTES) this.flush();
+    page = new Uint8Array(pageSize);
+    if (withBytes) this.file.read(page, 0, pageSize, (pgno - 1) * pageSize);
+    this.pages.set(pgno, page);
+    return page;
+  }
+
+  flush(): void {
+    const { pageSize } = this.file;
+    for (const pgno of [...this.pages.keys()].sort((a, b) => a - b))
+      this.file.write(this.pages.get(pgno)!, 0, pageSize, (pgno - 1) * pageSize);
+    this.pages.clear();
+  }
 }
 
 /** Every journal of the folder whose header reads; others are reported and left alone. */

@@ -1,137 +1,11 @@
 /**
- * Sees every page SQLite writes to a sql.js database file, so the journal can persist what changed
- * instead of the whole database (docs/storage.md).
- *
- * sql.js keeps its database in Emscripten's in-memory file system and does not export that file
- * system. Its own `Database.export()` wraps the write of the in-memory file type, and to do so calls
- * `Object.create` with the file type's shared stream operations: we borrow that one call, once per
- * process, to find the same object and wrap its `write`. The wrapper notes which pages of a watched
- * database file (identified by the stream's path, `/<db.filename>`) a write touches; their bytes are
- * read from the file when the journal takes them (see `PageCapture`), so the file itself stays the only
- * copy in memory. If a
- * future sql.js no longer lends itself to this, `installPageCapture` says so and opening a data
- * directory fails with that message (test/unit/store/durability/pageCapture.test.ts pins the behaviour), instead
- * of silently saving nothing.
+ * Sees every page SQLite writes to a data directory's database file, so the journal can persist what
+ * changed instead of the whole database (docs/storage.md). The file system's writes reach it through
+ * sqlFiles.ts, which also keeps the file on disk (pageFile.ts).
  */
 import type { Database, SqlJsStatic } from 'sql.js';
-import { adopt, makeGrowable, reserve } from './fileStorage';
-
-interface Stream {
-  path?: unknown;
-  node?: Record<string, unknown>;
-}
-
-type StreamWrite = (
-  stream: Stream,
-  buffer: Int8Array | Uint8Array,
-  offset: number,
-  length: number,
-  position: number,
-  canOwn?: boolean,
-) => number;
-
-type StreamRead = (
-  stream: Stream,
-  buffer: Uint8Array,
-  offset: number,
-  length: number,
-  position: number,
-) => number;
-
-interface StreamOps {
-  read: StreamRead;
-  write: StreamWrite;
-}
-
-/** The watched files of each sql.js module, by path. */
-const watched = new WeakMap<SqlJsStatic, Map<string, PageCapture>>();
-const problems = new WeakMap<SqlJsStatic, string>();
-
-function isStreamOps(value: unknown): value is StreamOps {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as StreamOps).write === 'function' &&
-    typeof (value as StreamOps).read === 'function'
-  );
-}
-
-/** Finds the in-memory file type's stream operations through one `export()` of a scratch database. */
-function findStreamOps(SQL: SqlJsStatic): StreamOps | undefined {
-  const scratch = new SQL.Database();
-  let found: StreamOps | undefined;
-  const create = Object.create;
-  try {
-    scratch.run('CREATE TABLE probe (x)');
-    Object.create = function borrow(proto: object | null, properties?: PropertyDescriptorMap) {
-      if (!found && isStreamOps(proto)) found = proto;
-      return properties === undefined ? create(proto) : create(proto, properties);
-    } as typeof Object.create;
-    scratch.export();
-  } finally {
-    Object.create = create;
-    scratch.close();
-  }
-  return found;
-}
-
-/** Wraps the file system's writes once per sql.js module; afterwards `PageCapture.watch` works. */
-export function installPageCapture(SQL: SqlJsStatic): void {
-  if (watched.has(SQL) || problems.has(SQL)) return;
-  const ops = findStreamOps(SQL);
-  if (!ops) {
-    problems.set(SQL, 'this sql.js build does not let Dataset Health see page writes (journal unavailable)');
-    return;
-  }
-  const files = new Map<string, PageCapture>();
-  watched.set(SQL, files);
-  const write = ops.write;
-  const read = ops.read;
-  const fileReader =
-    (stream: Stream): FileReader =>
-    (into, at, length, position) =>
-      read.call(ops, stream, into, at, length, position);
-  ops.write = function captureWrite(stream, buffer, offset, length, position, canOwn) {
-    const node = stream.node;
-    if (buffer === adopting && node) {
-      // An image loaded at open, already in growable memory: the file takes it as it is, no copy.
-      const written = write.call(this, stream, buffer, offset, length, position, true);
-      adopt(node, buffer);
-      adoptedReader = fileReader(stream);
-      return written;
-    }
-    const capture = typeof stream.path === 'string' ? files.get(stream.path) : undefined;
-    if (!capture) return write.call(this, stream, buffer, offset, length, position, canOwn);
-    capture.record(length, position, fileReader(stream));
-    if (node) reserve(node, position + length);
-    const written = write.call(this, stream, buffer, offset, length, position, canOwn);
-    if (node) makeGrowable(node);
-    return written;
-  };
-}
-
-/** The bytes `openAdopting` is handing to sql.js, while it does, and how to read that file back. */
-let adopting: Uint8Array | undefined;
-let adoptedReader: FileReader | undefined;
-/** How to read each adopted database's file before its first write (a checkpoint right at open). */
-const adoptedReaders = new WeakMap<Database, FileReader>();
-
-/**
- * Runs `open` (which makes a sql.js Database of `bytes`) so that the database file keeps `bytes` as its
- * storage instead of a copy: an image is in memory once, and (from `growableBuffer`) grows in place.
- */
-export function openAdopting(bytes: Uint8Array, open: () => Database): Database {
-  adopting = bytes;
-  adoptedReader = undefined;
-  try {
-    const db = open();
-    if (adoptedReader) adoptedReaders.set(db, adoptedReader);
-    return db;
-  } finally {
-    adopting = undefined;
-    adoptedReader = undefined;
-  }
-}
+import type { PageFile } from './pageFile';
+import { type WriteWatcher, watchedFiles } from './sqlFiles';
 
 /**
  * At most this many bytes of pages are kept per transaction to diff against: a large transaction (an
@@ -139,9 +13,6 @@ export function openAdopting(bytes: Uint8Array, open: () => Database): Database 
  * poll at 100k datasets touches ~9,000 pages (70 MiB); with 16 MiB, three quarters of them went whole.
  */
 const BASE_BYTES = 64 * 1024 * 1024;
-
-/** Copies `length` bytes of the file from `position`, as it is now, into `into` at `at`; returns the bytes copied. */
-type FileReader = (into: Uint8Array, at: number, length: number, position: number) => number;
 
 /** A checkpoint's view: the database's size then, the next page it reads, and pages kept for it. */
 interface Snapshot {
@@ -179,7 +50,6 @@ export class PageCapture {
   private committedPages: number;
   /** For each page of a pending commit not copied yet: the newest such commit. */
   private uncopied = new Map<number, PendingCommit>();
-  private reader: FileReader | undefined;
   /** A checkpoint's view of the database as of one moment (see `beginSnapshot`). */
   private snapshot: Snapshot | undefined;
   private stopped = false;
@@ -187,29 +57,37 @@ export class PageCapture {
   unexpected: string | undefined;
 
   private constructor(
-    private readonly files: Map<string, PageCapture>,
+    private readonly files: Map<string, WriteWatcher>,
     private readonly path: string,
+    /** The database's file, on disk: where a page's bytes are read. */
+    readonly file: PageFile,
     readonly pageSize: number,
     dbPages: number,
   ) {
     this.committedPages = dbPages;
   }
 
-  /** Starts watching the writes to `db`'s file (call after the database is open and loaded). */
-  static watch(SQL: SqlJsStatic, db: Database, pageSize: number, dbPages: number): PageCapture {
-    const files = watched.get(SQL);
-    if (!files) throw new Error(problems.get(SQL) ?? 'installPageCapture was not called for this sql.js');
+  /**
+   * Starts watching the writes to `db`'s file, `file` (`openPaged`; call after the database is open
+   * and loaded).
+   */
+  static watch(
+    SQL: SqlJsStatic,
+    db: Database,
+    file: PageFile,
+    pageSize: number,
+    dbPages: number,
+  ): PageCapture {
+    const files = watchedFiles(SQL);
     const path = `/${(db as Database & { filename: string }).filename}`;
-    const capture = new PageCapture(files, path, pageSize, dbPages);
-    capture.reader = adoptedReaders.get(db);
+    const capture = new PageCapture(files, path, file, pageSize, dbPages);
     files.set(path, capture);
     return capture;
   }
 
   /** Called just before each write to the file: SQLite writes whole, aligned pages to a database file. */
-  record(length: number, position: number, reader: FileReader): void {
+  record(length: number, position: number): void {
     if (this.stopped) return;
-    this.reader = reader;
     const { pageSize } = this;
     if (position % pageSize !== 0 || length % pageSize !== 0) {
       // Never thrown: an exception here would fail SQLite's write. The commitWriter saves a whole image.
@@ -312,8 +190,6 @@ export class PageCapture {
   readSnapshot(from: number, count: number, into: Uint8Array): void {
     const snapshot = this.snapshot;
     if (!snapshot || from < snapshot.next) throw new Error('pages of a snapshot are read once, in order');
-    // Never zeros for pages of a file it cannot read: the checkpoint fails instead, and is retried.
-    if (!this.reader && count > 0) throw new Error('the database file cannot be read for a checkpoint yet');
     const { pageSize } = this;
     for (let i = 0; i < count;) {
       const kept = snapshot.kept.get(from + i);
@@ -327,7 +203,7 @@ export class PageCapture {
       let end = i + 1;
       while (end < count && !snapshot.kept.has(from + end)) end += 1;
       const length = (end - i) * pageSize;
-      const copied = this.reader?.(into, i * pageSize, length, (from + i - 1) * pageSize) ?? 0;
+      const copied = this.file.read(into, i * pageSize, length, (from + i - 1) * pageSize);
       // The file is shorter than the snapshot's size (nothing shrinks it today): fail, never zeros.
       if (copied < length) throw new Error(`the database file ended before page ${from + end - 1}`);
       i = end;
@@ -341,7 +217,7 @@ export class PageCapture {
 
   /** Copies page `pgno` as the file holds it now into `into` at `at`. */
   read(pgno: number, into: Uint8Array, at: number): void {
-    const copied = this.reader?.(into, at, this.pageSize, (pgno - 1) * this.pageSize) ?? 0;
+    const copied = this.file.read(into, at, this.pageSize, (pgno - 1) * this.pageSize);
     // A page past the end of the file (it shrank since): zeros, never bytes of another record.
     if (copied < this.pageSize) into.fill(0, at + copied, at + this.pageSize);
   }

@@ -7,8 +7,11 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { Database, SqlJsStatic } from 'sql.js';
 import { Store, loadSqlJs } from '../../../../electron/store/database';
 import { PageCapture } from '../../../../electron/store/durability/pageCapture';
+import { PageFile } from '../../../../electron/store/durability/pageFile';
+import { newDatabase } from '../../../../electron/store/sqlJs';
 
 let root: string;
 const stores: Store[] = [];
@@ -19,17 +22,26 @@ beforeEach(() => {
 
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close().catch(() => {});
+  for (const file of files.splice(0)) file.close();
   rmSync(root, { recursive: true, force: true });
 });
 
+const files: PageFile[] = [];
+
+/** A database kept in a page file, as a data directory's is, and the file. */
+function pagedDatabase(SQL: SqlJsStatic): { db: Database; file: PageFile } {
+  const file = PageFile.create(root, 8192, null);
+  files.push(file);
+  return { db: newDatabase(SQL, file), file };
+}
+
 it('the pages written, laid at their offsets, are the database: same rows, quick_check ok', async () => {
   const SQL = await loadSqlJs();
-  const db = new SQL.Database();
-  db.run('PRAGMA page_size = 8192');
+  const { db, file } = pagedDatabase(SQL);
   db.run('PRAGMA journal_mode = MEMORY');
   // A tiny cache: SQLite spills pages before the commit, and a rollback writes originals back.
   db.run('PRAGMA cache_size = -64');
-  const capture = PageCapture.watch(SQL, db, 8192, 0);
+  const capture = PageCapture.watch(SQL, db, file, 8192, 0);
   const image = new Map<number, Uint8Array>();
   const keep = () => {
     const pending = capture.commit(Number(db.exec('PRAGMA page_count')[0]!.values[0]![0]));
@@ -66,10 +78,9 @@ it('the pages written, laid at their offsets, are the database: same rows, quick
 
 it("a commit's pages read later are as of that commit, even after later transactions rewrote them", async () => {
   const SQL = await loadSqlJs();
-  const db = new SQL.Database();
-  db.run('PRAGMA page_size = 8192');
+  const { db, file } = pagedDatabase(SQL);
   db.run('PRAGMA journal_mode = MEMORY');
-  const capture = PageCapture.watch(SQL, db, 8192, 0);
+  const capture = PageCapture.watch(SQL, db, file, 8192, 0);
   db.run('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)');
   db.run('BEGIN');
   for (let i = 0; i < 2000; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, `first ${i}`]);
@@ -106,7 +117,7 @@ it('a write that is not whole pages: the next checkpoint writes an export of the
   store.run("INSERT INTO note VALUES ('before')");
   // What a future sql.js might do: a write the journal cannot describe as pages.
   const capture = (store as unknown as { commitWriter: { capture: PageCapture } }).commitWriter.capture;
-  capture.record(10, 5, () => 0);
+  capture.record(10, 5);
   store.run("INSERT INTO note VALUES ('after')");
   await store.persistence!.checkpoint();
   expect(errors).toEqual([

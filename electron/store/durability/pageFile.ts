@@ -1,0 +1,251 @@
+/**
+ * The database file of a data directory, kept on disk instead of in memory (docs/storage.md "Memory").
+ *
+ * sql.js keeps a database in one in-memory file: at 100k datasets that alone is 0.9 GB resident. Here
+ * the file SQLite reads and writes is two files on disk instead: the **base**, the image the database
+ * was opened from (or the last checkpoint wrote), which is only ever read; and a **scratch** file that
+ * holds every page written since, one slot per page. A read takes each page from its slot, else from
+ * the base; the operating system's page cache, not the process, keeps the hot ones in memory.
+ *
+ * Durability does not depend on the scratch file: the journal records every commit and the checkpoint
+ * writes new images, exactly as before; a killed process leaves only an unlinked scratch file. After a
+ * checkpoint the new image becomes the base and the slots of pages it holds are freed (`rebase`).
+ *
+ * All calls are synchronous: SQLite's reads and writes are. A page read the OS has cached costs a few
+ * microseconds; SQLite's own page cache keeps the hottest pages from even that.
+ */
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { tempFile } from './files';
+
+/** An image a page file reads pages from: an open file descriptor and the bytes of it that count. */
+export interface BaseImage {
+  fd: number;
+  size: number;
+}
+
+export class PageFile {
+  /** The file's size as SQLite sees it. */
+  size: number;
+  /** For each page (0-based), its scratch slot + 1; 0 when the base (or nothing: zeros) holds it. */
+  private slots = new Int32Array(0);
+  /** For each page in a slot, the epoch of its last write (see `markSnapshot`). */
+  private writtenIn = new Uint32Array(0);
+  private epoch = 1;
+  /** The smallest size since the last mark: pages past it were cut off, whatever the image holds. */
+  private smallestSinceMark: number;
+  private readonly freeSlots: number[] = [];
+  /** Slots handed out so far (the scratch file's length in pages). */
+  private slotCount = 0;
+  /** Base bytes at or past this read as zeros: the file was cut shorter since it was opened. */
+  private baseEnd: number;
+  private closed = false;
+
+  private constructor(
+    readonly pageSize: number,
+    private base: BaseImage | null,
+    private readonly scratch: number,
+    /** The scratch file's name while it still has one (Windows, or an unlink that failed). */
+    private scratchName: string | null,
+  ) {
+    this.size = base?.size ?? 0;
+    this.baseEnd = this.size;
+    this.smallestSinceMark = this.size;
+  }
+
+  /**
+   * A page file over `base` (taken over: closed with the page file), its scratch file made in
+   * `dataDir` (removed at once where the platform allows, else at close or by the next start).
+   */
+  static create(dataDir: string, pageSize: number, base: BaseImage | null): PageFile {
+    if (!Number.isInteger(pageSize) || pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
+      throw new Error(`a page file needs a power-of-two page size, not ${pageSize}`);
+    const name = tempFile(dataDir);
+    const fd = openSync(name, 'wx+', 0o600);
+    let kept: string | null = name;
+    if (process.platform !== 'win32') {
+      try {
+        unlinkSync(name);
+        kept = null;
+      } catch {
+        // Removed at close instead.
+      }
+    }
+    return new PageFile(pageSize, base, fd, kept);
+  }
+
+  /** Opens `file` read-only as a base image of its current size. */
+  static openBase(file: string): BaseImage {
+    const fd = openSync(file, 'r');
+    return { fd, size: fstatSync(fd).size };
+  }
+
+  /** Copies up to `length` bytes from `position` into `into` at `at`; returns how many (0 past the end). */
+  read(into: Uint8Array, at: number, length: number, position: number): number {
+    if (position >= this.size) return 0;
+    const total = Math.min(length, this.size - position);
+    const { pageSize } = this;
+    let done = 0;
+    while (done < total) {
+      const from = position + done;
+      const page = Math.floor(from / pageSize);
+      const slot = this.slotOf(page);
+      let run = Math.min(pageSize - (from % pageSize), total - done);
+      if (slot !== 0) {
+        // Following pages in the following slots: one read (a first sync writes pages in order).
+        let next = page + 1;
+        while (done + run < total && this.slotOf(next) === slot + (next - page)) {
+          run = Math.min(run + pageSize, total - done);
+          next += 1;
+        }
+        readFully(this.scratch, into, at + done, run, (slot - 1) * pageSize + (from % pageSize));
+      } else {
+        let next = page + 1;
+        while (done + run < total && this.slotOf(next) === 0) {
+          run = Math.min(run + pageSize, total - done);
+          next += 1;
+        }
+        const fromBase = this.base ? Math.max(0, Math.min(run, this.baseEnd - from)) : 0;
+        if (fromBase > 0) readFully(this.base!.fd, into, at + done, fromBase, from);
+        into.fill(0, at + done + fromBase, at + done + run);
+      }
+      done += run;
+    }
+    return total;
+  }
+
+  /** Writes `length` bytes of `from` (at `at`) to the file at `position`. */
+  write(from: Uint8Array, at: number, length: number, position: number): void {
+    const { pageSize } = this;
+    let done = 0;
+    while (done < length) {
+      const offset = position + done;
+      const page = Math.floor(offset / pageSize);
+      const inPage = offset % pageSize;
+      const run = Math.min(pageSize - inPage, length - done);
+      let slot = this.slotOf(page);
+      if (slot === 0) {
+        slot = this.freeSlots.pop() ?? ++this.slotCount;
+        if (run < pageSize) {
+          // Part of a page (SQLite writes whole pages; kept correct for anything else): its other bytes first.
+          const whole = new Uint8Array(pageSize);
+          this.read(whole, 0, pageSize, page * pageSize);
+          writeFully(this.scratch, whole, 0, pageSize, (slot - 1) * pageSize);
+        }
+        this.setSlot(page, slot);
+      }
+      writeFully(this.scratch, from, at + done, run, (slot - 1) * pageSize + inPage);
+      this.writtenIn[page] = this.epoch;
+      done += run;
+    }
+    this.size = Math.max(this.size, position + length);
+  }
+
+  /** Sets the file's size: bytes past it are gone, and read as zeros should the file grow again. */
+  truncate(size: number): void {
+    const { pageSize } = this;
+    if (size < this.size) {
+      const firstGone = Math.ceil(size / pageSize);
+      for (let page = firstGone; page < this.slots.length; page++) this.freeSlot(page);
+      const cut = size % pageSize;
+      if (cut !== 0) {
+        // The page cut in two: its tail must read as zeros if the file grows again.
+        const tail = new Uint8Array(pageSize - cut);
+        this.write(tail, 0, tail.length, size);
+      }
+      this.baseEnd = Math.min(this.baseEnd, size);
+      this.smallestSinceMark = Math.min(this.smallestSinceMark, size);
+    }
+    this.size = size;
+  }
+
+  /**
+   * A checkpoint's moment: pages written from now on are newer than the image it writes. Returns the
+   * mark `rebase` takes once that image is in place.
+   */
+  markSnapshot(): number {
+    this.epoch += 1;
+    this.smallestSinceMark = this.size;
+    return this.epoch;
+  }
+
+  /**
+   * The image a checkpoint wrote as of `mark` becomes the base: pages not written since are in it, so
+   * their slots are freed; the scratch file is emptied when no slot is left in use.
+   */
+  rebase(image: BaseImage, mark: number): void {
+    const old = this.base;
+    this.base = image;
+    this.baseEnd = Math.min(image.size, this.smallestSinceMark);
+    for (let page = 0; page < this.slots.length; page++)
+      if (this.slots[page] !== 0 && this.writtenIn[page]! < mark) this.freeSlot(page);
+    if (this.freeSlots.length === this.slotCount) {
+      this.freeSlots.length = 0;
+      this.slotCount = 0;
+      ftruncateSync(this.scratch, 0);
+    }
+    if (old) closeSync(old.fd);
+  }
+
+  /** Pages held in the scratch file (for tests and the benchmark). */
+  get scratchPages(): number {
+    return this.slotCount - this.freeSlots.length;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.scratch);
+    if (this.base) closeSync(this.base.fd);
+    if (this.scratchName !== null) rmSync(this.scratchName, { force: true });
+    this.scratchName = null;
+  }
+
+  private slotOf(page: number): number {
+    return page < this.slots.length ? this.slots[page]! : 0;
+  }
+
+  private setSlot(page: number, slot: number): void {
+    if (page >= this.slots.length) {
+      const length = Math.max(page + 1, this.slots.length * 2, 1024);
+      const slots = new Int32Array(length);
+      slots.set(this.slots);
+      const writtenIn = new Uint32Array(length);
+      writtenIn.set(this.writtenIn);
+      this.slots = slots;
+      this.writtenIn = writtenIn;
+    }
+    this.slots[page] = slot;
+  }
+
+  private freeSlot(page: number): void {
+    const slot = this.slots[page]!;
+    if (slot === 0) return;
+    this.slots[page] = 0;
+    this.freeSlots.push(slot);
+  }
+}
+
+/** Reads `length` bytes at `position`; a short file leaves zeros (never bytes of an earlier read). */
+function readFully(fd: number, into: Uint8Array, at: number, length: number, position: number): void {
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, into, at + done, length - done, position + done);
+    if (got === 0) break;
+    done += got;
+  }
+  if (done < length) into.fill(0, at + done, at + length);
+}
+
+function writeFully(fd: number, from: Uint8Array, at: number, length: number, position: number): void {
+  let done = 0;
+  while (done < length) done += writeSync(fd, from, at + done, length - done, position + done);
+}

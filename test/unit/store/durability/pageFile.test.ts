@@ -1,0 +1,149 @@
+/**
+ * The database file on disk (store/durability/pageFile.ts): it reads back exactly what a file in memory
+ * would (written pages, the base image's pages, zeros past what was cut), whatever the order of writes,
+ * cuts and checkpoints, and a checkpoint's image takes over the pages written before it.
+ */
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type BaseImage, PageFile } from '../../../../electron/store/durability/pageFile';
+
+const PAGE = 512;
+let root: string;
+const opened: PageFile[] = [];
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'dh-pagefile-'));
+});
+
+afterEach(() => {
+  for (const file of opened.splice(0)) file.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+let images = 0;
+/** An image file holding `bytes`, opened as a base. */
+function image(bytes: Uint8Array): BaseImage {
+  const path = join(root, `image-${images++}`);
+  const fd = openSync(path, 'w');
+  writeSync(fd, bytes);
+  closeSync(fd);
+  return PageFile.openBase(path);
+}
+
+function pageFile(base: BaseImage | null = null): PageFile {
+  const file = PageFile.create(root, PAGE, base);
+  opened.push(file);
+  return file;
+}
+
+function contents(file: PageFile): Uint8Array {
+  const bytes = new Uint8Array(file.size);
+  expect(file.read(bytes, 0, file.size, 0)).toBe(file.size);
+  return bytes;
+}
+
+const filled = (length: number, value: number): Uint8Array => new Uint8Array(length).fill(value);
+
+it('reads the base where nothing was written, the written bytes elsewhere, and nothing past the end', () => {
+  const base = new Uint8Array(4 * PAGE).map((_, i) => i % 251);
+  const file = pageFile(image(base));
+  file.write(filled(PAGE, 7), 0, PAGE, 2 * PAGE);
+  const expected = base.slice();
+  expected.set(filled(PAGE, 7), 2 * PAGE);
+  expect(contents(file)).toEqual(expected);
+  // A read across the end stops there; a read past it reads nothing.
+  const tail = new Uint8Array(2 * PAGE);
+  expect(file.read(tail, 0, 2 * PAGE, 3 * PAGE)).toBe(PAGE);
+  expect(file.read(tail, 0, PAGE, 4 * PAGE)).toBe(0);
+});
+
+it('a page written in part keeps the rest of its bytes; a cut page reads as zeros when the file grows again', () => {
+  const file = pageFile(image(filled(3 * PAGE, 1)));
+  file.write(filled(10, 9), 0, 10, PAGE + 5);
+  const bytes = contents(file);
+  expect([...bytes.subarray(PAGE, PAGE + 16)]).toEqual([1, 1, 1, 1, 1, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1]);
+
+  file.truncate(PAGE + 100);
+  file.write(filled(PAGE, 4), 0, PAGE, 4 * PAGE);
+  const grown = contents(file);
+  expect(grown.length).toBe(5 * PAGE);
+  expect(grown.subarray(PAGE + 100, 4 * PAGE).every((b) => b === 0)).toBe(true);
+  expect(grown.subarray(4 * PAGE).every((b) => b === 4)).toBe(true);
+});
+
+it('after a checkpoint, its image holds the pages written before it and only later pages keep a place', () => {
+  const file = pageFile(null);
+  for (let page = 0; page < 8; page++) file.write(filled(PAGE, page + 1), 0, PAGE, page * PAGE);
+  expect(file.scratchPages).toBe(8);
+  const mark = file.markSnapshot();
+  const snapshot = contents(file);
+  // Written after the checkpoint's moment: newer than its image.
+  file.write(filled(PAGE, 42), 0, PAGE, 3 * PAGE);
+  file.rebase(image(snapshot), mark);
+  expect(file.scratchPages).toBe(1);
+  const expected = snapshot.slice();
+  expected.set(filled(PAGE, 42), 3 * PAGE);
+  expect(contents(file)).toEqual(expected);
+
+  const next = file.markSnapshot();
+  file.rebase(image(contents(file)), next);
+  expect(file.scratchPages).toBe(0);
+  expect(contents(file)).toEqual(expected);
+});
+
+it('the scratch file leaves no name behind in the folder', () => {
+  const file = pageFile(null);
+  file.write(filled(PAGE, 1), 0, PAGE, 0);
+  if (process.platform !== 'win32') expect(readdirSync(root)).toEqual([]);
+  file.close();
+  opened.length = 0;
+  expect(readdirSync(root)).toEqual([]);
+});
+
+it('any sequence of writes, cuts and checkpoints reads back as the same file kept in memory', () => {
+  const step = fc.oneof(
+    fc.record({
+      kind: fc.constant('write' as const),
+      at: fc.integer({ min: 0, max: 12 * PAGE }),
+      length: fc.integer({ min: 1, max: 3 * PAGE }),
+      value: fc.integer({ min: 1, max: 255 }),
+    }),
+    fc.record({ kind: fc.constant('truncate' as const), size: fc.integer({ min: 0, max: 12 * PAGE }) }),
+    fc.record({ kind: fc.constant('checkpoint' as const), writesBetween: fc.integer({ min: 0, max: 2 }) }),
+  );
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 6 * PAGE }), fc.array(step, { maxLength: 25 }), (start, steps) => {
+      const file = pageFile(start.length > 0 ? image(start) : null);
+      let model = Uint8Array.from(start);
+      const write = (at: number, length: number, value: number): void => {
+        file.write(filled(length, value), 0, length, at);
+        if (at + length > model.length) {
+          const grown = new Uint8Array(at + length);
+          grown.set(model);
+          model = grown;
+        }
+        model.fill(value, at, at + length);
+      };
+      for (const s of steps) {
+        if (s.kind === 'write') write(s.at, s.length, s.value);
+        else if (s.kind === 'truncate') {
+          file.truncate(s.size);
+          const cut = new Uint8Array(s.size);
+          cut.set(model.subarray(0, Math.min(s.size, model.length)));
+          model = cut;
+        } else {
+          // A checkpoint writes the file as of its mark while writes go on, then reads from that image.
+          const mark = file.markSnapshot();
+          const snapshot = contents(file);
+          for (let i = 0; i < s.writesBetween; i++) write(i * PAGE, PAGE, 200 + i);
+          file.rebase(image(snapshot), mark);
+        }
+        expect(contents(file)).toEqual(model);
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
