@@ -103,8 +103,8 @@ export class JsonCollector {
   /**
    * Scans the name or value being collected from `start`; returns where it ends in this chunk, -1
    * when it goes on in the next, or PASSED at the byte where it passes a limit (its size, or its
-   * nesting): nothing past a limit is kept. A value ends at a `,` or a closing bracket outside any
-   * string or nesting of its own; a name at its closing quote. A plain loop over the bytes (strings are
+   * nesting): nothing past a limit is kept. A value ends at a `,`, a closing bracket or whitespace
+   * outside any string or nesting of its own; a name at its closing quote. A plain loop over the bytes (strings are
    * most of them): faster than `indexOf` per string.
    */
   scan(chunk: Buffer, start: number): number {
@@ -156,7 +156,15 @@ export class JsonCollector {
           break;
         }
         if (c !== byte.COMMA) depth--;
-      } else if (c === byte.NEWLINE) this.newline(i);
+      } else if (c <= 0x20 && byte.isSpace(c)) {
+        // Whitespace outside the value's brackets ends it: none is kept after a value (a well-formed
+        // file may hold any amount), and the value's own bytes are what its limit counts.
+        if (depth === 0) {
+          end = i;
+          break;
+        }
+        if (c === byte.NEWLINE) this.newline(i);
+      }
       i++;
     }
     if (end < 0 && i >= limitAt) {

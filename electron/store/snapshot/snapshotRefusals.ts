@@ -12,7 +12,7 @@ import type { SnapshotLimits } from './snapshotLimits';
 export function notAnObject(kept: Buffer, whole: boolean): string {
   const expected = '$: expected an object with "datasets" (and optionally "tasks")';
   const text = kept.toString('utf8');
-  if (!whole) return `${expected}, but the file starts with ${shortQuote(text, 24)}`;
+  if (!whole) return `${expected}, but the file starts with '${shown(text.slice(0, 24))}…'`;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -58,6 +58,11 @@ function decodeStart(raw: string): string {
   }
   return raw;
 }
+
+/** Text as it is, but for control characters and backslashes, which are escaped: the message stays one plain line. */
+const shown = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u001f\u007f-\u009f\\]/g, (c) => JSON.stringify(c).slice(1, -1));
 
 /** A byte count as the limits are written: `64 MiB`, `4 KiB`, or `1000 bytes`. */
 function bytes(n: number): string {

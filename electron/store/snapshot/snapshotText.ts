@@ -274,7 +274,8 @@ export class SnapshotSplitter {
       return end;
     }
     this.finishValue(what, this.text.take(chunk, end), chunk[end]!, chunk, end);
-    return end + 1;
+    // Ended by whitespace: what follows it is read as the state now says.
+    return isSpace(chunk[end]!) ? end : end + 1;
   }
 
   private finishName(text: string): void {
@@ -313,19 +314,22 @@ export class SnapshotSplitter {
       const value = this.text.parse(text);
       // Only the datasets must be there; any other member may be null (none).
       if (this.name === 'datasets' || value !== null) throw new SnapshotError(memberShape(this.name));
-      if (end === CLOSE_BRACE) this.state = 'end';
+      if (isSpace(end)) this.state = 'top-comma-or-end';
+      else if (end === CLOSE_BRACE) this.state = 'end';
       else if (end === COMMA) this.state = 'top-name';
       else this.text.unexpected(chunk, at, "',' or '}' after a member");
       return;
     }
     this.emitValue(this.text.parse(text, this.recordPath()));
     if (this.state.startsWith('list')) {
-      if (end === COMMA) this.state = 'list-item';
+      if (isSpace(end)) this.state = 'list-comma-or-end';
+      else if (end === COMMA) this.state = 'list-item';
       else if (end === CLOSE_BRACKET) this.endList();
       else this.text.unexpected(chunk, at, `',' or ']' after ${this.item()}`);
       return;
     }
-    if (end === COMMA) this.state = 'map-name';
+    if (isSpace(end)) this.state = 'map-comma-or-end';
+    else if (end === COMMA) this.state = 'map-name';
     else if (end === CLOSE_BRACE) this.state = 'top-comma-or-end';
     else this.text.unexpected(chunk, at, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
   }
