@@ -5,6 +5,7 @@
  * it, on a real store, with the file handle, the timers and the clock injected: a stall is a read that
  * never resolves and a timer the test fires, progress is a clock the test moves.
  */
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,6 +24,7 @@ import { SNAPSHOT_LIMITS } from '../../../electron/store/snapshot/snapshotLimits
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { fixtureRecords } from '../../helpers/fixtures';
+import { killChildren, spawnScript } from '../../helpers/process';
 
 const ORG = 'acme';
 const MiB = 1024 * 1024;
@@ -115,6 +117,7 @@ beforeAll(async () => {
   expect(seeded.error).toBeNull();
 });
 afterAll(async () => {
+  killChildren();
   await store.close();
   removeTempDirs();
 });
@@ -168,6 +171,20 @@ describe('a read that brings nothing', () => {
     expect(timers.pending.every((t) => t.cancelled)).toBe(true);
     expect(file.seen.closed).toBe(true);
   });
+});
+
+describe.skipIf(process.platform !== 'linux')('a read stuck in the kernel', () => {
+  it('the CLI says why and ends, although the read never returns', async () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const path = snapshotFile(10, 'stuck');
+    const child = spawnScript('test/helpers/hungImport.ts', [join(dir, 'data'), path, fifo]);
+    await child.exited;
+    expect(child.stderr()).toBe('dataset-health: no data from hung.json for 0.2 s (nothing was imported)\n');
+    // `process.exit` would wait for the stuck thread: the process ends itself with SIGKILL.
+    expect(child.child.signalCode).toBe('SIGKILL');
+  }, 60_000);
 });
 
 describe('what is read', () => {
