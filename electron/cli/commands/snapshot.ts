@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/tables/retention';
 import { resolveDataDir } from '../../store/instance/dataDir';
-import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from '../../control/commands/importLimits';
+import { MAX_IMPORT_MIB } from '../../control/commands/importLimits';
 import { runCommand } from '../control';
 import type { CliIo } from '../io';
 import { checkOrg, dataDirOption, integerOption } from '../options';
@@ -23,16 +23,15 @@ export function importCommand(io: CliIo): Command {
     )
     .option(
       '--max-size <MiB>',
-      `refuse a file larger than this many MiB (up to ${MAX_IMPORT_MIB})`,
+      `refuse a file larger than this many MiB (up to ${MAX_IMPORT_MIB}); without it any size is read`,
       integerOption(1, MAX_IMPORT_MIB),
-      DEFAULT_IMPORT_MIB,
     )
     .argument('<file>', 'snapshot JSON: { "datasets": [...], "tasks": { "<deliveryId>": {...} } }')
     .addOption(dataDirOption())
     .action(
       async (
         file: string,
-        options: { org: string; retention: number; maxSize: number; dataDir?: string },
+        options: { org: string; retention: number; maxSize?: number; dataDir?: string },
       ) => {
         checkOrg(options.org);
         await runCommand(io, resolveDataDir(options.dataDir, io.env), 'import', {
@@ -40,7 +39,7 @@ export function importCommand(io: CliIo): Command {
           file,
           path: resolve(file),
           retention: options.retention,
-          maxSize: options.maxSize,
+          ...(options.maxSize === undefined ? {} : { maxSize: options.maxSize }),
         });
       },
     );

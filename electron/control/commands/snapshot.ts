@@ -3,77 +3,129 @@
  * absolute (the CLI resolves them against its own working directory), so the running instance reads
  * and writes the same files the user named.
  */
-import { type Stats, constants } from 'node:fs';
-import { type FileHandle, open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import Type from 'typebox';
 import { exportSnapshot } from '../../query/exportSnapshot';
 import { ExportFileError, writeExportFile } from '../../store/snapshot/exportFile';
 import { getOrg } from '../../store/tables/orgs';
 import { SnapshotError, importSnapshotFile } from '../../store/snapshot/importSnapshot';
+import type { SnapshotLimits } from '../../store/snapshot/snapshotLimits';
 import { CommandError, READ_ONLY, command } from '../command';
 import { incidentGapMs } from '../../../shared/settings';
-import { DEFAULT_IMPORT_MIB, MAX_IMPORT_MIB } from './importLimits';
+import { type ImportHandle, openForImport, openImportFile } from './importFile';
+import { IMPORT_STALL_MS, MAX_IMPORT_MIB } from './importLimits';
+import { type ProgressClock, reportImportProgress } from './importProgress';
 import { checkOrg } from './org';
 
 const MiB = 1024 * 1024;
-/** Read a chunk at a time: each is checked and written in one slice of the transaction that imports it. */
-const CHUNK = MiB;
 
-export const importData = command({
-  args: Type.Object(
-    {
-      org: Type.String(),
-      /** As the user typed it, for messages. */
-      file: Type.String(),
-      path: Type.String(),
-      retention: Type.Integer({ minimum: 1, maximum: 100_000 }),
-      /** The largest file read, in MiB (`--max-size`). */
-      maxSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORT_MIB })),
-    },
-    { additionalProperties: false },
-  ),
-  async run({ store, now, settings }, args, out) {
-    checkOrg(args.org);
-    absolute(args.path);
-    const stop = watchStopSignals();
-    try {
-      const file = await openBounded(args.path, args.file, args.maxSize ?? DEFAULT_IMPORT_MIB);
-      let counts;
-      try {
-        // One transaction, written as the file is read: a signal while it is read and checked (seen
-        // between chunks) or a bad record rolls it all back; once the last chunk is read, a signal
-        // finds the import done.
-        counts = await importSnapshotFile(store, args.org, file.chunks(stop.check), {
-          now: now(),
-          deliveriesPerDataset: args.retention,
-          incidentGapMs: incidentGapMs(await settings()),
-        });
-      } catch (error) {
-        if (error instanceof SnapshotError)
-          throw new CommandError(`${args.file}: ${error.message} (nothing was imported)`);
-        throw error;
-      } finally {
-        await file.close();
-      }
-      // Saved while a signal is still only noted, so the file on disk is the whole import or the old
-      // data (a failed save is logged by the store and retried when it closes).
-      await store.flush().catch(() => {});
-      // A signal that came during the write is delivered before this resumes.
-      await new Promise((resolve) => setImmediate(resolve));
-      out.stderr(
-        `Imported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries into org ${args.org}${knowledgeNote(counts)}.\n`,
-      );
-      const late = stop.received();
-      if (late !== null)
-        out.stderr(`${late} arrived while the import was being written; the import is complete.\n`);
-    } finally {
-      stop.dispose();
-    }
+/** What the import reads with, and when: the file system and Node's timers, or a test's. */
+export interface ImportDeps {
+  open(path: string): Promise<ImportHandle>;
+  stallMs: number;
+  /** Calls `fn` once after `ms`; returns its cancel. */
+  after(ms: number, fn: () => void): () => void;
+  every: ProgressClock['every'];
+  /** Milliseconds for progress; by default the command's clock (`now`), which tests pin. */
+  clock?: () => number;
+  /** What one record may be (store/snapshot/snapshotLimits.ts); tests pass smaller ones. */
+  limits?: Partial<SnapshotLimits>;
+}
+
+export const NODE_IMPORT_DEPS: ImportDeps = {
+  open: openForImport,
+  stallMs: IMPORT_STALL_MS,
+  after: (ms, fn) => {
+    // Run after the poll phase: a read that came back while the event loop was busy is seen as done
+    // before the timer that would give up on it.
+    const timer = setTimeout(() => setImmediate(fn), ms);
+    return () => clearTimeout(timer);
   },
-  ifOutcomeUnknown: ({ org, file }) =>
-    `an import is stored whole or not at all: \`dataset-health export --org ${org} -\` shows which, and importing ${file} again is safe`,
-});
+  every: (ms, fn) => {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
+/** `import`, reading with `deps` (tests give a file that stalls, a clock they move). */
+export function importCommand(deps: ImportDeps) {
+  return command({
+    args: Type.Object(
+      {
+        org: Type.String(),
+        /** As the user typed it, for messages. */
+        file: Type.String(),
+        path: Type.String(),
+        retention: Type.Integer({ minimum: 1, maximum: 100_000 }),
+        /** `--max-size`: the largest file read, in MiB, when the user sets one (none by default). */
+        maxSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORT_MIB })),
+      },
+      { additionalProperties: false },
+    ),
+    async run({ store, now, settings }, args, out) {
+      checkOrg(args.org);
+      absolute(args.path);
+      const stop = watchStopSignals();
+      try {
+        const file = await openImportFile(args.path, args.file, {
+          ...(args.maxSize === undefined ? {} : { maxBytes: args.maxSize * MiB, maxMiB: args.maxSize }),
+          stallMs: deps.stallMs,
+          after: deps.after,
+          open: deps.open,
+        });
+        let records = 0;
+        const stopProgress = reportImportProgress(
+          args.file,
+          () => ({ bytes: file.read(), records, total: file.size }),
+          (line) => out.stderr(line),
+          { now: deps.clock ?? (() => now().getTime()), every: deps.every },
+        );
+        let counts;
+        try {
+          // One transaction, written as the file is read: a signal while it is read and checked (seen
+          // between chunks) or a bad record rolls it all back; once the last chunk is read, a signal
+          // finds the import done.
+          counts = await importSnapshotFile(
+            store,
+            args.org,
+            file.chunks(stop.check),
+            {
+              now: now(),
+              deliveriesPerDataset: args.retention,
+              incidentGapMs: incidentGapMs(await settings()),
+            },
+            { limits: deps.limits, read: (n) => (records = n) },
+          );
+        } catch (error) {
+          if (error instanceof SnapshotError)
+            throw new CommandError(`${args.file}: ${error.message} (nothing was imported)`);
+          throw error;
+        } finally {
+          stopProgress();
+          await file.close();
+        }
+        // Saved while a signal is still only noted, so the file on disk is the whole import or the old
+        // data (a failed save is logged by the store and retried when it closes).
+        await store.flush().catch(() => {});
+        // A signal that came during the write is delivered before this resumes.
+        await new Promise((resolve) => setImmediate(resolve));
+        out.stderr(
+          `Imported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries into org ${args.org}${knowledgeNote(counts)}.\n`,
+        );
+        const late = stop.received();
+        if (late !== null)
+          out.stderr(`${late} arrived while the import was being written; the import is complete.\n`);
+      } finally {
+        stop.dispose();
+      }
+    },
+    ifOutcomeUnknown: ({ org, file }) =>
+      `an import is stored whole or not at all: \`dataset-health export --org ${org} -\` shows which, and importing ${file} again is safe`,
+  });
+}
+
+export const importData = importCommand(NODE_IMPORT_DEPS);
 
 /**
  * SIGINT/SIGTERM while an import reads or parses: noted, and the import ends before it writes, so the
@@ -95,105 +147,6 @@ function watchStopSignals(): { check: () => void; received: () => string | null;
       process.off('SIGINT', note);
       process.off('SIGTERM', note);
     },
-  };
-}
-
-interface BoundedFile {
-  /**
-   * The file's bytes in chunks, never past the size limit; `check` runs before each read and at the
-   * end. A chunk's buffer is reused once the next one is asked for.
-   */
-  chunks(check: () => void): AsyncGenerator<Buffer>;
-  close(): Promise<void>;
-}
-
-/**
- * Opens the file to import: only a regular file is read, so a device, fifo or directory can neither
- * block nor stream without end, and never past the size limit.
- */
-async function openBounded(path: string, file: string, maxMiB: number): Promise<BoundedFile> {
-  const cannot = (error: unknown): CommandError =>
-    new CommandError(`cannot read ${file}: ${(error as Error).message} (nothing was imported)`);
-  const limit = maxMiB * MiB;
-  const refuseKind = (info: Stats): void => {
-    if (info.isFile()) return;
-    const kind = info.isDirectory()
-      ? 'a directory'
-      : info.isFIFO()
-        ? 'a fifo (named pipe)'
-        : info.isCharacterDevice() || info.isBlockDevice()
-          ? 'a device'
-          : info.isSocket()
-            ? 'a socket'
-            : 'not a regular file';
-    throw new CommandError(`${file} is ${kind}; import reads regular files only (nothing was imported)`);
-  };
-  const tooBig = (size: string): CommandError =>
-    new CommandError(
-      `${file} is ${size}, over the import limit of ${maxMiB} MiB; --max-size <MiB> raises it (up to ${MAX_IMPORT_MIB}) (nothing was imported)`,
-    );
-  // Looked at before opening: opening a fifo would wait for a writer.
-  let info: Stats;
-  try {
-    info = await stat(path);
-  } catch (error) {
-    throw cannot(error);
-  }
-  refuseKind(info);
-  let handle: FileHandle;
-  try {
-    // Non-blocking, should the path have become a fifo since: the fstat below then refuses it.
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    throw cannot(error);
-  }
-  try {
-    const opened = await handle.stat();
-    refuseKind(opened);
-    if (opened.size > limit) throw tooBig(`${(opened.size / MiB).toFixed(1)} MiB`);
-  } catch (error) {
-    await handle.close();
-    if (error instanceof CommandError) throw error;
-    throw cannot(error);
-  }
-  let total = 0;
-  // Two buffers, read into in turn: one is read into while the caller works on the other (which it
-  // is done with when it asks for the next). Fresh buffers for each chunk would each be external memory
-  // that V8 answers with a full garbage collection every few dozen MiB.
-  const buffers = [Buffer.allocUnsafeSlow(CHUNK), Buffer.allocUnsafeSlow(CHUNK)];
-  let turn = 0;
-  const read = async (): Promise<Buffer> => {
-    const buffer = buffers[turn++ % 2]!;
-    try {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, limit + 1 - total), null);
-      total += bytesRead;
-      return buffer.subarray(0, bytesRead);
-    } catch (error) {
-      throw cannot(error);
-    }
-  };
-  return {
-    async *chunks(check) {
-      // The next chunk is read while the caller works on this one.
-      let next: Promise<Buffer> | null = null;
-      try {
-        for (;;) {
-          check();
-          const chunk = await (next ?? read());
-          next = null;
-          if (chunk.length === 0) break;
-          // It grew while being read.
-          if (total > limit) throw tooBig(`over ${maxMiB} MiB`);
-          next = read();
-          yield chunk;
-        }
-        check();
-      } finally {
-        // A read still under way when the caller stops must end before the file is closed.
-        await next?.catch(() => {});
-      }
-    },
-    close: () => handle.close(),
   };
 }
 

@@ -32,6 +32,7 @@ import {
   normalizeSyncOutage,
   normalizeTimeline,
 } from './knowledgeRecords';
+import type { SnapshotLimits } from './snapshotLimits';
 import { SnapshotError, type SnapshotPart, SnapshotSplitter } from './snapshotText';
 
 export { SnapshotError } from './snapshotText';
@@ -146,16 +147,24 @@ export function importSnapshot(
   });
 }
 
+/** How a file is read: its limits (snapshotLimits.ts; tests pass smaller ones), and who hears of progress. */
+export interface FileReading {
+  limits?: Partial<SnapshotLimits>;
+  /** After each chunk: the records read so far. */
+  read?: (records: number) => void;
+}
+
 /**
  * Imports a snapshot file as it is read (`chunks`: its bytes in order). One transaction, written in
  * slices with the event loop free between them (`Store.transactionInChunks`): a bad record, a reader
- * that throws (a signal, a file over its limit) or text that is not JSON rolls back everything.
+ * that throws (a signal, a stalled read, a file that grew) or text that is not JSON rolls back everything.
  */
 export async function importSnapshotFile(
   store: Store,
   orgId: string,
   chunks: AsyncIterable<Buffer>,
   options: ImportOptions,
+  reading: FileReading = {},
 ): Promise<ImportCounts> {
   const packer = new TasksPacker<{ deliveryId: string; failure: FailureCause | null }>();
   try {
@@ -175,7 +184,7 @@ export async function importSnapshotFile(
           counts.tasks++;
         } else reader.take(part, splitter.datasetsRead);
       };
-      const splitter = new SnapshotSplitter(take);
+      const splitter = new SnapshotSplitter(take, reading.limits);
       const writePacked = (): void => {
         for (const [{ deliveryId, failure }, packed] of packer.take())
           writer.tasks(deliveryId, packed, failure);
@@ -186,6 +195,7 @@ export async function importSnapshotFile(
             splitter.push(chunk);
             writePacked();
           });
+          reading.read?.(splitter.records);
         }
         await slice(() => {
           splitter.end();

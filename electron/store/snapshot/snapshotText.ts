@@ -10,7 +10,7 @@
  * the last one).
  */
 import { jsonKey, shortQuote } from './importRules';
-import { type Collecting, JsonCollector, lineValue, oneLine } from './jsonCollector';
+import { type Collecting, JsonCollector, PASSED, lineValue } from './jsonCollector';
 import {
   CLOSE_BRACE,
   CLOSE_BRACKET,
@@ -24,6 +24,19 @@ import {
 } from './jsonBytes';
 import { jsonPath } from './recordFields';
 import { SnapshotError } from './snapshotError';
+import { SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshotLimits';
+import {
+  LISTS,
+  type ListName,
+  MAPS,
+  type MapName,
+  type Member,
+  SNAPSHOT_MEMBERS,
+  isList,
+  isMap,
+  memberShape,
+} from './snapshotMembers';
+import { nameTooLong, notAnObject, pastLimit } from './snapshotRefusals';
 
 export { SnapshotError };
 
@@ -36,39 +49,10 @@ export type SnapshotPart =
   | { kind: 'syncOutage'; index: number; value: unknown }
   | { kind: 'incident'; index: number; value: unknown };
 
-/** The snapshot object's arrays of records, and what each element is called in messages. */
-const LISTS = {
-  datasets: { kind: 'dataset', item: 'a dataset record' },
-  acknowledgements: { kind: 'acknowledgement', item: 'an acknowledgement' },
-  syncOutages: { kind: 'syncOutage', item: 'a sync outage' },
-  incidents: { kind: 'incident', item: 'an incident' },
-} as const;
-type ListName = keyof typeof LISTS;
-
-/** The snapshot object's objects keyed by an id, and what their names and values are. */
-const MAPS = {
-  tasks: { key: 'deliveryId', value: 'tasks record' },
-  timeline: { key: 'datasetId', value: 'timeline' },
-} as const;
-type MapName = keyof typeof MAPS;
-
-/** Every member the snapshot object may have, in the order messages list them. */
-export const SNAPSHOT_MEMBERS = [
-  'datasets',
-  'tasks',
-  'timeline',
-  'acknowledgements',
-  'syncOutages',
-  'incidents',
-] as const;
-type Member = (typeof SNAPSHOT_MEMBERS)[number];
-const isList = (name: string): name is ListName => Object.hasOwn(LISTS, name);
-const isMap = (name: string): name is MapName => Object.hasOwn(MAPS, name);
-
 /**
  * Where the scan is. `top-*`: in the snapshot object; `list-*`: in one of its arrays (`datasets`…);
- * `map-*`: in one of its keyed objects (`tasks`, `timeline`); `whole`: the text is not an object, so it
- * is kept and `JSON.parse` says what it is.
+ * `map-*`: in one of its keyed objects (`tasks`, `timeline`); `whole`: the text is not an object, so a
+ * few KiB of it are kept for `JSON.parse` to say what it is (more is refused at once).
  */
 type State =
   | 'start'
@@ -90,8 +74,9 @@ type State =
 
 export class SnapshotSplitter {
   private state: State = 'start';
+  private readonly limits: SnapshotLimits;
   /** The name or value being cut out of the bytes, and the place in the file. */
-  private readonly text = new JsonCollector();
+  private readonly text: JsonCollector;
   private name = '';
   private readonly names = new Set<string>();
   /** The members given as an array or keyed object (not null), empty ones too. */
@@ -109,9 +94,23 @@ export class SnapshotSplitter {
   };
   private sawDatasets = false;
   private datasetsEnded = false;
+  /** The start of a file that is not an object (at most `limits.notObjectBytes`). */
   private whole: Buffer[] = [];
+  private wholeBytes = 0;
+  private emitted = 0;
 
-  constructor(private readonly emit: (part: SnapshotPart) => void) {}
+  constructor(
+    private readonly emit: (part: SnapshotPart) => void,
+    limits: Partial<SnapshotLimits> = {},
+  ) {
+    this.limits = { ...SNAPSHOT_LIMITS, ...limits };
+    this.text = new JsonCollector(this.limits);
+  }
+
+  /** The records emitted so far (for progress). */
+  get records(): number {
+    return this.emitted;
+  }
 
   /** The whole `datasets` array has been read (every dataset record is emitted). */
   get datasetsRead(): boolean {
@@ -147,8 +146,7 @@ export class SnapshotSplitter {
           }
           break;
         case 'whole':
-          // A copy: the reader may reuse its buffer for the next chunk.
-          this.whole.push(Buffer.from(chunk.subarray(i)));
+          this.keepWhole(chunk.subarray(i));
           i = length;
           continue;
         case 'top-name-or-end':
@@ -232,18 +230,8 @@ export class SnapshotSplitter {
 
   /** The file has ended: it must have ended where the snapshot object does. */
   end(): void {
-    if (this.state === 'whole' || this.state === 'start') {
-      const text = Buffer.concat(this.whole).toString('utf8');
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new SnapshotError(`not valid JSON: ${oneLine((error as Error).message)}`);
-      }
-      throw new SnapshotError(
-        `$: expected an object with "datasets" (and optionally "tasks"), got ${describe(value)}`,
-      );
-    }
+    if (this.state === 'whole' || this.state === 'start')
+      throw new SnapshotError(notAnObject(Buffer.concat(this.whole), true));
     if (this.state !== 'end') {
       throw new SnapshotError(
         `not valid JSON: the file ends before the snapshot does (${this.inside()}, line ${this.text.line})`,
@@ -260,7 +248,7 @@ export class SnapshotSplitter {
    * record over several lines or chunks, or not JSON) it is scanned. Returns where reading goes on.
    */
   private quick(chunk: Buffer, start: number): number {
-    const value = lineValue(chunk, start);
+    const value = lineValue(chunk, start, this.limits.recordBytes);
     if (value === null) {
       this.text.begin('record', start);
       return start;
@@ -278,6 +266,7 @@ export class SnapshotSplitter {
   /** Collects the name or value begun from `start`; returns where reading goes on. */
   private collect(chunk: Buffer, start: number): number {
     const end = this.text.scan(chunk, start);
+    if (end === PASSED) this.refusePassed(chunk);
     if (end < 0) return chunk.length;
     const what = this.text.collecting!;
     if (what === 'name') {
@@ -285,7 +274,8 @@ export class SnapshotSplitter {
       return end;
     }
     this.finishValue(what, this.text.take(chunk, end), chunk[end]!, chunk, end);
-    return end + 1;
+    // Ended by whitespace: what follows it is read as the state now says.
+    return isSpace(chunk[end]!) ? end : end + 1;
   }
 
   private finishName(text: string): void {
@@ -324,24 +314,28 @@ export class SnapshotSplitter {
       const value = this.text.parse(text);
       // Only the datasets must be there; any other member may be null (none).
       if (this.name === 'datasets' || value !== null) throw new SnapshotError(memberShape(this.name));
-      if (end === CLOSE_BRACE) this.state = 'end';
+      if (isSpace(end)) this.state = 'top-comma-or-end';
+      else if (end === CLOSE_BRACE) this.state = 'end';
       else if (end === COMMA) this.state = 'top-name';
       else this.text.unexpected(chunk, at, "',' or '}' after a member");
       return;
     }
     this.emitValue(this.text.parse(text, this.recordPath()));
     if (this.state.startsWith('list')) {
-      if (end === COMMA) this.state = 'list-item';
+      if (isSpace(end)) this.state = 'list-comma-or-end';
+      else if (end === COMMA) this.state = 'list-item';
       else if (end === CLOSE_BRACKET) this.endList();
       else this.text.unexpected(chunk, at, `',' or ']' after ${this.item()}`);
       return;
     }
-    if (end === COMMA) this.state = 'map-name';
+    if (isSpace(end)) this.state = 'map-comma-or-end';
+    else if (end === COMMA) this.state = 'map-name';
     else if (end === CLOSE_BRACE) this.state = 'top-comma-or-end';
     else this.text.unexpected(chunk, at, `',' or '}' after a ${MAPS[this.section as MapName].value}`);
   }
 
   private emitValue(value: unknown): void {
+    this.emitted++;
     const section = this.section;
     if (isList(section)) {
       this.emit({ kind: LISTS[section].kind, index: this.counts[section]++, value });
@@ -354,6 +348,29 @@ export class SnapshotSplitter {
   private endList(): void {
     if (this.section === 'datasets') this.datasetsEnded = true;
     this.state = 'top-comma-or-end';
+  }
+
+  /** Keeps the start of a file that is not an object, and refuses it once that start is all it keeps. */
+  private keepWhole(bytes: Buffer): void {
+    const room = this.limits.notObjectBytes - this.wholeBytes;
+    // A copy: the reader may reuse its buffer for the next chunk.
+    const kept = Buffer.from(bytes.subarray(0, room));
+    this.whole.push(kept);
+    this.wholeBytes += kept.length;
+    if (bytes.length > room) throw new SnapshotError(notAnObject(Buffer.concat(this.whole), false));
+  }
+
+  /** The name or value being collected passed a limit (snapshotLimits.ts): refused at that byte. */
+  private refusePassed(chunk: Buffer): never {
+    const what = this.text.collecting;
+    if (what === 'name') {
+      const inMap = this.state === 'map-name-or-end' || this.state === 'map-name';
+      const map = inMap ? { name: this.section, key: MAPS[this.section as MapName].key } : null;
+      throw new SnapshotError(nameTooLong(this.text.nameSoFar(chunk), map, SNAPSHOT_MEMBERS, this.limits));
+    }
+    const [path, of] =
+      what === 'record' ? [this.recordPath(), 'one record'] : [jsonPath('$', this.name), 'one value'];
+    throw new SnapshotError(pastLimit(this.text.passed!, path, of, this.limits));
   }
 
   /** What an element of the array being read is called. */
@@ -377,22 +394,4 @@ export class SnapshotSplitter {
     if (this.state.startsWith('map')) return `inside $.${this.section}`;
     return 'inside the snapshot object';
   }
-}
-
-/** The message for a member that is not the array or keyed object it must be. */
-function memberShape(name: string): string {
-  if (isMap(name)) return `$.${name}: expected an object keyed by ${MAPS[name].key}`;
-  const plural = {
-    datasets: 'dataset records',
-    acknowledgements: 'acknowledgements',
-    syncOutages: 'sync outages',
-    incidents: 'incidents',
-  };
-  return `$.${name}: expected an array of ${plural[name as ListName]}`;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

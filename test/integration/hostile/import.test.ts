@@ -64,11 +64,11 @@ describe('what import reads', () => {
       message: /is a directory; import reads regular files only \(nothing was imported\)/,
     },
     {
-      name: 'a file over --max-size',
+      name: 'a file over the --max-size the user set',
       path: () => join(dir, 'over.json'),
       args: ['--max-size', '1'],
       message:
-        /over\.json is 1\.0 MiB, over the import limit of 1 MiB; --max-size <MiB> raises it \(up to 500\) \(nothing was imported\)/,
+        /over\.json is 1\.0 MiB, over the import limit of 1 MiB set by --max-size \(nothing was imported\)/,
     },
     {
       name: 'a missing file',
@@ -86,10 +86,10 @@ describe('what import reads', () => {
     expect(await state()).toEqual(before);
   });
 
-  it('--max-size is an integer from 1 to 500 (usage error otherwise)', async () => {
-    const run = await cli(['import', '--org', ORG, join(dir, 'over.json'), '--max-size', '501']);
+  it('--max-size is an integer from 1 to 1048576 (1 TiB; usage error otherwise)', async () => {
+    const run = await cli(['import', '--org', ORG, join(dir, 'over.json'), '--max-size', '1048577']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--max-size.*expected an integer from 1 to 500/);
+    expect(run.stderr).toMatch(/--max-size.*expected an integer from 1 to 1048576/);
   });
 
   it.skipIf(process.platform === 'win32')(
@@ -171,8 +171,14 @@ const REFUSED: [name: string, file: unknown, message: RegExp][] = [
   ['a 50 MB top-level key', `{"datasets": [], "${MB50}": 1}`, /\$\["x{64}…"\]: unknown field 'x{64}…'/],
   [
     'a 50 MB datasetId',
-    { datasets: [record(MB50)] },
+    // Only the id: the record stays under the 64 MiB a record may have.
+    { datasets: [{ ...record('a'), datasetId: MB50 }] },
     /\$\.datasets\[0\]\.datasetId: 52428800 characters, over the limit of 256 for datasetId/,
+  ],
+  [
+    'a dataset record of 200 MB (a 50 MB id in each of its four ids)',
+    { datasets: [record(MB50)] },
+    /\$\.datasets\[0\] \(line 1, column 14\): over 64 MiB of JSON text, the limit for one record/,
   ],
   [
     'a 257-character deliveryId',
