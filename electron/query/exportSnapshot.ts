@@ -82,7 +82,7 @@ export interface ExportProgress {
 export interface ExportSink {
   /** Takes one slice of the text; the next is produced once this resolves (backpressure). */
   write(text: string): Promise<void>;
-  /** After each slice is written. */
+  /** After each slice is written but the last (the caller tells of the end itself). */
   progress?(progress: ExportProgress): void;
 }
 
@@ -126,20 +126,20 @@ export async function exportSnapshotInSlices(
       },
     };
     const parts = snapshotParts(store, orgId, slice);
-    const flush = async (records: number): Promise<void> => {
+    const flush = async (): Promise<void> => {
       const text = pieces.join('');
       pieces = [];
       size = 0;
       await sink.write(text);
-      sink.progress?.({ records, total });
-      // A sink that resolves at once (a fast pipe) still lets timers and requests in between slices.
-      await new Promise((resolve) => setImmediate(resolve));
     };
     try {
       for (;;) {
         const step = parts.next();
-        await flush(step.done ? step.value.datasets + step.value.tasks : step.value);
+        await flush();
         if (step.done) return step.value;
+        sink.progress?.({ records: step.value, total });
+        // A sink that resolves at once (a fast pipe) still lets timers and requests in between slices.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       // Stopped early (the reader went away): the open statement is freed.
