@@ -87,18 +87,30 @@ describe('an export in slices', () => {
     expect(await exportSnapshotInSlices(store, 'nobody', { write: async () => {} })).toBeNull();
   });
 
-  it('the store answers reads and the local API answers requests while it runs', async () => {
+  it('the store answers reads and the local API (v2 and /local/v1) answers requests while it runs', async () => {
     const run = pausedExport(store);
     await run.reached;
-    // Half-way through the file: a read, and a request through the API's whole path (auth included).
+    // Half-way through the file: a read, and requests through the API's whole path (auth included).
     expect(await store.whenReadable(() => exportedAtOnce(store, 'acme').length)).toBeGreaterThan(0);
-    const answered = fixture.get('/v2/ops/health/datasets/deliveries?pageSize=5');
+    const [first] = fixture.records;
+    const urls = [
+      '/v2/ops/health/datasets/deliveries?pageSize=5',
+      `/v2/ops/health/datasets/${first!.datasetId}/deliveries`,
+      `/v2/ops/health/deliveries/${first!.deliveryId}/tasks`,
+      '/local/v1/incidents',
+      '/local/v1/acknowledgements',
+      `/local/v1/datasets/${first!.datasetId}/timeline`,
+      '/local/v1/upcoming',
+      '/local/v1/stats',
+      '/local/v1/handoff',
+    ];
+    const answered = Promise.all(urls.map((url) => fixture.get(url)));
     const waited = await Promise.race([
       answered.then(() => 'answered'),
       new Promise((resolve) => setTimeout(resolve, 10_000, 'still waiting after 10 s')),
     ]);
     expect(waited).toBe('answered');
-    expect((await answered).statusCode).toBe(200);
+    expect((await answered).map((answer) => answer.statusCode)).toEqual(urls.map(() => 200));
     expect(run.slices).toHaveLength(1);
     run.resume();
     await run.done;
