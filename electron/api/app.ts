@@ -139,9 +139,11 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   await app.register(async (v2) => {
     v2.addHook('onRequest', async (request) => {
-      request.auth = await options.store.whenIdle(() =>
+      request.auth = await options.store.whenReadable(() =>
         authenticator.authenticate(request.headers.authorization),
       );
+      // Outside the read: a write (bookkeeping) that waits for an export in progress, not the request.
+      authenticator.noteUse(request.auth.keyId);
     });
     await v2.register(rateLimit, {
       hook: 'onRequest',

@@ -43,15 +43,20 @@ export class Authenticator {
         CHALLENGE,
       );
     }
-    this.noteUse(identity.keyId);
     return identity;
   }
 
-  private noteUse(keyId: string): void {
+  /**
+   * Records that the key was used (at most every LAST_USED_RESOLUTION_MS): at once when the store is
+   * free, after an export in progress otherwise, never holding up the request that used it. Call it
+   * outside `whenReadable`, where a write is refused.
+   */
+  noteUse(keyId: string): void {
     const now = this.now();
     const last = this.lastRecorded.get(keyId);
     if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     this.lastRecorded.set(keyId, now.getTime());
-    recordKeyUse(this.store, keyId, now);
+    // Bookkeeping: its failure (the store closing) is not the request's.
+    this.store.whenIdle(() => recordKeyUse(this.store, keyId, now)).catch(() => {});
   }
 }

@@ -113,7 +113,7 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
     app.get(path, { schema }, async (request, reply) => {
       // Fastify checked the query and params against `schema`: R is what they are now.
       const body = read(request as FastifyRequest<R>);
-      return store.whenIdle(() => answer(request, reply, body()));
+      return store.whenReadable(() => answer(request, reply, body()));
     });
   };
 

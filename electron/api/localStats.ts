@@ -186,7 +186,10 @@ export function registerStatsRoute(
       const { orgId: _org, ...stats } = await knowledge.stats(orgId, groupBy, days, key, { weeks });
       if (key !== null && stats.groups.length === 0)
         throw new ApiError('NOT_FOUND', `no ${GROUP_NAME[groupBy]} '${quote(key)}' among the org's datasets`);
-      const body: StatsBody = { ...stats, syncedAt: await store.whenIdle(() => syncedAt(store, request)) };
+      const body: StatsBody = {
+        ...stats,
+        syncedAt: await store.whenReadable(() => syncedAt(store, request)),
+      };
       return answer(request, reply, body);
     },
   );

@@ -107,7 +107,7 @@ export function registerUpcomingRoute(
       const { orgId: _org, ...upcoming } = await knowledge.upcoming(orgId, hours);
       const body: UpcomingBody = {
         ...upcoming,
-        syncedAt: await store.whenIdle(() => syncedAt(store, request)),
+        syncedAt: await store.whenReadable(() => syncedAt(store, request)),
       };
       // The window's bounds move with the clock; the deadlines in it are the answer.
       return answer(request, reply, body, ['from', 'to']);

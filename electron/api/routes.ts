@@ -66,8 +66,8 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       });
       const requestedSize = integer(query.pageSize);
       const pageSize = requestedSize ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
-      // whenIdle: a sync commit in progress is not visible until it is whole.
-      return store.whenIdle(() => {
+      // whenReadable: a sync commit in progress is not visible until it is whole; an export is no wait.
+      return store.whenReadable(() => {
         const body = listDatasets(store, {
           ...selection,
           pageSize,
@@ -90,7 +90,7 @@ export function registerRoutes(app: FastifyInstance, options: RouteOptions): voi
       },
     },
     async (request, reply) =>
-      store.whenIdle(() => {
+      store.whenReadable(() => {
         const json = getDataset(store, {
           orgId: orgOf(request),
           datasetId: request.params.datasetId,

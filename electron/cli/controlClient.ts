@@ -106,8 +106,11 @@ async function readAnswer(
     for await (const text of lines()) {
       if (text === '') continue;
       const line = JSON.parse(text) as ControlLine;
-      if ('stdout' in line) out.stdout(line.stdout);
-      else if ('stderr' in line) out.stderr(line.stderr);
+      if ('stdout' in line) {
+        out.stdout(line.stdout);
+        // Read no further than our own stdout takes: the instance then waits too (a large `export -`).
+        if (out.drain) await out.drain();
+      } else if ('stderr' in line) out.stderr(line.stderr);
       else if (line.exit === 0) return line.result;
       else if (line.exit === 2) throw new CommandUsageError(line.error);
       else throw new CommandError(line.error);

@@ -15,6 +15,12 @@ import type { SecretKeeper } from '../sync/secrets';
 export interface CommandOutput {
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Resolves once the reader has taken what `stdout` was given, down to a bounded amount (backpressure:
+   * a large `export -` waits here between slices, never queuing the file in memory); rejects with a
+   * `CommandError` when the reader is gone. Absent where stdout never queues (a test's collector).
+   */
+  drain?(): Promise<void>;
 }
 
 /** A failure the user can act on: one line on stderr, exit code 1 (the CLI's `CliError`). */

@@ -8,10 +8,11 @@
  * flight run to their end first (`ControlChannel.close`).
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { ApiError, sendError } from '../api/errors';
-import { type CommandContext, type CommandOutput, failureOf } from './command';
+import { type CommandContext, CommandError, type CommandOutput, failureOf } from './command';
 import { COMMANDS, type CommandName, isCommandName } from './commands';
 import { CONTROL_HEADER, CONTROL_PATH, type ControlLine } from './protocol';
 
@@ -127,7 +128,7 @@ export async function registerControl(
     });
     if (!sent) return;
     const send = (line: ControlLine) => response.write(`${JSON.stringify(line)}\n`);
-    const out = coalesced(send);
+    const out = { ...coalesced(send), drain: () => drained(response) };
     const definition = COMMANDS[name] as { run: (...a: unknown[]) => Promise<unknown> };
     try {
       const result = await definition.run(options.context(), args, out);
@@ -159,6 +160,33 @@ export async function registerControl(
   };
 }
 
+/**
+ * Resolves once the answer's queued bytes went out to the CLI (`'drain'`), at once when few are queued;
+ * rejects when the CLI went away, so a command waiting here (a large `export -`) ends instead of holding
+ * the instance's memory, or its store, for a reader that is gone.
+ */
+function drained(response: ServerResponse): Promise<void> {
+  const gone = () => new CommandError('the command line stopped reading the answer');
+  if (response.destroyed || response.writableEnded) return Promise.reject(gone());
+  if (!response.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      off();
+      resolve();
+    };
+    const closed = (): void => {
+      off();
+      reject(gone());
+    };
+    const off = (): void => {
+      response.off('drain', done);
+      response.off('close', closed);
+    };
+    response.once('drain', done);
+    response.once('close', closed);
+  });
+}
+
 /** A count of work under way, and a promise for when none is. */
 class InFlight {
   private count = 0;
@@ -185,7 +213,9 @@ const CHUNK = 64 * 1024;
 
 /**
  * An export writes a snapshot in thousands of small pieces: one line each would cost more than the
- * export. Consecutive text of one stream goes out as one line; stdout and stderr keep their order.
+ * export. Consecutive text of one stream goes out as one line of about CHUNK characters (a slice of an
+ * export is cut into such lines, so the CLI never gathers a long one); stdout and stderr keep their
+ * order. At most CHUNK waits here; what went out waits in the response until the CLI reads it (`drained`).
  */
 function coalesced(send: (line: ControlLine) => void): CommandOutput & { flush(): void } {
   let stream: 'stdout' | 'stderr' = 'stdout';
@@ -200,7 +230,15 @@ function coalesced(send: (line: ControlLine) => void): CommandOutput & { flush()
     stream = to;
     pending += text;
     // Progress lines show as they happen; bulk output goes in chunks.
-    if (to === 'stderr' || pending.length >= CHUNK) flush();
+    if (to === 'stderr') return flush();
+    while (pending.length >= CHUNK) {
+      // Never between the two halves of a surrogate pair: the CLI writes each line out as UTF-8 alone.
+      const cut = isHighSurrogate(pending.charCodeAt(CHUNK - 1)) ? CHUNK - 1 : CHUNK;
+      send({ stdout: pending.slice(0, cut) });
+      pending = pending.slice(cut);
+    }
   };
   return { stdout: (text) => write('stdout', text), stderr: (text) => write('stderr', text), flush };
 }
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;

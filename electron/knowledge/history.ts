@@ -95,7 +95,7 @@ async function readDeliveries(
       slice.map((facts) => [facts.pk, [] as { deadline: number; delivered: number; status: number }[]]),
     );
     // Each slice waits for a chunked sync commit in progress: never half a commit.
-    await store.whenIdle(() =>
+    await store.whenReadable(() =>
       eachDelivery(
         store,
         slice.map((facts) => facts.pk),
@@ -154,7 +154,7 @@ export class HistoryIndex {
   }
 
   private async read(orgId: string, held: OrgHistory | undefined): Promise<OrgHistory> {
-    const [revision, unsorted] = await this.store.whenIdle(
+    const [revision, unsorted] = await this.store.whenReadable(
       () => [this.store.dataRevision, orgDatasetFacts(this.store, orgId, this.configs)] as const,
     );
     const facts = [...unsorted].sort((a, b) => a.pk - b.pk);

@@ -161,7 +161,7 @@ export class OnCallKnowledge {
     // Overdue is known only where a source of the org runs (its states say whether the data is stale).
     const syncing = !this.options.offline && this.options.sources().some((state) => state.orgId === orgId);
     const overdue = syncing ? await this.overdue(orgId) : null;
-    const stored = await this.options.store.whenIdle(() =>
+    const stored = await this.options.store.whenReadable(() =>
       readStoredFacts(this.options.store, orgId, since.getTime(), now.getTime()),
     );
     return assembleHandoff({

@@ -3,15 +3,29 @@
  * the local knowledge of those datasets (docs/architecture.md#snapshots): each one's timeline (oldest first), the acknowledgements
  * (open and ended), the org's sync outages and its incidents with their failures. The format:
  * docs/decisions.md "Snapshots: the local knowledge"; import reads it back (store/snapshot/importSnapshot.ts).
+ *
+ * The engine exports in slices (`exportSnapshotInSlices`, docs/decisions.md "Export in slices"): about
+ * SLICE_CHARS of text at a time, handed to the sink and awaited, with the writers held off meanwhile so
+ * the file is the org of one moment while readers go on.
  */
+import { inflateRawSync } from 'node:zlib';
 import type { SqlValue } from 'sql.js';
-import type { Store } from '../store/database';
-import { unpackTasks } from '../store/schema/tasksBlob';
+import type { Rows, Store } from '../store/database';
+import { getOrg } from '../store/tables/orgs';
 import type { SnapshotCounts } from '../store/snapshot/importSnapshot';
 import { recordJsonSql } from './recordSql';
 
+/** Text handed to the sink at a time: a few milliseconds of work, and what a slow reader may have queued. */
+export const SLICE_CHARS = 1024 * 1024;
+
 const EXPORT_RECORD = `SELECT ${recordJsonSql({ includeRunDetails: true, eventLimit: '-1' })}
   FROM datasets d WHERE d.org_id = ? ORDER BY d.name_key, d.dataset_id`;
+
+/**
+ * Each delivery's tasks as stored: the text `tasksText` wrote (JSON.stringify's own output, which parsing
+ * and writing again gives back unchanged), so it goes out as it is, without a parse.
+ */
+const EXPORT_TASKS = 'SELECT delivery_id, json FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id';
 
 /** Knowledge of the org's datasets only: what import checks against the file's datasets. */
 const OF_A_DATASET = (table: string): string =>
@@ -52,52 +66,151 @@ export type ExportCounts = SnapshotCounts;
 
 const text = (value: SqlValue | undefined): string | null => (value == null ? null : String(value));
 
-/** Writes the org's snapshot as JSON text, one record at a time (a large org is never one string). */
+/** Where the pieces of the file go; `full` says a slice is ready and the export should yield. */
+interface Pieces {
+  write(text: string): void;
+  readonly full: boolean;
+}
+
+/** How far an export is, after each slice: records (datasets and tasks of deliveries) of the total. */
+export interface ExportProgress {
+  records: number;
+  total: number;
+}
+
+/** Where an export in slices goes. */
+export interface ExportSink {
+  /** Takes one slice of the text; the next is produced once this resolves (backpressure). */
+  write(text: string): Promise<void>;
+  /** After each slice is written but the last (the caller tells of the end itself). */
+  progress?(progress: ExportProgress): void;
+}
+
+/**
+ * Writes the org's snapshot in one synchronous run, one piece at a time (never one string): for tests
+ * and tools. The engine uses `exportSnapshotInSlices`, which leaves the event loop free.
+ */
 export function exportSnapshot(store: Store, orgId: string, write: (chunk: string) => void): ExportCounts {
-  write('{"datasets":[');
+  const parts = snapshotParts(store, orgId, { write, full: false });
+  for (;;) {
+    const step = parts.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Writes the org's snapshot in slices of about SLICE_CHARS, each awaited by `sink.write` before the next
+ * is read, with the writers held off throughout (`Store.holdingWriters`): the file is the org of one
+ * moment, readers are answered between slices, and a commit waits for the end. Null when there is no such
+ * org (nothing is written).
+ */
+export async function exportSnapshotInSlices(
+  store: Store,
+  orgId: string,
+  sink: ExportSink,
+): Promise<ExportCounts | null> {
+  return store.holdingWriters(async () => {
+    if (!getOrg(store, orgId)) return null;
+    const total =
+      Number(store.value<number>('SELECT count(*) FROM datasets WHERE org_id = ?', [orgId])) +
+      Number(store.value<number>('SELECT count(*) FROM delivery_tasks WHERE org_id = ?', [orgId]));
+    let pieces: string[] = [];
+    let size = 0;
+    const slice = {
+      write(text: string) {
+        pieces.push(text);
+        size += text.length;
+      },
+      get full() {
+        return size >= SLICE_CHARS;
+      },
+    };
+    const parts = snapshotParts(store, orgId, slice);
+    const flush = async (): Promise<void> => {
+      const text = pieces.join('');
+      pieces = [];
+      size = 0;
+      await sink.write(text);
+    };
+    try {
+      for (;;) {
+        const step = parts.next();
+        await flush();
+        if (step.done) return step.value;
+        sink.progress?.({ records: step.value, total });
+        // A sink that resolves at once (a fast pipe) still lets timers and requests in between slices.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      // Stopped early (the reader went away): the open statement is freed.
+      parts.return(undefined as never);
+    }
+  });
+}
+
+/**
+ * The snapshot's text, into `out`; yields the records written so far whenever `out` is full, and
+ * returns the counts. Rows are read through `openRows`, so a pause between two slices keeps each
+ * query where it was.
+ */
+function* snapshotParts(store: Store, orgId: string, out: Pieces): Generator<number, ExportCounts> {
+  out.write('{"datasets":[');
   // Run details as stored (given by the source), never the ones derived from tasks: a re-import must not
   // freeze a derivation, or an empty list for tasks that arrive later.
   let separator = '\n';
-  const datasets = store.eachValue<string>(EXPORT_RECORD, [orgId], (record) => {
-    write(separator + record);
+  let datasets = 0;
+  for (const [record] of rows(store, EXPORT_RECORD, [orgId])) {
+    out.write(separator + String(record));
     separator = ',\n';
-  });
-  write('\n],"tasks":{');
+    datasets++;
+    if (out.full) yield datasets;
+  }
+  out.write('\n],"tasks":{');
   separator = '\n';
-  const tasks = store.eachValue<string>(
-    'SELECT delivery_id FROM delivery_tasks WHERE org_id = ? ORDER BY delivery_id',
-    [orgId],
-    (deliveryId) => {
-      const blob = store.value<Uint8Array>(
-        'SELECT json FROM delivery_tasks WHERE org_id = ? AND delivery_id = ?',
-        [orgId, deliveryId],
-      );
-      write(`${separator}${JSON.stringify(deliveryId)}:${JSON.stringify(unpackTasks(blob!))}`);
-      separator = ',\n';
-    },
-  );
-  return { datasets, tasks, ...exportKnowledge(store, orgId, write) };
+  let tasks = 0;
+  for (const [deliveryId, blob] of rows(store, EXPORT_TASKS, [orgId])) {
+    const stored = inflateRawSync(blob as Uint8Array).toString('utf8');
+    out.write(`${separator}${JSON.stringify(deliveryId)}:${stored}`);
+    separator = ',\n';
+    tasks++;
+    if (out.full) yield datasets + tasks;
+  }
+  const knowledge = yield* exportKnowledge(store, orgId, out, datasets + tasks);
+  return { datasets, tasks, ...knowledge };
+}
+
+/** The rows of a query, a statement of their own, freed when the loop ends or is left. */
+function* rows(store: Store, sql: string, params: SqlValue[]): Generator<SqlValue[], void> {
+  const open: Rows = store.openRows(sql, params);
+  try {
+    for (let row = open.next(); row !== undefined; row = open.next()) yield row;
+  } finally {
+    open.close();
+  }
 }
 
 /** The timeline (a dataset per line), acknowledgements, sync outages and incidents (one per line), and the end. */
-function exportKnowledge(
+function* exportKnowledge(
   store: Store,
   orgId: string,
-  write: (chunk: string) => void,
-): Omit<ExportCounts, 'datasets' | 'tasks'> {
-  write('\n},"timeline":{');
+  out: Pieces,
+  records: number,
+): Generator<number, Omit<ExportCounts, 'datasets' | 'tasks'>> {
+  out.write('\n},"timeline":{');
   let separator = '\n';
   let dataset: string | null = null;
   let entries: string[] = [];
   const flush = (): void => {
     if (dataset === null) return;
-    write(`${separator}${JSON.stringify(dataset)}:[${entries.join(',')}]`);
+    out.write(`${separator}${JSON.stringify(dataset)}:[${entries.join(',')}]`);
     separator = ',\n';
   };
-  const timelineEntries = store.eachRow(EXPORT_TIMELINE, [orgId], (row) => {
+  let timelineEntries = 0;
+  for (const row of rows(store, EXPORT_TIMELINE, [orgId])) {
     const [datasetId, at, kind, from, to, deliveryId, note, by] = row;
     if (datasetId !== dataset) {
       flush();
+      if (out.full) yield records;
       dataset = String(datasetId);
       entries = [];
     }
@@ -112,33 +225,45 @@ function exportKnowledge(
         by: text(by),
       }),
     );
-  });
+    timelineEntries++;
+  }
   flush();
-  write('\n},"acknowledgements":[');
+  out.write('\n},"acknowledgements":[');
   separator = '\n';
-  const acknowledgements = store.eachRow(EXPORT_ACKNOWLEDGEMENTS, [orgId], (row) => {
+  let acknowledgements = 0;
+  for (const row of rows(store, EXPORT_ACKNOWLEDGEMENTS, [orgId])) {
     const [datasetId, deliveryId, status, causeId, note, by, at, endedAt, endReason] = row.map(text);
-    write(
+    out.write(
       separator +
         JSON.stringify({ datasetId, deliveryId, status, causeId, note, by, at, endedAt, endReason }),
     );
     separator = ',\n';
-  });
-  write('\n],"syncOutages":[');
+    acknowledgements++;
+    if (out.full) yield records;
+  }
+  out.write('\n],"syncOutages":[');
   separator = '\n';
-  const syncOutages = store.eachRow(EXPORT_SYNC_OUTAGES, [orgId], (row) => {
+  let syncOutages = 0;
+  for (const row of rows(store, EXPORT_SYNC_OUTAGES, [orgId])) {
     const [sourceId, sourceName, lastSuccessAt, lostAt, regainedAt] = row.map(text);
-    write(separator + JSON.stringify({ sourceId, sourceName, lastSuccessAt, lostAt, regainedAt }));
+    out.write(separator + JSON.stringify({ sourceId, sourceName, lastSuccessAt, lostAt, regainedAt }));
     separator = ',\n';
-  });
-  write('\n],"incidents":[');
-  const incidents = exportIncidents(store, orgId, write);
-  write('\n]}\n');
+    syncOutages++;
+    if (out.full) yield records;
+  }
+  out.write('\n],"incidents":[');
+  const incidents = yield* exportIncidents(store, orgId, out, records);
+  out.write('\n]}\n');
   return { timelineEntries, acknowledgements, syncOutages, incidents };
 }
 
 /** The incidents, one per line with its failures; returns how many. */
-function exportIncidents(store: Store, orgId: string, write: (chunk: string) => void): number {
+function* exportIncidents(
+  store: Store,
+  orgId: string,
+  out: Pieces,
+  records: number,
+): Generator<number, number> {
   let separator = '\n';
   let count = 0;
   let incident: Record<string, unknown> | null = null;
@@ -147,16 +272,17 @@ function exportIncidents(store: Store, orgId: string, write: (chunk: string) => 
     if (incident === null) return;
     // `failures` last: the incident's fields as import lists them, then its failures as written.
     const head = JSON.stringify(incident);
-    write(`${separator}${head.slice(0, -1)},"failures":[${failures.join(',')}]}`);
+    out.write(`${separator}${head.slice(0, -1)},"failures":[${failures.join(',')}]}`);
     separator = ',\n';
     count++;
   };
-  store.eachRow(EXPORT_INCIDENTS, [orgId], (row) => {
+  for (const row of rows(store, EXPORT_INCIDENTS, [orgId])) {
     const [incidentId, causeId, title, firstFailureAt, lastFailureAt, openedAt, endedAt] = row
       .slice(0, 7)
       .map(text);
     if (incident === null || incident.incidentId !== incidentId) {
       flush();
+      if (out.full) yield records;
       incident = { incidentId, causeId, title, firstFailureAt, lastFailureAt, openedAt, endedAt };
       failures = [];
     }
@@ -164,7 +290,7 @@ function exportIncidents(store: Store, orgId: string, write: (chunk: string) => 
     failures.push(
       JSON.stringify({ datasetId, deliveryId, status, failureAt, learnedAt, endedAt: failureEndedAt }),
     );
-  });
+  }
   flush();
   return count;
 }

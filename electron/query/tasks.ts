@@ -54,12 +54,12 @@ export async function readDeliveryTasks<T>(
   answer: (result: TasksResult) => T,
 ): Promise<T> {
   const read = () => getDeliveryTasks(store, request.orgId, request.deliveryId, request.includeRunDetails);
-  const first = await store.whenIdle(() => {
+  const first = await store.whenReadable(() => {
     const result = read();
     const remote = readThrough && !result.found && result.reason === 'tasks-not-synced';
     return remote ? undefined : { answered: answer(result) };
   });
   if (first) return first.answered;
   await readThrough?.(request.orgId, request.deliveryId);
-  return store.whenIdle(() => answer(read()));
+  return store.whenReadable(() => answer(read()));
 }

@@ -1,6 +1,8 @@
 /**
  * The engine's side of the RPC contract (shared/rpc.ts): one handler per call, for both transports.
- * Every store use waits for a sync commit in progress (`whenIdle`), so a window never reads half a commit.
+ * Every store use waits for a sync commit in progress, so a window never reads half a commit: a write
+ * through `whenIdle` (which also waits for an export in progress), a read through `whenReadable` (which
+ * does not, docs/decisions.md "Export in slices").
  */
 import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings';
@@ -13,7 +15,7 @@ import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/tables/settings';
 import { clearSnooze, listSnoozes, setSnooze } from '../store/tables/snoozes';
 import { deadlineConfigs, getDataset, resolveDatasetId } from '../query/dataset';
-import { exportSnapshot } from '../query/exportSnapshot';
+import { exportSnapshotInSlices } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
 import { parseSelection } from '../query/selection';
 import { readDeliveryTasks } from '../query/tasks';
@@ -58,9 +60,11 @@ export interface RpcDeps extends SourceDeps {
 export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
   const { store, now } = deps;
   const idle = <T>(fn: () => T): Promise<T> => store.whenIdle(fn);
+  /** For reads only: answered while an export holds the writers (docs/decisions.md "Export in slices"). */
+  const read = <T>(fn: () => T): Promise<T> => store.whenReadable(fn);
   const knowledge = deps.knowledge ?? new OnCallKnowledge({ store, now, sources: () => deps.sync.states() });
   const knownOrg = async <T>(orgId: string, answer: () => Promise<T>): Promise<T> => {
-    if (!(await idle(() => getOrg(store, orgId))))
+    if (!(await read(() => getOrg(store, orgId))))
       throw new RpcError('not-found', `no org '${orgId}' in this mirror`);
     return answer();
   };
@@ -76,14 +80,14 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
   return {
     'database.status': async () => databaseStatus(store, deps.runtime.dataDir),
     'orgs.list': () =>
-      idle(() =>
+      read(() =>
         listOrgs(store).map(({ id, name, datasets, lastSyncedAt }) => ({ id, name, datasets, lastSyncedAt })),
       ),
     // Parsed once, here; a bad filter or sort is the query layer's InvalidArgument (dispatch translates it).
     'datasets.rows': async (request) => {
       const page = { ...parseSelection(request), pageSize: request.pageSize, pageToken: request.pageToken };
       const [{ rows, configs }, overdue] = await Promise.all([
-        idle(() => {
+        read(() => {
           const listed = listRows(store, page);
           const ids = listed.rows.map((row) => row.datasetId);
           return { rows: listed, configs: deadlineConfigs(store, request.orgId, ids) };
@@ -111,10 +115,10 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     },
     'datasets.counts': async (request) => {
       const selection = parseSelection(request);
-      return idle(() => statusCounts(store, selection));
+      return read(() => statusCounts(store, selection));
     },
     'dataset.get': (request) =>
-      idle(() => {
+      read(() => {
         const json = getDataset(store, {
           orgId: request.orgId,
           datasetId: request.datasetId,
@@ -155,7 +159,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       return idle(settingsView);
     },
     ...sourceHandlers(deps),
-    'keys.list': () => idle(() => listApiKeys(store)),
+    'keys.list': () => read(() => listApiKeys(store)),
     'keys.create': ({ orgId, name }) =>
       idle(() => {
         try {
@@ -169,7 +173,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
         }
       }),
     'keys.revoke': ({ id }) => idle(() => ({ revoked: revokeApiKey(store, id, now()) })),
-    'snoozes.list': ({ orgId }) => idle(() => listSnoozes(store, orgId, now())),
+    'snoozes.list': ({ orgId }) => read(() => listSnoozes(store, orgId, now())),
     'snoozes.set': async ({ orgId, datasetId, kind }) => {
       const snooze = await idle(() => setSnooze(store, orgId, datasetId, kind, now()));
       deps.alertsChanged?.();
@@ -180,7 +184,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       deps.alertsChanged?.();
       return { cleared };
     },
-    'incidents.list': ({ orgId }) => idle(() => listIncidents(store, orgId)),
+    'incidents.list': ({ orgId }) => read(() => listIncidents(store, orgId)),
     'acks.set': async ({ orgId, datasetId, causeId, note }) => {
       const who = { by: acknowledgerName(deps.settings.read()), now: now() };
       const acknowledged = await idle(() => {
@@ -208,9 +212,9 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       deps.alertsChanged?.();
       return { cleared };
     },
-    'acks.list': ({ orgId, includeEnded }) => idle(() => listAcknowledgements(store, orgId, includeEnded)),
+    'acks.list': ({ orgId, includeEnded }) => read(() => listAcknowledgements(store, orgId, includeEnded)),
     'dataset.triage': ({ orgId, datasetId }) =>
-      idle(() => {
+      read(() => {
         const found = incidentOfDataset(store, orgId, datasetId);
         return found
           ? {
@@ -225,7 +229,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       }),
     // As /local/v1 answers it: an unknown dataset is not found (not the org's outages alone).
     'dataset.timeline': ({ orgId, datasetId }) =>
-      idle(() => {
+      read(() => {
         const id = resolveDatasetId(store, orgId, datasetId);
         if (id === null) throw new RpcError('not-found', `no dataset '${datasetId}' in org '${orgId}'`);
         return datasetTimeline(store, orgId, id, TIMELINE_LIMIT);
@@ -246,27 +250,33 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       }),
     'stats.get': ({ orgId, groupBy, days, key, weeks }) =>
       knownOrg(orgId, () => knowledge.stats(orgId, groupBy, days, key ?? null, { weeks: weeks ?? true })),
-    'data.export': ({ orgId }) =>
-      idle(() => {
-        const stamp = now().toISOString().replace(/[:.]/g, '-');
-        const path = join(deps.runtime.dataDir, EXPORTS_FOLDER, `${orgId}-${stamp}.json`);
-        if (!getOrg(store, orgId)) throw new RpcError('not-found', `no org '${orgId}' in this mirror`);
-        // The CLI's export check: `exports/` made when missing, refused when it is a link back into
-        // the data directory (docs/decisions.md "The data directory is the engine's alone").
-        try {
-          const counts = writeExportFile(deps.runtime.dataDir, path, (append) =>
-            exportSnapshot(store, orgId, append),
+    'data.export': async ({ orgId }) => {
+      const stamp = now().toISOString().replace(/[:.]/g, '-');
+      const path = join(deps.runtime.dataDir, EXPORTS_FOLDER, `${orgId}-${stamp}.json`);
+      const missing = () => new RpcError('not-found', `no org '${orgId}' in this mirror`);
+      if (!(await read(() => getOrg(store, orgId)))) throw missing();
+      // The CLI's export check: `exports/` made when missing, refused when it is a link back into
+      // the data directory (docs/decisions.md "The data directory is the engine's alone"). In slices,
+      // so the window and the API are answered while a large org is written (docs/decisions.md
+      // "Export in slices").
+      try {
+        const counts = await writeExportFile(deps.runtime.dataDir, path, async (append) => {
+          const exported = await exportSnapshotInSlices(store, orgId, {
+            write: (text) => append(Buffer.from(text)),
+          });
+          if (exported === null) throw missing();
+          return exported;
+        });
+        return { path, datasets: counts.datasets };
+      } catch (error) {
+        // The window names no file: say what to do about its folder (the CLI's words are about a path).
+        if (error instanceof ExportFileError)
+          throw new RpcError(
+            'unavailable',
+            `the export folder ${dirname(path)} cannot be used (${error.message}); make it a plain folder, or export with \`dataset-health export --org ${orgId} FILE\` to a file of your choice`,
           );
-          return { path, datasets: counts.datasets };
-        } catch (error) {
-          // The window names no file: say what to do about its folder (the CLI's words are about a path).
-          if (error instanceof ExportFileError)
-            throw new RpcError(
-              'unavailable',
-              `the export folder ${dirname(path)} cannot be used (${error.message}); make it a plain folder, or export with \`dataset-health export --org ${orgId} FILE\` to a file of your choice`,
-            );
-          throw error;
-        }
-      }),
+        throw error;
+      }
+    },
   };
 }

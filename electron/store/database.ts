@@ -21,6 +21,7 @@ import {
   persistenceOf,
 } from './storeOptions';
 import { ChunkLock, type ChunkRunner } from './chunkLock';
+import { type Rows, openRows } from './rows';
 import { NEW_PAGE_SIZE, configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
 
 export { loadSqlJs } from './sqlJs';
@@ -35,7 +36,8 @@ export interface TransactionOptions {
   dataChange?: boolean;
 }
 
-export { type ChunkRunner, StoreBusyError } from './chunkLock';
+export { type ChunkRunner, StoreBusyError, StoreReadOnlyError } from './chunkLock';
+export type { Rows } from './rows';
 
 const NO_LOG: StoreLogger = { warn: () => {}, error: () => {} };
 
@@ -152,7 +154,7 @@ export class Store {
    */
   transaction<T>(fn: () => T, options: TransactionOptions = {}): T {
     const dataChange = options.dataChange ?? true;
-    this.checkFree();
+    this.lock.checkWritable();
     if (this.depth > 0) {
       this.dataChange ||= dataChange;
       return this.nested(fn);
@@ -204,12 +206,42 @@ export class Store {
   }
 
   /**
-   * Runs `fn` once no chunked transaction is open. The check and the call happen in one synchronous step,
-   * so nothing can begin in between: every asynchronous user of the store (API requests, saves,
-   * read-through writes) goes through here.
+   * Runs `fn` once no chunked transaction is open and no export holds the writers. The check and the
+   * call happen in one synchronous step, so nothing can begin in between: every asynchronous user of the
+   * store that may write (saves, read-through writes, acknowledgements) goes through here.
    */
   whenIdle<T>(fn: () => T): Promise<T> {
     return this.lock.whenIdle(fn);
+  }
+
+  /**
+   * Runs `fn`, which only reads, once no chunked transaction is open: unlike `whenIdle` it does not wait
+   * for an export in progress, so API requests and the window's reads are answered while a large export
+   * runs. A write inside it throws `StoreReadOnlyError` (a bug), before anything changes.
+   */
+  whenReadable<T>(fn: () => T): Promise<T> {
+    return this.lock.whenReadable(fn);
+  }
+
+  /**
+   * Runs `work` with the writers held off (docs/decisions.md "Export in slices"): it may read across many
+   * turns of the event loop (`openRows`) and sees the data of one moment. Meanwhile readers
+   * (`whenReadable`) go on, and writers (`whenIdle`, a chunked transaction) wait until it ends: none fails
+   * because of it. It starts once a chunked transaction in progress and the writers already waiting are
+   * done, so a stream of exports never starves a sync.
+   */
+  async holdingWriters<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.lock.holdWriters();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  /** The rows of `sql`, one `next` at a time: across turns only inside `holdingWriters` (nothing changes them). */
+  openRows(sql: string, params: BindParams = []): Rows {
+    return openRows(this.db, () => this.checkFree(), sql, params);
   }
 
   /** A chunked transaction is open and the caller is not one of its slices. */
@@ -312,7 +344,7 @@ export class Store {
 
   /** Runs a write; outside a transaction it is its own transaction. */
   run(sql: string, params: BindParams = []): number {
-    this.checkFree();
+    this.lock.checkWritable();
     if (this.depth === 0) return this.transaction(() => this.run(sql, params));
     const statement = this.statement(sql);
     try {

@@ -17,7 +17,7 @@ export async function runCrawl(ctx: CycleContext): Promise<CycleOutcome> {
   const { store, orgId } = ctx;
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
-  const firstSync = await store.whenIdle(() => !hasCompletedCrawl(store, orgId));
+  const firstSync = await store.whenReadable(() => !hasCompletedCrawl(store, orgId));
   // Crawls (at start, then every 15 minutes) clear what a killed process left; polls touch no disk.
   await removeLeftoverSpools(ctx.spool.dir);
   // The whole org's fingerprints, read once: a complete crawl also needs them to find removed datasets.

@@ -101,7 +101,9 @@ export async function withFailedTasks<T>(
 ): Promise<T> {
   const stop = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
-  const deliveries = await ctx.store.whenIdle(() => deliveriesNeedingTasks(ctx.store, ctx.orgId, changed));
+  const deliveries = await ctx.store.whenReadable(() =>
+    deliveriesNeedingTasks(ctx.store, ctx.orgId, changed),
+  );
   const fetching = fetchTasksOf({ ...ctx, signal }, deliveries, counts);
   fetching.catch(() => {});
   let result: T;

@@ -24,7 +24,8 @@ export async function runPoll(ctx: CycleContext): Promise<CycleOutcome> {
   const { store, orgId } = ctx;
   const startedAt = ctx.now();
   const counts = { ...EMPTY_COUNTS };
-  const troubled = await store.whenIdle(() => troubledDatasets(store, orgId));
+  // Reads go on while an export holds the writers; the cycle's commit waits for its end.
+  const troubled = await store.whenReadable(() => troubledDatasets(store, orgId));
   // A poll's changes stay far below the memory bound, so it writes no spool; a burst past it would.
   const changes = new ChangeSet(ctx.spool, () =>
     ctx.progress(`poll: more changed datasets than memory keeps: the rest wait on disk`),

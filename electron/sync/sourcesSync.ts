@@ -122,7 +122,7 @@ export class SourcesSync {
     // retries once, soon, and gives up within READ_THROUGH_TIMEOUT_MS.
     const runner = [...this.runners.values()].find((r) => r.state.orgId === orgId);
     const client = runner?.client?.with({ timeoutMs: READ_THROUGH_TIMEOUT_MS, retry: READ_THROUGH_RETRY });
-    if (!client || !(await store.whenIdle(() => hasDelivery(store, orgId, deliveryId)))) return false;
+    if (!client || !(await store.whenReadable(() => hasDelivery(store, orgId, deliveryId)))) return false;
     try {
       const tasks = await fetchTasks(client, deliveryId);
       if (tasks === null) return false;

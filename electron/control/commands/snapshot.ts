@@ -5,17 +5,18 @@
  */
 import { isAbsolute } from 'node:path';
 import Type from 'typebox';
-import { exportSnapshot } from '../../query/exportSnapshot';
+import { exportSnapshotInSlices } from '../../query/exportSnapshot';
 import { ExportFileError, writeExportFile } from '../../store/snapshot/exportFile';
 import { getOrg } from '../../store/tables/orgs';
 import { SnapshotError, importSnapshotFile } from '../../store/snapshot/importSnapshot';
 import type { SnapshotLimits } from '../../store/snapshot/snapshotLimits';
-import { CommandError, READ_ONLY, command } from '../command';
+import { CommandError, READ_ONLY, type RunningInstance, command } from '../command';
 import { incidentGapMs } from '../../../shared/settings';
 import { type ImportHandle, openForImport, openImportFile } from './importFile';
 import { IMPORT_STALL_MS, MAX_IMPORT_MIB } from './importLimits';
 import { type ProgressClock, reportImportProgress } from './importProgress';
 import { checkOrg } from './org';
+import { ProgressLine } from './progress';
 
 const MiB = 1024 * 1024;
 
@@ -159,13 +160,41 @@ export const exportData = command({
     },
     { additionalProperties: false },
   ),
-  async run({ store, dataDir }, { org, path }, out) {
+  async run({ store, dataDir, now, instance }, { org, path }, out) {
     checkOrg(org);
     if (path !== '-') absolute(path);
-    await store.whenIdle(() => {
-      if (!getOrg(store, org)) throw new CommandError(`no org '${org}' in this data directory`);
+    const noOrg = () => new CommandError(`no org '${org}' in this data directory`);
+    // Before the target is looked at, as always; asked again once the writers are held.
+    if (!(await store.whenReadable(() => getOrg(store, org)))) throw noOrg();
+    // In slices, the writers held off (docs/decisions.md "Export in slices"): the instance answers its API
+    // and window meanwhile, and a sync's commit waits for the end.
+    const progress = new ProgressLine({
+      doing: `Exporting org ${org}`,
+      unit: ['record', 'records'],
+      now: () => now().getTime(),
+      print: (line) => out.stderr(line),
+    });
+    const stop = exportStop(instance, path);
+    let bytes = 0;
+    const exported = async (write: (text: string) => Promise<void>) => {
+      const counts = await exportSnapshotInSlices(store, org, {
+        write: async (text) => {
+          stop.check();
+          await write(text);
+        },
+        progress: ({ records, total }) => progress.update(records, bytes, { units: total }),
+      });
+      if (counts === null) throw noOrg();
+      return counts;
+    };
+    try {
       if (path === '-') {
-        exportSnapshot(store, org, (text) => out.stdout(text));
+        await exported(async (text) => {
+          out.stdout(text);
+          bytes += Buffer.byteLength(text);
+          // The reader's pace: through the instance, at most a slice waits for the CLI (control/server.ts).
+          if (out.drain) await stop.race(out.drain());
+        });
         return;
       }
       // Checked here, so alone and in the running instance alike: never into the data directory's own
@@ -173,7 +202,13 @@ export const exportData = command({
       // and renamed, so an interrupted export never leaves half a file.
       let counts;
       try {
-        counts = writeExportFile(dataDir, path, (append) => exportSnapshot(store, org, append));
+        counts = await writeExportFile(dataDir, path, (append) =>
+          exported(async (text) => {
+            const encoded = Buffer.from(text);
+            bytes += encoded.length;
+            await append(encoded);
+          }),
+        );
       } catch (error) {
         if (error instanceof ExportFileError) throw new CommandError(error.message);
         throw error;
@@ -181,11 +216,62 @@ export const exportData = command({
       out.stderr(
         `Exported ${counts.datasets} datasets and the tasks of ${counts.tasks} deliveries to ${path}${knowledgeNote(counts)}.\n`,
       );
-    });
+    } finally {
+      stop.dispose();
+    }
   },
   ifOutcomeUnknown: ({ path }) =>
     path === '-' ? READ_ONLY : 'the file is replaced whole or not at all: exporting again is safe',
 });
+
+/**
+ * What ends an export before its last slice: in the instance, the instance stopping (it waits for its
+ * commands); alone, SIGINT/SIGTERM while writing a file, so the temp file is removed (`export -` alone
+ * keeps Node's own handling: the reader sees the output end).
+ */
+function exportStop(
+  instance: RunningInstance | undefined,
+  path: string,
+): { check(): void; race<T>(waiting: Promise<T>): Promise<T>; dispose(): void } {
+  const unfinished = path === '-' ? 'the export was not finished' : 'no file was written';
+  let stopped: string | null = null;
+  let wake: (() => void) | undefined;
+  const note = (why: string): void => {
+    stopped ??= why;
+    wake?.();
+  };
+  const stopping = () => note(`the running ${instance!.purpose} is stopping`);
+  const signal = (name: NodeJS.Signals) => note(`export stopped by ${name}`);
+  if (instance) {
+    if (instance.stopping.aborted) stopping();
+    instance.stopping.addEventListener('abort', stopping, { once: true });
+  } else if (path !== '-') {
+    process.on('SIGINT', signal);
+    process.on('SIGTERM', signal);
+  }
+  const check = (): void => {
+    if (stopped !== null) throw new CommandError(`${stopped}: ${unfinished}`);
+  };
+  return {
+    check,
+    race: (waiting) =>
+      new Promise((resolve, reject) => {
+        wake = () => {
+          try {
+            check();
+          } catch (error) {
+            reject(error);
+          }
+        };
+        waiting.then(resolve, reject).finally(() => (wake = undefined));
+      }),
+    dispose: () => {
+      instance?.stopping.removeEventListener('abort', stopping);
+      process.off('SIGINT', signal);
+      process.off('SIGTERM', signal);
+    },
+  };
+}
 
 /** The local knowledge a snapshot carried (docs/architecture.md#snapshots), when it carried any: ` (with 3 timeline entries, …)`. */
 function knowledgeNote(counts: {

@@ -8,7 +8,7 @@
  */
 import { type BigIntStats, lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeFileAtomicSync } from '../instance/atomicFile';
+import { writeFileAtomic } from '../instance/atomicFile';
 
 /** The data directory's folder for exports (the window writes `<org>-<time>.json` there). */
 export const EXPORTS_FOLDER = 'exports';
@@ -22,18 +22,19 @@ export class ExportFileError extends Error {
 }
 
 /**
- * Writes `path` atomically (writeFileAtomicSync) once it is known to lie outside `dataDir` or in its
- * `exports/` folder (made when missing, as the window makes it). What `write` throws is passed on; a
- * refused target or a failed write is an `ExportFileError`.
+ * Writes `path` atomically (writeFileAtomic: a temp file beside it, fsynced, renamed over it) once it is
+ * known to lie outside `dataDir` or in its `exports/` folder (made when missing, as the window makes it).
+ * `append` resolves once its bytes are written, so a large export never queues in memory. What `write`
+ * throws is passed on, and leaves no file; a refused target or a failed write is an `ExportFileError`.
  */
-export function writeExportFile<T>(
+export async function writeExportFile<T>(
   dataDir: string,
   path: string,
-  write: (append: (text: string) => void) => T,
-): T {
+  write: (append: (bytes: Uint8Array) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const target = resolve(path);
   try {
-    return writeFileAtomicSync(exportTarget(dataDir, target), write);
+    return await writeFileAtomic(exportTarget(dataDir, target), write);
   } catch (error) {
     if (!isFileSystemError(error)) throw error;
     throw new ExportFileError(`cannot write ${target}: ${failure(error, target)}`);

@@ -20,7 +20,7 @@ export async function remoteHashes(store: Store, orgId: string): Promise<Fingerp
   const hashes: Fingerprints = new Map();
   let after = '';
   for (;;) {
-    const read = await store.whenIdle(() =>
+    const read = await store.whenReadable(() =>
       store.eachRow(
         'SELECT dataset_id, remote_hash FROM datasets WHERE org_id = ? AND dataset_id > ? ORDER BY dataset_id LIMIT ?',
         [orgId, after, BATCH],
@@ -44,7 +44,7 @@ export async function remoteHashesOf(
   const hashes: Fingerprints = new Map();
   for (let start = 0; start < datasetIds.length; start += BATCH) {
     const batch = datasetIds.slice(start, start + BATCH);
-    await store.whenIdle(() =>
+    await store.whenReadable(() =>
       store.eachRow(
         `SELECT dataset_id, remote_hash FROM datasets WHERE org_id = ? AND dataset_id IN (SELECT value FROM json_each(?))`,
         [orgId, JSON.stringify(batch)],
