@@ -10,7 +10,7 @@ import {
   HABIT_DELIVERIES,
   HABIT_MIN_SETTLED,
 } from '../../shared/upcoming';
-import { type DatasetHistory, STATUS_CODE, STATUS_NAME, isSettled } from './history';
+import { type DatasetHistory, STATUS_CODE, STATUS_NAME, isSettled } from './historyColumns';
 
 /** The median of values (sorted in place); null when there are none. */
 export function median(values: number[]): number | null {
@@ -20,14 +20,17 @@ export function median(values: number[]): number | null {
   return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
 }
 
+/** The habits of the deliveries [start, end) of `history`'s arrays (a block holds many datasets' end to end). */
 export function habitsOf(
   history: Pick<DatasetHistory, 'deadlines' | 'delivered' | 'statuses'>,
+  start = 0,
+  end = history.statuses.length,
 ): DeliveryHabits {
   let settled = 0;
   let onTime = 0;
   let latest: number | null = null;
   const offsets: number[] = [];
-  for (let i = 0; i < history.statuses.length && settled < HABIT_DELIVERIES; i += 1) {
+  for (let i = start; i < end && settled < HABIT_DELIVERIES; i += 1) {
     const code = history.statuses[i]!;
     if (!isSettled(code)) continue;
     settled += 1;

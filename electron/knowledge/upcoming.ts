@@ -12,24 +12,48 @@ import {
   type UpcomingDeadline,
   type UpcomingDeadlines,
 } from '../../shared/upcoming';
+import type { DeadlineConfig } from '../../shared/schemas';
 import { type DeadlineClock, scheduleKey } from './deadlineClock';
 import { habitsOf } from './habits';
-import type { DatasetHistory, OrgHistory } from './history';
+import type { HistoryBlock, OrgHistory } from './history';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Habits per history read: a dataset's deliveries array is kept until its record changes. */
-const habitsCache = new WeakMap<Uint8Array, DeliveryHabits>();
+/**
+ * Habits per block, made when first asked: a block never changes, so they hold as long as it is held
+ * (a refresh that changes a dataset builds its block anew, without them).
+ */
+const habitsCache = new WeakMap<HistoryBlock, (DeliveryHabits | undefined)[]>();
+/** Which of a block's datasets are at risk (1), made for the whole block at once: the handoff asks for all. */
+const riskCache = new WeakMap<HistoryBlock, Uint8Array>();
 
-function habitsOfDataset(dataset: DatasetHistory): DeliveryHabits {
-  let habits = habitsCache.get(dataset.statuses);
-  if (habits === undefined) habitsCache.set(dataset.statuses, (habits = habitsOf(dataset)));
-  return habits;
+/** The habits of dataset `k` of `block`. */
+export function habitsIn(block: HistoryBlock, k: number): DeliveryHabits {
+  let held = habitsCache.get(block);
+  if (held === undefined) habitsCache.set(block, (held = new Array<DeliveryHabits | undefined>(block.size)));
+  return (held[k] ??= habitsOf(block, block.starts[k]!, block.starts[k + 1]!));
 }
 
-type Found = { at: number; dataset: DatasetHistory; timeZone: string };
-const soonestFirst = (a: Found, b: Found) =>
-  a.at - b.at || (a.dataset.datasetId < b.dataset.datasetId ? -1 : 1);
+function atRiskIn(block: HistoryBlock, k: number): boolean {
+  let flags = riskCache.get(block);
+  if (flags === undefined) {
+    flags = new Uint8Array(block.size);
+    for (let j = 0; j < block.size; j += 1)
+      flags[j] = habitsOf(block, block.starts[j]!, block.starts[j + 1]!).atRisk ? 1 : 0;
+    riskCache.set(block, flags);
+  }
+  return flags[k] === 1;
+}
+
+/** The datasets of one schedule: their ordinals and ids, in the history's order. */
+interface Sharing {
+  config: DeadlineConfig;
+  ordinals: number[];
+  ids: string[];
+}
+
+type Found = { at: number; ordinal: number; datasetId: string; timeZone: string };
+const soonestFirst = (a: Found, b: Found) => a.at - b.at || (a.datasetId < b.datasetId ? -1 : 1);
 
 /**
  * The org's deadlines in (now, now + hours], soonest first (then by dataset id), with habits; with
@@ -47,32 +71,36 @@ export function upcomingDeadlines(
   const cap = MAX_UPCOMING_DEADLINES;
   const span = hours * 3_600_000;
   // Datasets share schedules: each schedule's deadlines are asked of the clock once.
-  const bySchedule = new Map<string, DatasetHistory[]>();
-  for (const dataset of history.datasets) {
-    if (options.onlyAtRisk && !habitsOfDataset(dataset).atRisk) continue;
-    const key = scheduleKey(dataset.config);
-    const sharing = bySchedule.get(key);
-    if (sharing === undefined) bySchedule.set(key, [dataset]);
-    else sharing.push(dataset);
-  }
+  const bySchedule = new Map<string, Sharing>();
+  let ordinal = 0;
+  for (const block of history.blocks)
+    for (let k = 0; k < block.size; k += 1, ordinal += 1) {
+      if (options.onlyAtRisk && !atRiskIn(block, k)) continue;
+      const config = block.configs[k]!;
+      const key = scheduleKey(config);
+      let sharing = bySchedule.get(key);
+      if (sharing === undefined) bySchedule.set(key, (sharing = { config, ordinals: [], ids: [] }));
+      sharing.ordinals.push(ordinal);
+      sharing.ids.push(block.ids[k]!);
+    }
   let found: Found[] = [];
   let total = 0;
   let invalidSchedules = 0;
-  for (const sharing of bySchedule.values()) {
-    const config = sharing[0]!.config;
+  for (const { config, ordinals, ids } of bySchedule.values()) {
     const { problem, timeZone } = clock.at(config, now);
     if (problem !== null) {
-      invalidSchedules += sharing.length;
+      invalidSchedules += ordinals.length;
       continue;
     }
     const ahead = clock.ahead(config, now, span, cap);
-    total += ahead.length * sharing.length;
+    total += ahead.length * ordinals.length;
+    if (ahead.length === 0) continue;
     // This schedule's soonest `cap` (deadline, dataset) pairs are all it can add to the answer.
-    sharing.sort((a, b) => (a.datasetId < b.datasetId ? -1 : 1));
+    const byId = Array.from(ids.keys()).sort((a, b) => (ids[a]! < ids[b]! ? -1 : 1));
     let added = 0;
     for (const at of ahead) {
-      for (const dataset of sharing) {
-        found.push({ at, dataset, timeZone });
+      for (const place of byId) {
+        found.push({ at, ordinal: ordinals[place]!, datasetId: ids[place]!, timeZone });
         if (++added === cap) break;
       }
       if (added === cap) break;
@@ -81,17 +109,22 @@ export function upcomingDeadlines(
     if (found.length > 2 * cap) found = found.sort(soonestFirst).slice(0, cap);
   }
   found.sort(soonestFirst);
-  const deadlines: UpcomingDeadline[] = found.slice(0, cap).map(({ at, dataset, timeZone }) => ({
-    datasetId: dataset.datasetId,
-    datasetName: dataset.name,
-    supplierId: dataset.supplierId,
-    supplierName: dataset.supplierName,
-    dataProductName: dataset.dataProductName,
-    deadline: iso(at),
-    timeZone,
-    status: dataset.status,
-    habits: habitsOfDataset(dataset),
-  }));
+  const deadlines: UpcomingDeadline[] = found.slice(0, cap).map(({ at, ordinal, timeZone }) => {
+    const b = history.blockOf(ordinal);
+    const block = history.blocks[b]!;
+    const k = ordinal - history.firstOf(b);
+    return {
+      datasetId: block.ids[k]!,
+      datasetName: block.names[k]!,
+      supplierId: block.supplierIds[k]!,
+      supplierName: block.supplierNames[k]!,
+      dataProductName: block.productNames[k]!,
+      deadline: iso(at),
+      timeZone,
+      status: block.datasetStatuses[k]!,
+      habits: habitsIn(block, k),
+    };
+  });
   return {
     orgId: history.orgId,
     hours,
@@ -151,26 +184,27 @@ export function overdueDatasets(
   if (!contact.stale || contact.lastSuccessAt === null) return summary;
   const lastSuccess = Date.parse(contact.lastSuccessAt);
   const counted = new Map<string, number[]>();
-  for (const dataset of history.datasets) {
-    const schedule = clock.at(dataset.config, now);
-    const since = Number.isNaN(dataset.latestSettledDeadline)
-      ? lastSuccess
-      : Math.max(lastSuccess, dataset.latestSettledDeadline);
-    if (schedule.problem !== null || schedule.previous === null || schedule.previous <= since) continue;
-    // Datasets share schedules and mostly the same `since`: each pair is evaluated once.
-    const key = `${since}|${scheduleKey(dataset.config)}`;
-    let passed = counted.get(key);
-    if (passed === undefined)
-      counted.set(key, (passed = clock.between(dataset.config, since, now, MAX_COUNTED_PER_DATASET)));
-    if (passed.length === 0) continue;
-    const entry: OverdueDataset = {
-      datasetId: dataset.datasetId,
-      datasetName: dataset.name,
-      deadlines: passed.length,
-      since: iso(passed[0]!),
-    };
-    summary.datasets.push(entry);
-    summary.deadlines += entry.deadlines;
-  }
+  for (const block of history.blocks)
+    for (let k = 0; k < block.size; k += 1) {
+      const config = block.configs[k]!;
+      const schedule = clock.at(config, now);
+      const latestSettled = block.latestSettled[k]!;
+      const since = Number.isNaN(latestSettled) ? lastSuccess : Math.max(lastSuccess, latestSettled);
+      if (schedule.problem !== null || schedule.previous === null || schedule.previous <= since) continue;
+      // Datasets share schedules and mostly the same `since`: each pair is evaluated once.
+      const key = `${since}|${scheduleKey(config)}`;
+      let passed = counted.get(key);
+      if (passed === undefined)
+        counted.set(key, (passed = clock.between(config, since, now, MAX_COUNTED_PER_DATASET)));
+      if (passed.length === 0) continue;
+      const entry: OverdueDataset = {
+        datasetId: block.ids[k]!,
+        datasetName: block.names[k]!,
+        deadlines: passed.length,
+        since: iso(passed[0]!),
+      };
+      summary.datasets.push(entry);
+      summary.deadlines += entry.deadlines;
+    }
   return summary;
 }
