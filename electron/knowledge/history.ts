@@ -36,8 +36,8 @@ export { OrgHistory } from './orgHistory';
 const SCAN_PAGE = 2000;
 /** Datasets whose facts and deliveries are read in one turn of the event loop (100 × 100 deliveries: a few tens of ms). */
 const READ_SLICE = 100;
-/** Below this, a block is merged with its neighbour (datasets added a few per sync would leave many small blocks). */
-const SMALL_BLOCK = BLOCK / 4;
+/** A held dataset's place is coded as block × PLACES + place (a block holds fewer). */
+const PLACES = 65_536;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -64,17 +64,16 @@ class Pending {
   }
 }
 
-/** Adjacent blocks merged where one is small and both fit in one (bounds the number of blocks). */
-function compact(blocks: HistoryBlock[], intern: Map<string, string>): HistoryBlock[] {
+/**
+ * Adjacent blocks merged where one is under half full and both fit in one: datasets added a few per
+ * sync (or blocks rebuilt after removals) would otherwise leave many small blocks.
+ */
+function compact(blocks: HistoryBlock[], size: number, intern: Map<string, string>): HistoryBlock[] {
   const out: HistoryBlock[] = [];
   for (const block of blocks) {
     if (block.size === 0) continue;
     const last = out[out.length - 1];
-    if (
-      last !== undefined &&
-      last.size + block.size <= BLOCK &&
-      Math.min(last.size, block.size) < SMALL_BLOCK
-    ) {
+    if (last !== undefined && last.size + block.size <= size && Math.min(last.size, block.size) < size / 2) {
       const builder = new BlockBuilder(intern);
       for (let k = 0; k < last.size; k += 1) builder.addHeld(last, k);
       for (let k = 0; k < block.size; k += 1) builder.addHeld(block, k);
@@ -87,12 +86,15 @@ function compact(blocks: HistoryBlock[], intern: Map<string, string>): HistoryBl
 export interface HistoryIndexOptions {
   /** Between two slices of a large read (default: the next turn of the event loop). */
   between?: () => Promise<void>;
+  /** Datasets a block holds at most (default BLOCK; tests make it small to see blocks kept and built). */
+  blockSize?: number;
 }
 
 export class HistoryIndex {
   private readonly orgs = new Map<string, OrgHistory>();
   private readonly pending = new Map<string, Promise<OrgHistory>>();
   private readonly between: () => Promise<void>;
+  private readonly blockSize: number;
   /** One object per distinct deadline config, across reads. */
   private readonly configs = new Map<string, DeadlineConfig>();
   /** Datasets whose facts and deliveries were read (not kept from before): tests and measurements read it. */
@@ -103,6 +105,7 @@ export class HistoryIndex {
     options: HistoryIndexOptions = {},
   ) {
     this.between = options.between ?? nextTurn;
+    this.blockSize = Math.min(options.blockSize ?? BLOCK, PLACES);
   }
 
   /** The org's history as of the store's current data (re-reading only what changed since the last look). */
@@ -169,7 +172,7 @@ export class HistoryIndex {
    * is kept as it is; the others are built anew from their unchanged datasets and fresh reads.
    */
   private async assemble(orgId: string, scan: Scan, held: readonly HistoryBlock[]): Promise<HistoryBlock[]> {
-    // Each scanned dataset's place in the held blocks (block × BLOCK + place), -1 when it is read afresh.
+    // Each scanned dataset's place in the held blocks (block × PLACES + place), -1 when it is read afresh.
     const heldAt = new Float64Array(scan.size).fill(-1);
     const kept = new Uint8Array(held.length).fill(1);
     let b = 0;
@@ -186,7 +189,7 @@ export class HistoryIndex {
         advance();
       }
       if (b < held.length && held[b]!.pks[k] === pk) {
-        if (held[b]!.signatures[k] === scan.signatures[i]) heldAt[i] = b * BLOCK + k;
+        if (held[b]!.signatures[k] === scan.signatures[i]) heldAt[i] = b * PLACES + k;
         else kept[b] = 0;
         advance();
       } else if (b < held.length && k > 0) {
@@ -204,25 +207,27 @@ export class HistoryIndex {
     };
     for (let i = 0; i < scan.size;) {
       const at = heldAt[i]!;
-      const block = at >= 0 && at % BLOCK === 0 ? at / BLOCK : -1;
+      const block = at >= 0 && at % PLACES === 0 ? at / PLACES : -1;
       if (block >= 0 && kept[block] === 1) {
         await flush();
         out.push(held[block]!);
         i += held[block]!.size;
         continue;
       }
+      // A held block's start starts a new block too: a change rebuilds its own block, not its neighbours.
+      if (block >= 0) await flush();
       if (at >= 0) {
-        pending.blocks.push(held[Math.floor(at / BLOCK)]!);
-        pending.places.push(at % BLOCK);
+        pending.blocks.push(held[Math.floor(at / PLACES)]!);
+        pending.places.push(at % PLACES);
       } else {
         pending.blocks.push(null);
         pending.places.push(i);
       }
-      if (pending.size === BLOCK) await flush();
+      if (pending.size === this.blockSize) await flush();
       i += 1;
     }
     await flush();
-    return compact(out, intern);
+    return compact(out, this.blockSize, intern);
   }
 
   /** One block of `pending`, reading the fresh datasets' facts and deliveries a slice at a time. */

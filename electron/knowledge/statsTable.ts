@@ -136,17 +136,51 @@ function figuresOf(table: StatsTable, g: number): ReliabilityFigures {
   };
 }
 
-function weeksOf(table: StatsTable, g: number, bounds: { start: string; end: string }[]): WeekFigures[] {
-  return bounds.map(({ start, end }, week) => {
-    const base = (g * table.weeks + week) * 4;
-    const c = table.weekCounts;
-    const onTime = c[base]!;
-    const late = c[base + 1]!;
-    const missing = c[base + 2]!;
-    const failed = c[base + 3]!;
-    const deliveries = onTime + late + missing + failed;
-    return { start, end, deliveries, onTime, late, missing, failed, onTimeRate: rate(onTime, deliveries) };
-  });
+/** Counts below this are packed into one number (4 × 13 bits): the key of a week's figures. */
+const PACKED = 8192;
+
+/**
+ * A week's figures, one object per distinct week in one answer: most datasets' weeks look alike (seven
+ * on time), so a 100k org's 1.3 million weeks over 90 days are a few thousand objects. The answer is
+ * read, never edited (the cache made it for this look alone, and its consumers serialize it).
+ */
+class WeekFiguresOf {
+  private readonly made: Map<number, WeekFigures>[];
+
+  constructor(
+    private readonly table: StatsTable,
+    private readonly bounds: { start: string; end: string }[],
+  ) {
+    this.made = bounds.map(() => new Map());
+  }
+
+  of(g: number): WeekFigures[] {
+    const c = this.table.weekCounts;
+    return this.bounds.map(({ start, end }, week) => {
+      const base = (g * this.table.weeks + week) * 4;
+      const onTime = c[base]!;
+      const late = c[base + 1]!;
+      const missing = c[base + 2]!;
+      const failed = c[base + 3]!;
+      const packs = onTime < PACKED && late < PACKED && missing < PACKED && failed < PACKED;
+      const key = packs ? ((onTime * PACKED + late) * PACKED + missing) * PACKED + failed : -1;
+      const held = packs ? this.made[week]!.get(key) : undefined;
+      if (held !== undefined) return held;
+      const deliveries = onTime + late + missing + failed;
+      const figures = {
+        start,
+        end,
+        deliveries,
+        onTime,
+        late,
+        missing,
+        failed,
+        onTimeRate: rate(onTime, deliveries),
+      };
+      if (packs) this.made[week]!.set(key, figures);
+      return figures;
+    });
+  }
 }
 
 /** The answer a table holds, worst first: every group or `key`'s alone, with or without the weeks. */
@@ -155,7 +189,7 @@ export function statsOf(
   options: { weeks: boolean; key?: string | null } = { weeks: true },
 ): ReliabilityStats {
   const key = options.key ?? null;
-  const bounds = options.weeks ? weekBounds(table.window) : [];
+  const weeks = options.weeks ? new WeekFiguresOf(table, weekBounds(table.window)) : null;
   const groups: StatsGroup[] = [];
   for (const g of table.order) {
     if (key !== null && table.keys[g] !== key) continue;
@@ -166,7 +200,7 @@ export function statsOf(
         table.supplierIds === null ? null : { id: table.supplierIds[g]!, name: table.supplierNames![g]! },
       datasets: table.datasets[g]!,
       figures: figuresOf(table, g),
-      weeks: options.weeks ? weeksOf(table, g, bounds) : [],
+      weeks: weeks === null ? [] : weeks.of(g),
     });
   }
   return {
