@@ -13,6 +13,7 @@ export class OrgHistory {
   private readonly offsets: Uint32Array;
   /** datasetId → ordinal, made on the first lookup by id (most answers walk the blocks instead). */
   private ids: Map<string, number> | null = null;
+  private sorted: { ordinals: Uint32Array; ids: string[] } | null = null;
 
   constructor(
     readonly orgId: string,
@@ -63,6 +64,18 @@ export class OrgHistory {
       this.ids = ids;
     }
     return this.ids.get(datasetId) ?? -1;
+  }
+
+  /** The datasets in id order (Upcoming lists a deadline's datasets so): made once per history. */
+  idOrder(): { ordinals: Uint32Array; ids: string[] } {
+    if (this.sorted === null) {
+      const ids = this.blocks.flatMap((block) => block.ids);
+      const ordinals = Uint32Array.from(ids.keys()).sort((a, b) =>
+        ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0,
+      );
+      this.sorted = { ordinals, ids: Array.from(ordinals, (ordinal) => ids[ordinal]!) };
+    }
+    return this.sorted;
   }
 
   /** The facts of the dataset at `ordinal`. */

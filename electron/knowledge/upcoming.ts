@@ -14,7 +14,7 @@ import {
 } from '../../shared/upcoming';
 import type { DeadlineConfig } from '../../shared/schemas';
 import { type DeadlineClock, scheduleKey } from './deadlineClock';
-import { habitsOf } from './habits';
+import { habitsOf, isAtRisk } from './habits';
 import type { HistoryBlock, OrgHistory } from './history';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -39,27 +39,80 @@ function atRiskIn(block: HistoryBlock, k: number): boolean {
   if (flags === undefined) {
     flags = new Uint8Array(block.size);
     for (let j = 0; j < block.size; j += 1)
-      flags[j] = habitsOf(block, block.starts[j]!, block.starts[j + 1]!).atRisk ? 1 : 0;
+      flags[j] = isAtRisk(block, block.starts[j]!, block.starts[j + 1]!) ? 1 : 0;
     riskCache.set(block, flags);
   }
   return flags[k] === 1;
 }
 
-/** The datasets of one schedule: their ordinals and ids, in the history's order. */
-interface Sharing {
-  config: DeadlineConfig;
-  ordinals: number[];
-  ids: string[];
+/** One schedule's (deadline, dataset) pairs, soonest first, then by dataset id: a stream to merge. */
+class Pairs {
+  /** The next pair: ahead[at] with the dataset of place `place` in `ids`. */
+  at = 0;
+  place = 0;
+
+  constructor(
+    readonly ahead: readonly number[],
+    readonly ordinals: readonly number[],
+    readonly ids: readonly string[],
+    readonly timeZone: string,
+  ) {}
+
+  /** Moves to the next pair; false when there is none. */
+  next(): boolean {
+    this.place += 1;
+    if (this.place === this.ids.length) [this.at, this.place] = [this.at + 1, 0];
+    return this.at < this.ahead.length;
+  }
 }
 
-type Found = { at: number; ordinal: number; datasetId: string; timeZone: string };
-const soonestFirst = (a: Found, b: Found) => a.at - b.at || (a.datasetId < b.datasetId ? -1 : 1);
+/** Soonest first, then by dataset id (a dataset has one schedule: no two pairs tie). */
+const sooner = (a: Pairs, b: Pairs): boolean => {
+  const by = a.ahead[a.at]! - b.ahead[b.at]!;
+  return by < 0 || (by === 0 && a.ids[a.place]! < b.ids[b.place]!);
+};
+
+/** The soonest `cap` pairs of all the schedules', in order: a merge of their streams (a binary heap). */
+function soonest(streams: Pairs[], cap: number): { at: number; ordinal: number; timeZone: string }[] {
+  const heap = streams.slice();
+  const down = (from: number) => {
+    for (let i = from; ;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let least = i;
+      if (left < heap.length && sooner(heap[left]!, heap[least]!)) least = left;
+      if (right < heap.length && sooner(heap[right]!, heap[least]!)) least = right;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least]!, heap[i]!];
+      i = least;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) down(i);
+  const found: { at: number; ordinal: number; timeZone: string }[] = [];
+  while (heap.length > 0 && found.length < cap) {
+    const first = heap[0]!;
+    found.push({
+      at: first.ahead[first.at]!,
+      ordinal: first.ordinals[first.place]!,
+      timeZone: first.timeZone,
+    });
+    if (!first.next()) {
+      // This schedule has no pair left: the last stream takes its place.
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    down(0);
+  }
+  return found;
+}
 
 /**
  * The org's deadlines in (now, now + hours], soonest first (then by dataset id), with habits; with
  * `onlyAtRisk`, those of at-risk datasets alone (the handoff: the cap applies after the choice). At
  * most MAX_UPCOMING_DEADLINES are built, whatever the schedules: 10k datasets due every minute for a
- * week would otherwise be 10⁸ rows in memory for an answer of 10,000.
+ * week would otherwise be 10⁸ rows in memory for an answer of 10,000. Each schedule's pairs come in
+ * order already (its deadlines ascending, its datasets in the history's id order), so the answer is a
+ * merge of them that stops at the cap: no pair past it is made.
  */
 export function upcomingDeadlines(
   history: OrgHistory,
@@ -71,45 +124,46 @@ export function upcomingDeadlines(
   const cap = MAX_UPCOMING_DEADLINES;
   const span = hours * 3_600_000;
   // Datasets share schedules: each schedule's deadlines are asked of the clock once.
-  const bySchedule = new Map<string, Sharing>();
+  const schedules = new Map<string, number>();
+  const configs: DeadlineConfig[] = [];
+  const scheduleOf = new Int32Array(history.size).fill(-1);
   let ordinal = 0;
   for (const block of history.blocks)
     for (let k = 0; k < block.size; k += 1, ordinal += 1) {
       if (options.onlyAtRisk && !atRiskIn(block, k)) continue;
       const config = block.configs[k]!;
       const key = scheduleKey(config);
-      let sharing = bySchedule.get(key);
-      if (sharing === undefined) bySchedule.set(key, (sharing = { config, ordinals: [], ids: [] }));
-      sharing.ordinals.push(ordinal);
-      sharing.ids.push(block.ids[k]!);
+      let s = schedules.get(key);
+      if (s === undefined) {
+        schedules.set(key, (s = configs.length));
+        configs.push(config);
+      }
+      scheduleOf[ordinal] = s;
     }
-  let found: Found[] = [];
+  const sharing = configs.map(() => ({ ordinals: [] as number[], ids: [] as string[] }));
+  const byId = history.idOrder();
+  byId.ordinals.forEach((each, place) => {
+    const s = scheduleOf[each]!;
+    if (s < 0) return;
+    sharing[s]!.ordinals.push(each);
+    sharing[s]!.ids.push(byId.ids[place]!);
+  });
+  const streams: Pairs[] = [];
   let total = 0;
   let invalidSchedules = 0;
-  for (const { config, ordinals, ids } of bySchedule.values()) {
+  configs.forEach((config, s) => {
+    const { ordinals, ids } = sharing[s]!;
     const { problem, timeZone } = clock.at(config, now);
     if (problem !== null) {
       invalidSchedules += ordinals.length;
-      continue;
+      return;
     }
     const ahead = clock.ahead(config, now, span, cap);
     total += ahead.length * ordinals.length;
-    if (ahead.length === 0) continue;
-    // This schedule's soonest `cap` (deadline, dataset) pairs are all it can add to the answer.
-    const byId = Array.from(ids.keys()).sort((a, b) => (ids[a]! < ids[b]! ? -1 : 1));
-    let added = 0;
-    for (const at of ahead) {
-      for (const place of byId) {
-        found.push({ at, ordinal: ordinals[place]!, datasetId: ids[place]!, timeZone });
-        if (++added === cap) break;
-      }
-      if (added === cap) break;
-    }
-    // Keep what is held bounded: past twice the cap, only the soonest `cap` can still be listed.
-    if (found.length > 2 * cap) found = found.sort(soonestFirst).slice(0, cap);
-  }
-  found.sort(soonestFirst);
-  const deadlines: UpcomingDeadline[] = found.slice(0, cap).map(({ at, ordinal, timeZone }) => {
+    if (ahead.length > 0) streams.push(new Pairs(ahead, ordinals, ids, timeZone));
+  });
+  const found = soonest(streams, cap);
+  const deadlines: UpcomingDeadline[] = found.map(({ at, ordinal, timeZone }) => {
     const b = history.blockOf(ordinal);
     const block = history.blocks[b]!;
     const k = ordinal - history.firstOf(b);
