@@ -11,8 +11,7 @@ export class OrgHistory {
   readonly size: number;
   /** offsets[b]: the ordinal of block b's first dataset; the last entry is `size`. */
   private readonly offsets: Uint32Array;
-  /** datasetId → ordinal, made on the first lookup by id (most answers walk the blocks instead). */
-  private ids: Map<string, number> | null = null;
+  /** The datasets in id order, made on the first look-up by id (most answers walk the blocks instead). */
   private sorted: { ordinals: Uint32Array; ids: string[] } | null = null;
 
   constructor(
@@ -55,27 +54,34 @@ export class OrgHistory {
     return low;
   }
 
-  /** The ordinal of the dataset with this id; -1: the org has none. */
-  indexOf(datasetId: string): number {
-    if (this.ids === null) {
-      const ids = new Map<string, number>();
-      let ordinal = 0;
-      for (const block of this.blocks) for (const id of block.ids) ids.set(id, ordinal++);
-      this.ids = ids;
-    }
-    return this.ids.get(datasetId) ?? -1;
-  }
-
-  /** The datasets in id order (Upcoming lists a deadline's datasets so): made once per history. */
+  /**
+   * The datasets in id order, made once per history: Upcoming lists a deadline's datasets so, and a
+   * look-up by id is a binary search in it (no map of 100k entries beside it).
+   */
   idOrder(): { ordinals: Uint32Array; ids: string[] } {
     if (this.sorted === null) {
-      const ids = this.blocks.flatMap((block) => block.ids);
-      const ordinals = Uint32Array.from(ids.keys()).sort((a, b) =>
-        ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0,
+      const all = this.blocks.flatMap((block) => block.ids);
+      // A repeated id (not in a stored org) keeps the history's order among its copies.
+      const ordinals = Uint32Array.from(all.keys()).sort((a, b) =>
+        all[a]! < all[b]! ? -1 : all[a]! > all[b]! ? 1 : a - b,
       );
-      this.sorted = { ordinals, ids: Array.from(ordinals, (ordinal) => ids[ordinal]!) };
+      this.sorted = { ordinals, ids: Array.from(ordinals, (ordinal) => all[ordinal]!) };
     }
     return this.sorted;
+  }
+
+  /** The ordinal of the dataset with this id (a repeated id: its last); -1: the org has none. */
+  indexOf(datasetId: string): number {
+    const { ordinals, ids } = this.idOrder();
+    // The last place whose id is at most the one asked for.
+    let low = -1;
+    let high = ids.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (ids[middle]! <= datasetId) low = middle;
+      else high = middle - 1;
+    }
+    return low >= 0 && ids[low] === datasetId ? ordinals[low]! : -1;
   }
 
   /** The facts of the dataset at `ordinal`. */
