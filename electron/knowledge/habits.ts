@@ -10,6 +10,7 @@ import {
   HABIT_DELIVERIES,
   HABIT_MIN_SETTLED,
 } from '../../shared/upcoming';
+import { arraysReader, type DeliveryReader } from './deliveryColumns';
 import { type DatasetHistory, STATUS_CODE, STATUS_NAME, isSettled } from './historyColumns';
 
 /** The median of values (sorted in place); null when there are none. */
@@ -20,13 +21,14 @@ export function median(values: number[]): number | null {
   return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
 }
 
-type Deliveries = Pick<DatasetHistory, 'deadlines' | 'delivered' | 'statuses'>;
+type Deliveries = DeliveryReader | Pick<DatasetHistory, 'deadlines' | 'delivered' | 'statuses'>;
 
 /**
  * The newest HABIT_DELIVERIES settled deliveries of [start, end): how many, how many on time, the latest
  * one's status code, and (when `offsets` is given) each delivered one's delivered − deadline.
  */
-function tally(history: Deliveries, start: number, end: number, offsets: number[] | null) {
+function tally(deliveries: Deliveries, start: number, end: number, offsets: number[] | null) {
+  const history = 'deadline' in deliveries ? deliveries : arraysReader(deliveries);
   let settled = 0;
   let onTime = 0;
   let latest: number | null = null;
@@ -37,8 +39,8 @@ function tally(history: Deliveries, start: number, end: number, offsets: number[
     latest ??= code;
     if (code === STATUS_CODE.HEALTHY) onTime += 1;
     if (offsets === null) continue;
-    const delivered = history.delivered[i]!;
-    const deadline = history.deadlines[i]!;
+    const delivered = history.delivered(i);
+    const deadline = history.deadline(i);
     const wasDelivered = code === STATUS_CODE.HEALTHY || code === STATUS_CODE.DELIVERED_LATE;
     if (wasDelivered && !Number.isNaN(delivered) && !Number.isNaN(deadline))
       offsets.push(delivered - deadline);

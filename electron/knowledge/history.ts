@@ -10,14 +10,8 @@
 import { datasetFactsOf, datasetSignatures, type DatasetFacts, eachDelivery } from '../query/history';
 import type { DeadlineConfig } from '../../shared/schemas';
 import type { Store } from '../store/database';
-import {
-  BLOCK,
-  BlockBuilder,
-  DeliveryBuffer,
-  growingFloats,
-  type HistoryBlock,
-  signatureHash,
-} from './historyColumns';
+import { DeliveryBuffer, growingFloats } from './deliveryColumns';
+import { BLOCK, BlockBuilder, type HistoryBlock, signatureHash } from './historyColumns';
 import { OrgHistory } from './orgHistory';
 
 export {

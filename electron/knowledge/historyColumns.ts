@@ -1,12 +1,13 @@
 /**
  * How the on-call layer holds an org's history (docs/architecture.md#the-on-call-layer): in blocks of
  * up to BLOCK datasets, each a set of columns — the facts as arrays of shared strings, the deliveries of
- * all its datasets end to end in three typed arrays — so a 100k org is some hundred blocks rather than
+ * all its datasets end to end in typed arrays (knowledge/deliveryColumns.ts) — so a 100k org is some hundred blocks rather than
  * 100k objects with three typed arrays each (docs/decisions.md "The history in columns"). A block never
  * changes once built: a refresh builds anew only the blocks whose datasets changed and shares the rest.
  */
 import { type DatasetFacts, STATUS_CODE, type StatusCode } from '../query/history';
 import type { DeadlineConfig } from '../../shared/schemas';
+import { type DeliveryBuffer, type DeliveryColumns, DeliveryWriter } from './deliveryColumns';
 
 export { STATUS_CODE, type StatusCode };
 
@@ -39,16 +40,8 @@ export interface DatasetHistory extends DatasetFacts {
 /** Datasets a block holds at most: a refresh that changes one dataset copies this many. */
 export const BLOCK = 1024;
 
-/** Deliveries as the columns hold them: dataset k's run is [starts[k], starts[k + 1]), newest first. */
-export interface DeliveryColumns {
-  starts: Uint32Array;
-  deadlines: Float64Array;
-  delivered: Float64Array;
-  statuses: Uint8Array;
-}
-
 /** Up to BLOCK datasets in pk order, in columns (see the file's comment). Never changed once built. */
-export interface HistoryBlock extends DeliveryColumns {
+export interface HistoryBlock {
   readonly size: number;
   readonly pks: Float64Array;
   /** Each dataset's signature as a number (signatureHash): what a refresh compares. */
@@ -62,6 +55,8 @@ export interface HistoryBlock extends DeliveryColumns {
   readonly datasetStatuses: readonly (string | null)[];
   readonly configs: readonly DeadlineConfig[];
   readonly latestSettled: Float64Array;
+  /** Dataset k's deliveries are [deliveries.starts[k], deliveries.starts[k + 1]), newest first. */
+  readonly deliveries: DeliveryColumns;
 }
 
 /**
@@ -79,46 +74,6 @@ export function signatureHash(text: string): number {
   return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
 }
 
-/** A growing typed array (no boxed array for a block's deliveries). */
-export class Grow<T extends Float64Array | Uint8Array> {
-  length = 0;
-  constructor(
-    private buffer: T,
-    private readonly make: (size: number) => T,
-  ) {}
-
-  ensure(extra: number): void {
-    if (this.length + extra <= this.buffer.length) return;
-    const grown = this.make(Math.max(this.length + extra, this.buffer.length * 2, 64));
-    grown.set(this.buffer.subarray(0, this.length));
-    this.buffer = grown;
-  }
-
-  push(value: number): void {
-    this.ensure(1);
-    this.buffer[this.length++] = value;
-  }
-
-  copy(from: T, start: number, end: number): void {
-    this.ensure(end - start);
-    this.buffer.set(from.subarray(start, end), this.length);
-    this.length += end - start;
-  }
-
-  /** The values so far (the array may be longer: read below `length` only). */
-  get values(): T {
-    return this.buffer;
-  }
-
-  /** The values, in an array of their exact length. */
-  done(): T {
-    return this.buffer.slice(0, this.length) as T;
-  }
-}
-
-export const growingFloats = () => new Grow<Float64Array>(new Float64Array(0), (n) => new Float64Array(n));
-const growingBytes = () => new Grow<Uint8Array>(new Uint8Array(0), (n) => new Uint8Array(n));
-
 /** Gathers datasets (from earlier blocks or fresh reads) into one new block. */
 export class BlockBuilder {
   private readonly pks: number[] = [];
@@ -131,10 +86,7 @@ export class BlockBuilder {
   private readonly datasetStatuses: (string | null)[] = [];
   private readonly configs: DeadlineConfig[] = [];
   private readonly latestSettled: number[] = [];
-  private readonly starts: number[] = [0];
-  private readonly deadlines = growingFloats();
-  private readonly delivered = growingFloats();
-  private readonly statuses = growingBytes();
+  private readonly deliveries = new DeliveryWriter();
 
   /**
    * `intern` keeps one copy of each text across the blocks of a read (a supplier's name is shared by its
@@ -169,28 +121,23 @@ export class BlockBuilder {
   /** A dataset read afresh; its deliveries are `columns`' [start, end), newest first. */
   addRead(facts: DatasetFacts, signature: number, columns: DeliveryBuffer, start: number, end: number): void {
     this.addFacts(facts, signature);
-    this.deadlines.copy(columns.deadlines, start, end);
-    this.delivered.copy(columns.delivered, start, end);
-    this.statuses.copy(columns.statuses, start, end);
     let latestSettled = NaN;
-    for (let i = start; i < end; i += 1)
-      if (isSettled(columns.statuses[i]!)) {
-        latestSettled = columns.deadlines[i]!;
-        break;
-      }
+    for (let i = start; i < end; i += 1) {
+      const code = columns.statuses[i]!;
+      this.deliveries.add(columns.deadlines[i]!, columns.delivered[i]!, code);
+      if (Number.isNaN(latestSettled) && isSettled(code)) latestSettled = columns.deadlines[i]!;
+    }
+    this.deliveries.end();
     this.latestSettled.push(latestSettled);
-    this.starts.push(this.deadlines.length);
   }
 
   /** A dataset as given whole (tests, and the one-dataset answers' shape). */
   addDataset(dataset: DatasetHistory, signature = 0): void {
     this.addFacts(dataset, signature);
-    const count = dataset.statuses.length;
-    this.deadlines.copy(dataset.deadlines, 0, count);
-    this.delivered.copy(dataset.delivered, 0, count);
-    this.statuses.copy(dataset.statuses, 0, count);
+    for (let i = 0; i < dataset.statuses.length; i += 1)
+      this.deliveries.add(dataset.deadlines[i]!, dataset.delivered[i]!, dataset.statuses[i]!);
+    this.deliveries.end();
     this.latestSettled.push(dataset.latestSettledDeadline);
-    this.starts.push(this.deadlines.length);
   }
 
   /** Dataset `k` of an earlier block, unchanged. */
@@ -205,12 +152,9 @@ export class BlockBuilder {
     this.datasetStatuses.push(block.datasetStatuses[k]!);
     this.configs.push(block.configs[k]!);
     this.latestSettled.push(block.latestSettled[k]!);
-    const start = block.starts[k]!;
-    const end = block.starts[k + 1]!;
-    this.deadlines.copy(block.deadlines, start, end);
-    this.delivered.copy(block.delivered, start, end);
-    this.statuses.copy(block.statuses, start, end);
-    this.starts.push(this.deadlines.length);
+    const { deliveries } = block;
+    this.deliveries.copy(deliveries, deliveries.starts[k]!, deliveries.starts[k + 1]!);
+    this.deliveries.end();
   }
 
   build(): HistoryBlock {
@@ -227,42 +171,7 @@ export class BlockBuilder {
       datasetStatuses: this.datasetStatuses.slice(),
       configs: this.configs.slice(),
       latestSettled: Float64Array.from(this.latestSettled),
-      starts: Uint32Array.from(this.starts),
-      deadlines: this.deadlines.done(),
-      delivered: this.delivered.done(),
-      statuses: this.statuses.done(),
+      deliveries: this.deliveries.done(),
     };
-  }
-}
-
-/** Deliveries read for a few datasets, end to end (see DeliveryColumns), before they go into a block. */
-export class DeliveryBuffer {
-  private readonly deadlineValues = growingFloats();
-  private readonly deliveredValues = growingFloats();
-  private readonly statusValues = growingBytes();
-  /** pk → its run [start, end). */
-  readonly runs = new Map<number, [number, number]>();
-
-  get deadlines(): Float64Array {
-    return this.deadlineValues.values;
-  }
-
-  get delivered(): Float64Array {
-    return this.deliveredValues.values;
-  }
-
-  get statuses(): Uint8Array {
-    return this.statusValues.values;
-  }
-
-  /** One delivery of `pk` (a dataset's deliveries arrive together, newest first). */
-  add(pk: number, deadline: number, delivered: number, code: number): void {
-    const at = this.deadlineValues.length;
-    const run = this.runs.get(pk);
-    if (run === undefined) this.runs.set(pk, [at, at + 1]);
-    else run[1] = at + 1;
-    this.deadlineValues.push(deadline);
-    this.deliveredValues.push(delivered);
-    this.statusValues.push(code);
   }
 }

@@ -101,18 +101,19 @@ export class OrgHistory {
     };
   }
 
-  /** The dataset at `ordinal`, whole: its deliveries are views of the block's columns (no copy). */
+  /** The dataset at `ordinal`, whole: its deliveries as Float64 times. */
   datasetAt(ordinal: number): DatasetHistory {
     const b = this.blockOf(ordinal);
     const block = this.blocks[b]!;
     const k = ordinal - this.offsets[b]!;
-    const start = block.starts[k]!;
-    const end = block.starts[k + 1]!;
+    const { deliveries } = block;
+    const start = deliveries.starts[k]!;
+    const count = deliveries.starts[k + 1]! - start;
     return {
       ...this.factsAt(ordinal),
-      deadlines: block.deadlines.subarray(start, end),
-      delivered: block.delivered.subarray(start, end),
-      statuses: block.statuses.subarray(start, end),
+      deadlines: Float64Array.from({ length: count }, (_, i) => deliveries.deadline(start + i)),
+      delivered: Float64Array.from({ length: count }, (_, i) => deliveries.delivered(start + i)),
+      statuses: deliveries.statuses.slice(start, start + count),
       latestSettledDeadline: block.latestSettled[k]!,
     };
   }

@@ -93,15 +93,16 @@ class Scratch {
 
 /** Adds one dataset's deliveries to the group in hand: one walk, oldest first (the runs are newest first). */
 function gather(s: Scratch, block: HistoryBlock, k: number, window: StatsWindow, weeks: number): void {
-  const { deadlines, delivered, statuses } = block;
+  const { deliveries } = block;
+  const { statuses } = deliveries;
   const { from, to } = window;
   const width = STATUS_CODE.FAILED + 1;
   // The open FAILED episode's start (NaN: its start is unknown); null: none open.
   let failedSince: number | null = null;
-  for (let i = block.starts[k + 1]! - 1; i >= block.starts[k]!; i -= 1) {
+  for (let i = deliveries.starts[k + 1]! - 1; i >= deliveries.starts[k]!; i -= 1) {
     const code = statuses[i]!;
-    const deadline = deadlines[i]!;
-    const at = delivered[i]!;
+    const deadline = deliveries.deadline(i);
+    const at = deliveries.delivered(i);
     if (code === STATUS_CODE.FAILED) {
       failedSince ??= Number.isNaN(at) ? deadline : at;
     } else if (code === STATUS_CODE.HEALTHY && failedSince !== null) {
@@ -264,7 +265,7 @@ function* computeSteps(history: OrgHistory, request: ReliabilityRequest): Genera
       const b = grouping.blockOf[ordinal]!;
       const block = history.blocks[b]!;
       const k = ordinal - history.firstOf(b);
-      work += 1 + block.starts[k + 1]! - block.starts[k]!;
+      work += 1 + block.deliveries.starts[k + 1]! - block.deliveries.starts[k]!;
       if (work >= STATS_SLICE_WORK) {
         work = 0;
         yield;

@@ -31,15 +31,17 @@ const riskCache = new WeakMap<HistoryBlock, Uint8Array>();
 export function habitsIn(block: HistoryBlock, k: number): DeliveryHabits {
   let held = habitsCache.get(block);
   if (held === undefined) habitsCache.set(block, (held = new Array<DeliveryHabits | undefined>(block.size)));
-  return (held[k] ??= habitsOf(block, block.starts[k]!, block.starts[k + 1]!));
+  const { deliveries } = block;
+  return (held[k] ??= habitsOf(deliveries, deliveries.starts[k]!, deliveries.starts[k + 1]!));
 }
 
 function atRiskIn(block: HistoryBlock, k: number): boolean {
   let flags = riskCache.get(block);
   if (flags === undefined) {
     flags = new Uint8Array(block.size);
+    const { deliveries } = block;
     for (let j = 0; j < block.size; j += 1)
-      flags[j] = isAtRisk(block, block.starts[j]!, block.starts[j + 1]!) ? 1 : 0;
+      flags[j] = isAtRisk(deliveries, deliveries.starts[j]!, deliveries.starts[j + 1]!) ? 1 : 0;
     riskCache.set(block, flags);
   }
   return flags[k] === 1;

@@ -5,6 +5,7 @@
  * a read from scratch (its memory: memory.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeliveryWriter } from '../../../electron/knowledge/deliveryColumns';
 import { HistoryIndex, type OrgHistory } from '../../../electron/knowledge/history';
 import { Store } from '../../../electron/store/database';
 import { deleteDataset, writeDataset } from '../../../electron/store/tables/datasetWriter';
@@ -114,5 +115,48 @@ describe('HistoryIndex', () => {
     // 20 datasets in blocks of 8: small blocks merge, so no more than a few blocks.
     expect(history.blocks.length).toBeLessThanOrEqual(4);
     expect(history.datasets).toEqual((await fresh(store)).datasets);
+  });
+});
+
+describe('DeliveryColumns', () => {
+  const at = (iso: string) => Date.parse(iso);
+  const DAY = 86_400_000;
+  // [deadline, delivered]: what fits the Int32 columns and what is kept beside them.
+  const cases: [number, number][] = [
+    [at('2026-11-20T06:00:00Z'), at('2026-11-20T06:04:31.123Z')], // whole seconds, a delay in ms
+    [at('2026-11-20T06:00:00Z'), NaN], // not delivered
+    [at('2026-11-20T06:00:00.250Z'), at('2026-11-20T06:01:00Z')], // a deadline with milliseconds
+    [at('2026-11-20T06:00:00Z'), at('2026-11-20T06:00:00Z') + 30 * DAY], // delivered a month late
+    [at('2026-11-20T06:00:00Z'), at('2026-11-20T06:00:00Z') - 30 * DAY], // a month early
+    [NaN, at('2026-11-20T07:00:00Z')], // no deadline, delivered
+    [NaN, NaN],
+    [at('2100-01-01T00:00:00Z'), at('2100-01-01T00:00:01Z')], // past the Int32 seconds
+    [at('1900-01-01T00:00:00Z'), at('1900-01-01T00:00:01Z')],
+    [at('2026-11-20T06:00:00Z'), at('2026-11-20T06:00:00Z') + 0.5], // a fraction of a millisecond
+  ];
+
+  it('reads back every time as it was written, also copied into another block', () => {
+    const writer = new DeliveryWriter();
+    cases.forEach(([deadline, delivered], code) => writer.add(deadline, delivered, code % 6));
+    writer.end();
+    const columns = writer.done();
+    const copy = new DeliveryWriter();
+    copy.add(at('2026-01-01T00:00:00Z'), NaN, 1);
+    copy.end();
+    copy.copy(columns, 0, cases.length);
+    copy.end();
+    const copied = copy.done();
+    cases.forEach(([deadline, delivered], i) => {
+      expect(columns.deadline(i)).toBe(deadline);
+      expect(columns.delivered(i)).toBe(delivered);
+      expect(columns.statuses[i]).toBe(i % 6);
+      expect(copied.deadline(i + 1)).toBe(deadline);
+      expect(copied.delivered(i + 1)).toBe(delivered);
+    });
+    expect([...copied.starts]).toEqual([0, 1, 1 + cases.length]);
+    // Nine bytes a delivery that fits, the others beside them.
+    expect(columns.seconds.byteLength + columns.delays.byteLength + columns.statuses.byteLength).toBe(
+      9 * cases.length,
+    );
   });
 });
