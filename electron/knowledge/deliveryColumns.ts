@@ -101,13 +101,6 @@ export class DeliveryColumns implements DeliveryReader {
     if (delay > ELSEWHERE) return EPOCH + this.seconds[i]! * 1000 + delay;
     return delay === UNKNOWN ? NaN : this.exact.get(2 * i + 1)!;
   }
-
-  /** Bytes held (the map's entries counted at ~40 bytes). */
-  get bytes(): number {
-    return (
-      this.starts.byteLength + this.seconds.byteLength * 2 + this.statuses.byteLength + 40 * this.exact.size
-    );
-  }
 }
 
 /** Builds DeliveryColumns a dataset at a time. */
