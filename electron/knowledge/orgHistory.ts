@@ -125,11 +125,11 @@ export class OrgHistory {
   }
 
   /**
-   * Every dataset whole, as objects (the bench counts them and their schedules). It makes an object per
-   * dataset — what the columns exist to avoid — so no answer calls it: they walk `blocks`.
+   * Every dataset's facts, as objects (the bench counts them and their schedules). It makes an object
+   * per dataset — what the columns exist to avoid — so no answer calls it: they walk `blocks`.
    */
-  get datasets(): DatasetHistory[] {
-    return Array.from({ length: this.size }, (_, ordinal) => this.datasetAt(ordinal));
+  get datasets(): DatasetFacts[] {
+    return Array.from({ length: this.size }, (_, ordinal) => this.factsAt(ordinal));
   }
 
   /** The facts of the dataset with this id (the handoff's names); undefined: the org has none. */
