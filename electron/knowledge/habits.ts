@@ -10,7 +10,8 @@ import {
   HABIT_DELIVERIES,
   HABIT_MIN_SETTLED,
 } from '../../shared/upcoming';
-import { type DatasetHistory, STATUS_CODE, STATUS_NAME, isSettled } from './history';
+import { arraysReader, type DeliveryReader } from './deliveryColumns';
+import { type DatasetHistory, STATUS_CODE, STATUS_NAME, isSettled } from './historyColumns';
 
 /** The median of values (sorted in place); null when there are none. */
 export function median(values: number[]): number | null {
@@ -20,21 +21,26 @@ export function median(values: number[]): number | null {
   return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
 }
 
-export function habitsOf(
-  history: Pick<DatasetHistory, 'deadlines' | 'delivered' | 'statuses'>,
-): DeliveryHabits {
+type Deliveries = DeliveryReader | Pick<DatasetHistory, 'deadlines' | 'delivered' | 'statuses'>;
+
+/**
+ * The newest HABIT_DELIVERIES settled deliveries of [start, end): how many, how many on time, the latest
+ * one's status code, and (when `offsets` is given) each delivered one's delivered − deadline.
+ */
+function tally(deliveries: Deliveries, start: number, end: number, offsets: number[] | null) {
+  const history = 'deadline' in deliveries ? deliveries : arraysReader(deliveries);
   let settled = 0;
   let onTime = 0;
   let latest: number | null = null;
-  const offsets: number[] = [];
-  for (let i = 0; i < history.statuses.length && settled < HABIT_DELIVERIES; i += 1) {
+  for (let i = start; i < end && settled < HABIT_DELIVERIES; i += 1) {
     const code = history.statuses[i]!;
     if (!isSettled(code)) continue;
     settled += 1;
     latest ??= code;
     if (code === STATUS_CODE.HEALTHY) onTime += 1;
-    const delivered = history.delivered[i]!;
-    const deadline = history.deadlines[i]!;
+    if (offsets === null) continue;
+    const delivered = history.delivered(i);
+    const deadline = history.deadline(i);
     const wasDelivered = code === STATUS_CODE.HEALTHY || code === STATUS_CODE.DELIVERED_LATE;
     if (wasDelivered && !Number.isNaN(delivered) && !Number.isNaN(deadline))
       offsets.push(delivered - deadline);
@@ -47,6 +53,13 @@ export function habitsOf(
   } else if (onTimeRate !== null && onTimeRate < AT_RISK_ON_TIME_RATE) {
     riskReason = `${onTime} of its last ${settled} deliveries were on time (${Math.round(onTimeRate * 100)}%)`;
   }
+  return { settled, onTime, onTimeRate, latestStatus, riskReason };
+}
+
+/** The habits of the deliveries [start, end) of `history`'s arrays (a block holds many datasets' end to end). */
+export function habitsOf(history: Deliveries, start = 0, end = history.statuses.length): DeliveryHabits {
+  const offsets: number[] = [];
+  const { settled, onTime, onTimeRate, latestStatus, riskReason } = tally(history, start, end, offsets);
   return {
     settled,
     onTime,
@@ -57,3 +70,7 @@ export function habitsOf(
     riskReason,
   };
 }
+
+/** Whether the deliveries [start, end) make their dataset at risk: habitsOf's `atRisk`, without the median. */
+export const isAtRisk = (history: Deliveries, start: number, end: number): boolean =>
+  tally(history, start, end, null).riskReason !== null;

@@ -41,8 +41,8 @@ export interface HandoffFacts {
   /** Epoch ms: the window is [since, now]. */
   since: number;
   now: number;
-  /** The org's datasets now, by id. */
-  datasets: ReadonlyMap<string, DatasetFacts>;
+  /** The org's datasets now, by id (a Map, or the history's look-up). */
+  datasets: { get(datasetId: string): DatasetFacts | undefined };
   /** The org's live incidents (every FAILED and MISSING dataset, with its failure time and acknowledgement). */
   incidents: readonly Incident[];
   /** Each recovered dataset's last recovery as the stored history shows it (in the window or not). */

@@ -20,7 +20,7 @@ import type { Store } from '../store/database';
 import { habitsOf } from './habits';
 import { DeadlineClock } from './deadlineClock';
 import { assembleHandoff, readStoredFacts } from './handoff';
-import { HistoryIndex, type HistoryIndexOptions, type OrgHistory } from './history';
+import { HistoryIndex, type HistoryIndexOptions, OrgHistory } from './history';
 import { orgFreshness, overdueDatasets, upcomingDeadlines } from './upcoming';
 import { StatsCache, statsWindowEnd } from './statsCache';
 
@@ -88,7 +88,7 @@ export class OnCallKnowledge {
   async datasetDeadlines(orgId: string, datasetId: string): Promise<DatasetDeadlines | null> {
     const now = this.options.now();
     const history = await this.history.current(orgId);
-    const dataset = history.byId.get(datasetId);
+    const dataset = history.dataset(datasetId);
     if (dataset === undefined) return null;
     const at = now.getTime();
     const schedule = this.clock.at(dataset.config, at);
@@ -100,7 +100,7 @@ export class OnCallKnowledge {
       next.push(after);
     }
     const overdue = overdueDatasets(
-      { ...history, datasets: [dataset] },
+      OrgHistory.of(orgId, history.revision, [dataset]),
       this.clock,
       at,
       orgFreshness(orgId, this.options.sources(), now),
@@ -127,17 +127,8 @@ export class OnCallKnowledge {
     options: { weeks: boolean } = { weeks: true },
   ): Promise<ReliabilityStats> {
     const history = await this.history.current(orgId);
-    const stats = await this.statsCache.get(
-      history,
-      groupBy,
-      days,
-      statsWindowEnd(this.options.now().getTime()),
-      key,
-    );
-    // The held answer is shared: a copy without the weeks, never an edit of it.
-    return options.weeks
-      ? stats
-      : { ...stats, groups: stats.groups.map((group) => ({ ...group, weeks: [] })) };
+    const to = statsWindowEnd(this.options.now().getTime());
+    return this.statsCache.get(history, groupBy, days, to, key, options.weeks);
   }
 
   /** After a sync cycle: reads what changed and precomputes the Reliability view's default statistics. */
@@ -169,7 +160,7 @@ export class OnCallKnowledge {
       orgId,
       since: since.getTime(),
       now: now.getTime(),
-      datasets: history.byId,
+      datasets: { get: (datasetId) => history.facts(datasetId) },
       overdue,
       upcoming: upcoming.deadlines,
     });

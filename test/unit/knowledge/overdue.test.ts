@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DeadlineClock } from '../../../electron/knowledge/deadlineClock';
-import type { DatasetHistory, OrgHistory } from '../../../electron/knowledge/history';
+import { type DatasetHistory, OrgHistory } from '../../../electron/knowledge/history';
 import { MAX_COUNTED_PER_DATASET, orgFreshness, overdueDatasets } from '../../../electron/knowledge/upcoming';
 import type { DeadlineConfig } from '../../../shared/schemas';
 import { overdueText } from '../../../shared/upcoming';
@@ -49,7 +49,6 @@ function dataset(datasetId: string, config: DeadlineConfig, latestSettledDeadlin
     dataProductName: null,
     status: 'HEALTHY',
     config,
-    signature: datasetId,
     deadlines: new Float64Array(0),
     delivered: new Float64Array(0),
     statuses: new Uint8Array(0),
@@ -58,7 +57,7 @@ function dataset(datasetId: string, config: DeadlineConfig, latestSettledDeadlin
 }
 
 function org(...datasets: DatasetHistory[]): OrgHistory {
-  return { orgId: ORG, revision: '1', datasets, byId: new Map(datasets.map((d) => [d.datasetId, d])) };
+  return OrgHistory.of(ORG, '1', datasets);
 }
 
 const stale = { stale: true, lastSuccessAt: LAST };

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DatasetHistory, type OrgHistory, STATUS_CODE } from '../../../electron/knowledge/history';
+import { type DatasetHistory, OrgHistory, STATUS_CODE } from '../../../electron/knowledge/history';
 import { reliabilityStats, statsWindow } from '../../../electron/knowledge/reliability';
 import {
   type ReliabilityFigures,
@@ -106,7 +106,6 @@ function historyOf(datasets: PlainDataset[]): OrgHistory {
       dataProductName: plain.product,
       status: null,
       config: scheduleConfig('0 6 * * *'),
-      signature: plain.id,
       deadlines: Float64Array.from(rows, (r) => r.deadline ?? NaN),
       delivered: Float64Array.from(rows, (r) => r.delivered ?? NaN),
       statuses: Uint8Array.from(rows, (r) =>
@@ -115,7 +114,7 @@ function historyOf(datasets: PlainDataset[]): OrgHistory {
       latestSettledDeadline: NaN,
     };
   });
-  return { orgId: ORG, revision: 'r', datasets: held, byId: new Map(held.map((d) => [d.datasetId, d])) };
+  return OrgHistory.of(ORG, 'r', held);
 }
 
 // ---------------------------------------------------------------- the naive computation

@@ -6,7 +6,7 @@
  * and the cache that holds an answer per (org, revision, groupBy, days, hour).
  */
 import { describe, expect, it } from 'vitest';
-import { type DatasetHistory, type OrgHistory, STATUS_CODE } from '../../../electron/knowledge/history';
+import { type DatasetHistory, OrgHistory, STATUS_CODE } from '../../../electron/knowledge/history';
 import {
   STATS_SLICE_WORK,
   nearestRank,
@@ -65,7 +65,6 @@ function dataset(
     dataProductName: facts.dataProductName ?? null,
     status: null,
     config: scheduleConfig('0 6 * * *'),
-    signature: datasetId,
     deadlines: Float64Array.from(rows.map((r) => r.deadline)),
     delivered: Float64Array.from(rows.map((r) => r.delivered)),
     statuses: Uint8Array.from(rows.map((r) => r.status)),
@@ -74,7 +73,7 @@ function dataset(
 }
 
 function org(datasets: DatasetHistory[], revision = 'r1'): OrgHistory {
-  return { orgId: ORG, revision, datasets, byId: new Map(datasets.map((d) => [d.datasetId, d])) };
+  return OrgHistory.of(ORG, revision, datasets);
 }
 
 function stats(
@@ -395,13 +394,14 @@ describe('StatsCache', () => {
   it('holds an answer while the revision and the hour stay; computes anew when either moves', async () => {
     const cache = new StatsCache();
     const first = await cache.get(org(datasets, 'r1'), 'supplier', 30, TO);
-    expect(await cache.get(org(datasets, 'r1'), 'supplier', 30, TO)).toBe(first);
+    expect(await cache.get(org(datasets, 'r1'), 'supplier', 30, TO)).toEqual(first);
     expect(cache.computed).toBe(1);
     const later = await cache.get(org(datasets, 'r1'), 'supplier', 30, TO + HOUR);
-    expect(later).not.toBe(first);
+    expect(cache.computed).toBe(2);
     expect(later.to).toBe(new Date(TO + HOUR).toISOString());
-    const changed = await cache.get(org(datasets, 'r2'), 'supplier', 30, TO + HOUR);
-    expect(changed).not.toBe(later);
+    // The same deliveries at a new revision: computed again, to the same answer.
+    expect(await cache.get(org(datasets, 'r2'), 'supplier', 30, TO + HOUR)).toEqual(later);
+    expect(cache.computed).toBe(3);
     await cache.get(org(datasets, 'r2'), 'supplier', 7, TO + HOUR);
     await cache.get(org(datasets, 'r2'), 'dataset', 30, TO + HOUR);
     expect(cache.computed).toBe(5);
@@ -441,7 +441,7 @@ describe('StatsCache', () => {
       cache.get(history, 'dataset', 7, TO, 'd0042'),
     ]);
     expect(cache.computed).toBe(1);
-    expect(b).toBe(a);
+    expect(b).toEqual(a);
     expect(one.groups.map((g) => g.key)).toEqual(['d0042']);
     // 250,000 deliveries walked, then 2,500 groups of 7 lateness values each finished: a turn per slice.
     const work = 2500 * (1 + 100) + 2500 * (100 + 7);
@@ -450,10 +450,21 @@ describe('StatsCache', () => {
     expect(a).toEqual(reliabilityStats(history, { groupBy: 'dataset', window: statsWindow(TO, 7) }));
   });
 
-  it('holds at most its group-weeks, the least recently used going first', async () => {
+  it('holds at most its bytes of answers, the least recently used going first', async () => {
     const three = ['a', 'b', 'c'].map((id) => dataset(id, [], { supplierId: id }));
-    // Over 7 days: 3 groups × (1 + 1 week) = 6 each grouping; per supplier over 30 days: 3 × (1 + 5) = 18.
-    const cache = new StatsCache({ maxHeldGroupWeeks: 25 });
+    const bytesOf = async (groupBy: StatsGroupBy, days: StatsDays) => {
+      const alone = new StatsCache();
+      await alone.get(org(three), groupBy, days, TO);
+      return alone.heldBytes();
+    };
+    // Room for the per-dataset 7 days and the per-supplier 30 days together, not for a third answer.
+    const [dataset7, supplier7, supplier30] = await Promise.all([
+      bytesOf('dataset', 7),
+      bytesOf('supplier', 7),
+      bytesOf('supplier', 30),
+    ]);
+    expect(supplier7).toBeLessThan(supplier30);
+    const cache = new StatsCache({ maxHeldBytes: dataset7 + supplier30 });
     await cache.get(org(three), 'dataset', 7, TO);
     await cache.get(org(three), 'supplier', 7, TO);
     expect(cache.heldSlots()).toEqual([`${ORG}\u0000dataset\u00007`, `${ORG}\u0000supplier\u00007`]);
@@ -461,8 +472,9 @@ describe('StatsCache', () => {
     await cache.get(org(three), 'dataset', 7, TO);
     await cache.get(org(three), 'supplier', 30, TO);
     expect(cache.heldSlots()).toEqual([`${ORG}\u0000dataset\u00007`, `${ORG}\u0000supplier\u000030`]);
+    expect(cache.heldBytes()).toBe(dataset7 + supplier30);
     // Alone over the limit, the newest still stays.
-    const small = new StatsCache({ maxHeldGroupWeeks: 1 });
+    const small = new StatsCache({ maxHeldBytes: 1 });
     await small.get(org(three), 'dataset', 90, TO);
     expect(small.heldSlots()).toHaveLength(1);
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DeadlineClock } from '../../../electron/knowledge/deadlineClock';
 import { type DatasetHistory, STATUS_CODE } from '../../../electron/knowledge/history';
 import { upcomingDeadlines } from '../../../electron/knowledge/upcoming';
-import type { OrgHistory } from '../../../electron/knowledge/history';
+import { OrgHistory } from '../../../electron/knowledge/history';
 import { MAX_UPCOMING_DEADLINES } from '../../../shared/upcoming';
 import { scheduleConfig } from '../../helpers/history';
 
@@ -23,7 +23,6 @@ function dataset(id: string, cron: string, latest: number = STATUS_CODE.HEALTHY)
     dataProductName: 'Prices',
     status: 'HEALTHY',
     config: scheduleConfig(cron),
-    signature: id,
     deadlines: Float64Array.of(NOW - 3_600_000),
     delivered: Float64Array.of(NaN),
     statuses: Uint8Array.of(latest),
@@ -32,7 +31,7 @@ function dataset(id: string, cron: string, latest: number = STATUS_CODE.HEALTHY)
 }
 
 function org(datasets: DatasetHistory[]): OrgHistory {
-  return { orgId: 'acme', revision: '1', datasets, byId: new Map(datasets.map((d) => [d.datasetId, d])) };
+  return OrgHistory.of('acme', '1', datasets);
 }
 
 describe('upcoming deadlines, bounded', () => {
