@@ -1,11 +1,13 @@
 /**
  * Progress of a long import on stderr (docs/decisions.md "Import"): once it has run a couple of seconds,
- * and every couple of seconds after, one line of what is read so far — records, MB of the file, rate
- * and time left — then, once all is read, that the checks and the commit are under way. Whole lines,
+ * and every couple of seconds after, one line of what is read so far — records, MiB of the file, rate
+ * and time left, worded as an export's (progress.ts) — then, once all is read, that the checks and the
+ * commit are under way. A timer wakes it, so a read that waits still gets its line. Whole lines,
  * never `\r`: stderr may be a file, a pipe or the control channel to a CLI (one line per message).
  * A short import prints nothing more than before.
  */
 import { PROGRESS_EVERY_MS } from './importLimits';
+import { progressText } from './progress';
 
 export interface ProgressClock {
   /** Milliseconds: the command's clock (tests pin it or move it by hand). */
@@ -20,8 +22,6 @@ export interface ImportReadSoFar {
   /** The file's size when it was opened. */
   total: number;
 }
-
-const MB = 1_000_000;
 
 /**
  * Starts reporting the progress of `file`'s import to `print`; the returned function stops it. The
@@ -44,27 +44,14 @@ export function reportImportProgress(
   });
 }
 
-/** One line of progress, `elapsedMs` into the import. */
+/** One line of progress, `elapsedMs` into the import (the same line as an export's: progress.ts). */
 export function progressLine(
   file: string,
   { bytes, records, total }: ImportReadSoFar,
   elapsedMs: number,
 ): string {
-  const seconds = elapsedMs / 1000;
-  const rate = bytes / MB / seconds;
-  const read = `${count(records)} record${records === 1 ? '' : 's'}, ${mb(bytes)} of ${mb(total)} MB read`;
+  const shape = { doing: `Importing ${file}`, unit: ['record', 'records'] as const };
   if (bytes >= total)
-    return `Importing ${file}: ${read} in ${Math.round(seconds)} s; checking the whole file and writing it`;
-  const left = rate > 0 ? `, about ${duration((total - bytes) / MB / rate)} left to read` : '';
-  return `Importing ${file}: ${read} (${rate.toFixed(1)} MB/s)${left}`;
-}
-
-const mb = (bytes: number): string => (bytes / MB).toFixed(1);
-
-const count = (n: number): string => n.toLocaleString('en-US');
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+    return `${progressText(shape, records, bytes, undefined, 0)} read in ${Math.round(elapsedMs / 1000)} s; checking the whole file and writing it`;
+  return progressText(shape, records, bytes, { bytes: total }, elapsedMs / 1000);
 }

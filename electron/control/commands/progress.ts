@@ -59,7 +59,11 @@ export function progressText(
     total !== undefined && 'units' in total
       ? `${count} of ${total.units.toLocaleString('en-US')} ${total.units === 1 ? one : many}`
       : `${count} ${units === 1 ? one : many}`;
-  const parts = [done, `${(bytes / MiB).toFixed(1)} MiB`];
+  const read =
+    total !== undefined && 'bytes' in total
+      ? `${(bytes / MiB).toFixed(1)} of ${(total.bytes / MiB).toFixed(1)} MiB`
+      : `${(bytes / MiB).toFixed(1)} MiB`;
+  const parts = [done, read];
   if (seconds > 0) parts.push(`${(bytes / MiB / seconds).toFixed(1)} MiB/s`);
   const left = secondsLeft(units, bytes, total, seconds);
   if (left !== null) parts.push(`about ${duration(left)} left`);

@@ -280,9 +280,9 @@ describe('progress on stderr', () => {
     expect(progress).toHaveLength(Math.floor((file.seen.reads - 1) / 2));
     for (const line of progress)
       expect(line).toMatch(
-        /^Importing snapshot\.json: [\d,]+ records, \d+\.\d of \d+\.\d MB read( \(\d+\.\d MB\/s\), about \d+ s left to read| in \d+ s; checking the whole file and writing it)$/,
+        /^Importing snapshot\.json: [\d,]+ records, (\d+\.\d of \d+\.\d MiB, \d+\.\d MiB\/s, about \d+ s left|\d+\.\d MiB read in \d+ s; checking the whole file and writing it)$/,
       );
-    expect(progress[0]).toMatch(/ MB read \(\d+\.\d MB\/s\), about \d+ s left to read$/);
+    expect(progress[0]).toMatch(/ of \d+\.\d MiB, \d+\.\d MiB\/s, about \d+ s left$/);
     expect(moved.clock.stopped).toBe(1);
   });
 
@@ -299,7 +299,7 @@ describe('progress on stderr', () => {
     expect(run.error).toBeNull();
     const [line, done] = run.stderr.trim().split('\n');
     expect(line).toMatch(
-      /^Importing snapshot\.json: [\d,]+ records, (\d+\.\d) of \1 MB read in 3 s; checking the whole file and writing it$/,
+      /^Importing snapshot\.json: [\d,]+ records, \d+\.\d MiB read in 3 s; checking the whole file and writing it$/,
     );
     expect(done).toMatch(/^Imported 1000 datasets/);
   });

@@ -51,7 +51,7 @@ describe('progress lines', () => {
   it('the time left from bytes (a file of known size), or not at all without a whole', () => {
     const shape = { doing: 'Importing into org acme', unit: ['record', 'records'] as const };
     expect(progressText(shape, 1, 512 * MiB, { bytes: 2048 * MiB }, 64)).toBe(
-      'Importing into org acme: 1 record, 512.0 MiB, 8.0 MiB/s, about 3 min 12 s left',
+      'Importing into org acme: 1 record, 512.0 of 2048.0 MiB, 8.0 MiB/s, about 3 min 12 s left',
     );
     expect(progressText(shape, 5_000, 3 * MiB, undefined, 2)).toBe(
       'Importing into org acme: 5,000 records, 3.0 MiB, 1.5 MiB/s',
