@@ -3,8 +3,6 @@
  * each sits in the file, and the reader that checks each as it is read and writes it once the file's
  * datasets are all read.
  */
-import type { Store } from '../database';
-import type { SnapshotChecker } from './fileChecks';
 import { jsonKey } from './importRules';
 import {
   normalizeAcknowledgement,
@@ -12,7 +10,7 @@ import {
   normalizeSyncOutage,
   normalizeTimeline,
 } from './knowledgeRecords';
-import { KnowledgeWriter } from './knowledgeWriter';
+import type { KnowledgeWriter } from './knowledgeWriter';
 import type { SnapshotPart } from './snapshotText';
 
 type KnowledgePart = Extract<
@@ -27,17 +25,18 @@ export const incidentPath = (index: number): string => `$.incidents[${index}]`;
 
 /**
  * The knowledge parts of a file: each checked as it is read (its problems come in file order with the
- * records'), written once the file's datasets are all read, as what they say is checked against them:
- * a file that gives them first (export writes them last) has them held until then.
+ * records'), written once the file's datasets are all read and checked, as what they say is checked
+ * against them: a file that gives them first (export writes them last) has them held until then.
  */
 export class KnowledgeReader {
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly writer: KnowledgeWriter) {}
 
-  take(part: KnowledgePart, datasetsRead: boolean): void {
+  /** `ready`: the file's datasets are all read and checked (SnapshotWriter.datasetsDone). */
+  take(part: KnowledgePart, ready: boolean): void {
     const write = this.check(part);
-    if (!datasetsRead) {
+    if (!ready) {
       this.waiting.push(write);
       return;
     }
@@ -45,7 +44,7 @@ export class KnowledgeReader {
     write();
   }
 
-  /** Writes what waited for the datasets (call once they are all read). */
+  /** Writes what waited for the datasets (call once they are all read and checked). */
   flush(): void {
     for (const write of this.waiting.splice(0)) write();
   }
@@ -72,11 +71,3 @@ export class KnowledgeReader {
     return () => writer.incident(incident, path);
   }
 }
-
-export const knowledgeWriter = (store: Store, orgId: string, checker: SnapshotChecker): KnowledgeWriter =>
-  new KnowledgeWriter(
-    store,
-    orgId,
-    (datasetId) => checker.datasetIds.get(datasetId),
-    (deliveryId) => checker.owner(deliveryId),
-  );

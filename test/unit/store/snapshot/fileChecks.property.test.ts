@@ -1,0 +1,249 @@
+/**
+ * The import's checks across records (store/snapshot/fileChecks.ts, fileLedger.ts, deliveryChecks.ts) are
+ * made over the rows it writes, some once the datasets are all read, so memory does not grow with the file
+ * (docs/storage.md "Memory"). What users read must not change: for random small files full of clashes
+ * (a datasetId twice, a delivery twice in a record or under two datasets, one the org keeps under
+ * another dataset, a tasks key twice or of no delivery, a bad record late), the refusal names the
+ * same first problem, in file order, as the checks that kept every datasetId and delivery of the file in
+ * memory, which this file keeps as the specification (`expected`).
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../../../electron/store/database';
+import { SnapshotChecker } from '../../../../electron/store/snapshot/fileChecks';
+import { shortQuote } from '../../../../electron/store/snapshot/importRules';
+import {
+  SnapshotError,
+  importSnapshot,
+  importSnapshotFile,
+} from '../../../../electron/store/snapshot/importSnapshot';
+
+const NOW = new Date('2026-11-21T04:41:00.000Z');
+const ORG = 'acme';
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+type Raw = Record<string, unknown>;
+interface File {
+  datasets: Raw[];
+  /** In file order; a key may repeat (written by hand: JSON.stringify cannot). */
+  tasks: [string, Raw][];
+  tasksFirst: boolean;
+  /** Datasets of the org before the import (each delivery under one of them). */
+  kept: Raw[];
+  /** Another org holding the same deliveries: not this org's business. */
+  otherOrg: boolean;
+  retention: number;
+}
+
+const DELIVERIES = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8'];
+const deliveryId = fc.option(fc.constantFrom(...DELIVERIES), { nil: null, freq: 5 });
+const record = (datasetIds: string[]): fc.Arbitrary<Raw> =>
+  fc
+    .record({
+      datasetId: fc.constantFrom(...datasetIds),
+      deliveryId,
+      events: fc.array(deliveryId, { maxLength: 4 }),
+      bad: fc.integer({ min: 0, max: 15 }),
+    })
+    .map(({ datasetId, deliveryId: id, events, bad }) => ({
+      datasetId,
+      deliveryId: id,
+      deliveryEventList: events.map((event, j) => ({
+        deliveryId: event,
+        status: 'HEALTHY',
+        deliveryDeadline: new Date(Date.UTC(2026, 10, 20 - j, 6)).toISOString(),
+      })),
+      latestDeliveryStatus: bad === 0 ? 'NOT OK' : 'HEALTHY',
+    }));
+const file: fc.Arbitrary<File> = fc.record({
+  datasets: fc.array(record(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'k1']), { maxLength: 7 }),
+  tasks: fc.array(
+    fc.tuple(
+      fc.constantFrom(...DELIVERIES, 'nowhere'),
+      fc.oneof(
+        { weight: 5, arbitrary: fc.constant<Raw>({}) },
+        // A task of another delivery: refused as the tasks record is read.
+        {
+          weight: 1,
+          arbitrary: fc.constant<Raw>({ ingest: { tasks: [{ taskId: 't', deliveryId: 'elsewhere' }] } }),
+        },
+      ),
+    ),
+    { maxLength: 3 },
+  ),
+  tasksFirst: fc.boolean(),
+  kept: fc.subarray([
+    { datasetId: 'k1', deliveryId: 'd7', deliveryEventList: [{ deliveryId: 'd7' }, { deliveryId: 'd6' }] },
+    { datasetId: 'k2', deliveryId: null, deliveryEventList: [{ deliveryId: 'd8' }] },
+    { datasetId: 'k3', deliveryId: 'd5', deliveryEventList: [] },
+  ]),
+  otherOrg: fc.boolean(),
+  retention: fc.constantFrom(2, 100),
+});
+
+function text({ datasets, tasks, tasksFirst }: File): string {
+  const list = `"datasets":[${datasets.map((r) => JSON.stringify(r)).join(',\n')}]`;
+  const map = `"tasks":{${tasks.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',\n')}}`;
+  return `{${tasksFirst ? `${map},${list}` : `${list},${map}`}}`;
+}
+
+/** The checks as they were: every datasetId and delivery of the file in Maps, in file order. */
+function expected(given: File): string | null {
+  const checker = new SnapshotChecker();
+  const datasetIds = new Map<string, number>();
+  const firstAt = new Map<string, { dataset: number; event: number }>();
+  const RECORD = Number.MAX_SAFE_INTEGER;
+  const path = ({ dataset, event }: { dataset: number; event: number }): string =>
+    event === RECORD
+      ? `$.datasets[${dataset}].deliveryId`
+      : `$.datasets[${dataset}].deliveryEventList[${event}].deliveryId`;
+  const datasetsPart = (): void =>
+    given.datasets.forEach((value, i) => {
+      const r = checker.dataset(value, i);
+      const earlier = datasetIds.get(r.datasetId);
+      if (earlier !== undefined)
+        throw new Error(
+          `$.datasets[${i}].datasetId: '${r.datasetId}' also appears at $.datasets[${earlier}]`,
+        );
+      datasetIds.set(r.datasetId, i);
+      r.deliveryEventList.forEach(({ deliveryId: id }, j) => {
+        if (id === null) return;
+        const first = firstAt.get(id);
+        if (first === undefined) return void firstAt.set(id, { dataset: i, event: j });
+        const at = `$.datasets[${i}].deliveryEventList[${j}].deliveryId`;
+        if (first.dataset === i)
+          throw new Error(
+            `${at}: '${id}' also appears at $.datasets[${i}].deliveryEventList[${first.event}]`,
+          );
+        throw new Error(`${at}: delivery ${shortQuote(id)} also belongs to ${path(first)}`);
+      });
+      if (r.deliveryId === null) return;
+      const first = firstAt.get(r.deliveryId);
+      if (first === undefined) firstAt.set(r.deliveryId, { dataset: i, event: RECORD });
+      else if (first.dataset !== i)
+        throw new Error(
+          `$.datasets[${i}].deliveryId: delivery ${shortQuote(r.deliveryId)} also belongs to ${path(first)}`,
+        );
+    });
+  const tasksPart = (): void => {
+    const keys = new Set<string>();
+    for (const [key, value] of given.tasks) {
+      if (keys.has(key))
+        throw new Error(`$.tasks[${JSON.stringify(key)}]: given twice (a deliveryId names one tasks record)`);
+      keys.add(key);
+      checker.tasks(key, value);
+    }
+  };
+  try {
+    for (const part of given.tasksFirst ? [tasksPart, datasetsPart] : [datasetsPart, tasksPart]) part();
+    const others = given.kept.filter((k) => !datasetIds.has(k.datasetId as string));
+    let found: { at: { dataset: number; event: number }; message: string } | null = null;
+    for (const k of others) {
+      const named = [...(k.deliveryEventList as Raw[]).map((e) => e.deliveryId), k.deliveryId];
+      for (const id of named) {
+        const at = id == null ? undefined : firstAt.get(id as string);
+        if (at === undefined) continue;
+        if (
+          found === null ||
+          at.dataset < found.at.dataset ||
+          (at.dataset === found.at.dataset && at.event < found.at.event)
+        )
+          found = {
+            at,
+            message: `${path(at)}: delivery ${shortQuote(id as string)} is already stored under dataset ${shortQuote(k.datasetId as string)} of org '${ORG}'`,
+          };
+      }
+    }
+    if (found !== null) return found.message;
+    const orgHas = new Set(firstAt.keys());
+    for (const k of others)
+      for (const id of [...(k.deliveryEventList as Raw[]).map((e) => e.deliveryId), k.deliveryId])
+        if (id != null) orgHas.add(id as string);
+    for (const [key] of given.tasks)
+      if (!orgHas.has(key))
+        return `$.tasks[${JSON.stringify(key)}]: no dataset of the file or of org '${ORG}' has a delivery with this id`;
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+async function storeFor(given: File): Promise<Store> {
+  const store = await Store.open({ dataDir: null });
+  stores.push(store);
+  const seed = (org: string, records: Raw[]): void =>
+    importSnapshot(
+      store,
+      org,
+      { datasets: records.map((r) => new SnapshotChecker().dataset(r, 0)), tasks: new Map() },
+      {
+        now: NOW,
+      },
+    );
+  if (given.kept.length > 0) seed(ORG, given.kept);
+  // Another org with every delivery: a delivery is one org's, per org.
+  if (given.otherOrg)
+    seed('other', [{ datasetId: 'a', deliveryEventList: DELIVERIES.map((id) => ({ deliveryId: id })) }]);
+  return store;
+}
+
+async function* chunks(text: string, size: number): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+const refusal = (error: unknown): string => {
+  expect(error).toBeInstanceOf(SnapshotError);
+  return (error as Error).message;
+};
+
+describe('the checks across records, over what the import writes', () => {
+  it('refuse with the first problem in file order, as the checks kept in memory did', async () => {
+    await fc.assert(
+      fc.asyncProperty(file, fc.integer({ min: 1, max: 400 }), async (given, size) => {
+        const store = await storeFor(given);
+        const got = await importSnapshotFile(store, ORG, chunks(text(given), size), {
+          now: NOW,
+          deliveriesPerDataset: given.retention,
+        }).then(
+          () => null,
+          (error: unknown) => refusal(error),
+        );
+        expect(got).toBe(expected(given));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the same from records already parsed (importSnapshot)', async () => {
+    await fc.assert(
+      fc.asyncProperty(file, async (given) => {
+        // Parsed: one record per key, and no bad record (parsing refuses those).
+        fc.pre(given.datasets.every((r) => r.latestDeliveryStatus !== 'NOT OK'));
+        const keys = [...new Set(given.tasks.map(([key]) => key))];
+        const plain: File = { ...given, tasksFirst: false, tasks: keys.map((key) => [key, {}]) };
+        const checker = new SnapshotChecker();
+        const store = await storeFor(plain);
+        let got: string | null = null;
+        try {
+          importSnapshot(
+            store,
+            ORG,
+            {
+              datasets: plain.datasets.map((r, i) => checker.dataset(r, i)),
+              tasks: new Map(keys.map((key) => [key, checker.tasks(key, {})])),
+            },
+            { now: NOW, deliveriesPerDataset: given.retention },
+          );
+        } catch (error) {
+          got = refusal(error);
+        }
+        expect(got).toBe(expected(plain));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
