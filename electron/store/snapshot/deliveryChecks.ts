@@ -43,21 +43,27 @@ SELECT f.file_index, d.pk, NULL, d.dataset_id
  WHERE d.org_id = ?2 AND d.delivery_id = ?1`;
 
 /**
- * Deliveries named by two datasets or more, of the org (and maybe of others): few or none, each looked
- * at with NAMED. Two of a dataset's events never share one (events_by_delivery is unique), so a
- * delivery on two event rows is on two datasets.
+ * Deliveries named by two datasets or more of the org: few or none, each looked at with NAMED. Two of
+ * a dataset's events never name one delivery (events_by_delivery is unique), so a delivery on two
+ * event rows is on two datasets. The events are those of every org: where another org has datasets,
+ * each row's dataset is looked up (orgs mirroring one remote share every delivery id).
  */
+const TWICE_IN_EVENTS = {
+  alone: `SELECT delivery_id FROM events WHERE delivery_id IS NOT NULL
+          GROUP BY delivery_id HAVING count(*) > 1`,
+  among: `SELECT e.delivery_id FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
+          WHERE e.delivery_id IS NOT NULL AND d.org_id = ?1 GROUP BY e.delivery_id HAVING count(*) > 1`,
+};
 const TWICE = [
-  `SELECT c.delivery_id FROM (
-     SELECT delivery_id FROM events WHERE delivery_id IS NOT NULL GROUP BY delivery_id HAVING count(*) > 1) c
-   WHERE (SELECT count(*) FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
-          WHERE e.delivery_id = c.delivery_id AND d.org_id = ?1) > 1`,
   `SELECT delivery_id FROM datasets WHERE org_id = ?1 AND delivery_id IS NOT NULL
    GROUP BY delivery_id HAVING count(*) > 1`,
   `SELECT d.delivery_id FROM datasets d WHERE d.org_id = ?1 AND d.delivery_id IS NOT NULL
      AND EXISTS (SELECT 1 FROM events e CROSS JOIN datasets o ON o.pk = e.dataset_pk
                  WHERE e.delivery_id = d.delivery_id AND e.dataset_pk <> d.pk AND o.org_id = ?1)`,
 ];
+/** Another org has datasets. */
+const OTHER_ORGS = `SELECT 1 FROM orgs o WHERE o.id <> ?1
+  AND EXISTS (SELECT 1 FROM datasets WHERE org_id = o.id) LIMIT 1`;
 
 export class DeliveryChecks {
   constructor(
@@ -76,8 +82,13 @@ export class DeliveryChecks {
     let elsewhere: Found | null = null;
     const earliest = (found: Found | null, next: Found): Found =>
       found === null || before(next.at, found.at) ? next : found;
-    for (const sql of TWICE) {
-      this.store.eachValue<string>(sql, [this.orgId], (deliveryId) => {
+    const alone = this.store.value(OTHER_ORGS, [this.orgId]) === undefined;
+    const queries: [string, SqlValue[]][] = [
+      alone ? [TWICE_IN_EVENTS.alone, []] : [TWICE_IN_EVENTS.among, [this.orgId]],
+      ...TWICE.map((sql): [string, SqlValue[]] => [sql, [this.orgId]]),
+    ];
+    for (const [sql, params] of queries) {
+      this.store.eachValue<string>(sql, params, (deliveryId) => {
         const named = this.named(deliveryId);
         const file = named.filter((n) => n.file !== null);
         if (file.length === 0) return;

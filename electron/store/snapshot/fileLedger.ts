@@ -7,6 +7,7 @@
  */
 import type { DatasetRecord } from '../../../shared/schemas';
 import type { Store } from '../database';
+import { KeyFilter } from './keyFilter';
 import type { KeyedMember, SnapshotKeys } from './snapshotKeys';
 
 const CREATE = `
@@ -30,6 +31,8 @@ export class FileLedger implements SnapshotKeys {
    * until the file's datasets are read. As many as are in flight, not as the file holds.
    */
   private readonly pending: Record<KeyedMember, Set<string>> = { tasks: new Set(), timeline: new Set() };
+  /** Says which keys were surely not read before, so that most are never looked up. */
+  private readonly seen = new KeyFilter();
 
   constructor(
     private readonly store: Store,
@@ -85,7 +88,8 @@ export class FileLedger implements SnapshotKeys {
   /** A key of `tasks` or `timeline` read: false when the file gave it before (SnapshotSplitter). */
   note(member: KeyedMember, key: string): boolean {
     const pending = this.pending[member];
-    if (pending.has(key) || this.written(member, key)) return false;
+    const maybe = this.seen.add(member === 'tasks' ? 0 : 1, key);
+    if (maybe && (pending.has(key) || this.written(member, key))) return false;
     pending.add(key);
     return true;
   }

@@ -174,15 +174,14 @@ function expected(given: File): string | null {
 async function storeFor(given: File): Promise<Store> {
   const store = await Store.open({ dataDir: null });
   stores.push(store);
-  const seed = (org: string, records: Raw[]): void =>
-    importSnapshot(
-      store,
-      org,
-      { datasets: records.map((r) => new SnapshotChecker().dataset(r, 0)), tasks: new Map() },
-      {
-        now: NOW,
-      },
-    );
+  // With the tasks of every delivery they name: the file's tasks of one replace them, given once.
+  const seed = (org: string, records: Raw[]): void => {
+    const checker = new SnapshotChecker();
+    const datasets = records.map((r) => checker.dataset(r, 0));
+    const named = datasets.flatMap((d) => [d.deliveryId, ...d.deliveryEventList.map((e) => e.deliveryId)]);
+    const tasks = new Map(named.flatMap((id) => (id === null ? [] : [[id, checker.tasks(id, {})] as const])));
+    importSnapshot(store, org, { datasets, tasks }, { now: NOW });
+  };
   if (given.kept.length > 0) seed(ORG, given.kept);
   // Another org with every delivery: a delivery is one org's, per org.
   if (given.otherOrg)
