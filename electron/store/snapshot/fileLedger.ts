@@ -24,8 +24,8 @@ CREATE TABLE import_datasets (
 
 /** The file's datasets and keys as the import has written them. */
 export class FileLedger implements SnapshotKeys {
-  /** The largest rowid of `delivery_tasks` before the import. */
-  private readonly tasksBefore: number;
+  /** The largest rowid of `delivery_tasks` before the import: the file's tasks are above it. */
+  readonly tasksAbove: number;
   /**
    * Keys read but not written yet: tasks on their way through the packer's worker, timelines held
    * until the file's datasets are read. As many as are in flight, not as the file holds.
@@ -39,7 +39,7 @@ export class FileLedger implements SnapshotKeys {
     private readonly orgId: string,
   ) {
     store.run(CREATE);
-    this.tasksBefore = Number(store.value<number>('SELECT coalesce(max(rowid), 0) FROM delivery_tasks'));
+    this.tasksAbove = Number(store.value<number>('SELECT coalesce(max(rowid), 0) FROM delivery_tasks'));
   }
 
   /**
@@ -80,11 +80,6 @@ export class FileLedger implements SnapshotKeys {
     this.pending.tasks.delete(deliveryId);
   }
 
-  /** The largest rowid of `delivery_tasks` before the import: those above are the file's. */
-  get tasksAbove(): number {
-    return this.tasksBefore;
-  }
-
   /** A key of `tasks` or `timeline` read: false when the file gave it before (SnapshotSplitter). */
   note(member: KeyedMember, key: string): boolean {
     const pending = this.pending[member];
@@ -101,7 +96,7 @@ export class FileLedger implements SnapshotKeys {
       this.store.value('SELECT 1 FROM delivery_tasks WHERE org_id = ? AND delivery_id = ? AND rowid > ?', [
         this.orgId,
         key,
-        this.tasksBefore,
+        this.tasksAbove,
       ]) !== undefined
     );
   }
