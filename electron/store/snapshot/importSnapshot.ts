@@ -62,15 +62,24 @@ export interface SnapshotCounts {
 export type ImportCounts = SnapshotCounts;
 
 /**
- * Throws the file's first problem: `error`, or one the checks across the datasets written before it
- * find (they wait for the whole `datasets`), which comes first in the file.
+ * Throws the file's first problem: one the checks across the datasets written before `error` find
+ * (they wait for the whole `datasets`), one of the knowledge read after those but not yet written
+ * (`held`: it waits for their checks), or `error` itself.
  */
-const refused = (error: unknown, writer?: SnapshotWriter): never => {
+function refused(error: unknown, writer?: SnapshotWriter, held?: () => void): never {
   const earlier = writer?.earlierProblem(error) ?? null;
   if (earlier !== null) throw new SnapshotError(earlier);
-  if (error instanceof RecordProblem) throw new SnapshotError(error.message);
-  throw error;
-};
+  let first = error;
+  if (held !== undefined && (error instanceof RecordProblem || error instanceof SnapshotError)) {
+    try {
+      held();
+    } catch (problem) {
+      first = problem;
+    }
+  }
+  if (first instanceof RecordProblem) throw new SnapshotError(first.message);
+  throw first;
+}
 
 /**
  * Parses snapshot text and checks each record's shape; the error names the JSON path of the first
@@ -220,7 +229,10 @@ export async function importSnapshotFile(
         await slice(writePacked);
         await slice(() => writer.finish(knowledge));
       } catch (error) {
-        await slice(() => refused(error, writer));
+        // Knowledge after the datasets, waiting for their checks, comes before `error` in the file.
+        await slice(() =>
+          refused(error, writer, () => splitter.datasetsRead && writer.datasetsPass && reader.flush()),
+        );
       }
       return { ...counts, ...knowledge.counts };
     });

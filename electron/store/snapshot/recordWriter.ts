@@ -60,8 +60,8 @@ export class SnapshotWriter {
   /** No event is stored: every dataset's events go in as they are (see `deferIndexes`). */
   private fresh = false;
   private written = 0;
-  /** The checks across the file's datasets are made (or no longer needed: the file is refused). */
-  private checked = false;
+  /** The checks across the file's datasets: not made yet, or the problem they found (null: none). */
+  private across: string | null | undefined;
   /** A delivery of the file that a dataset the file leaves as it is holds: refused by `finish`. */
   private elsewhere: string | null = null;
 
@@ -150,10 +150,17 @@ export class SnapshotWriter {
    */
   datasetsDone(): void {
     while (this.buildIndex());
-    this.checked = true;
-    const { inFile, elsewhere } = this.deliveries.across();
-    if (inFile !== null) throw new SnapshotError(inFile);
-    this.elsewhere = elsewhere;
+    if (this.across === undefined) {
+      const { inFile, elsewhere } = this.deliveries.across();
+      this.across = inFile;
+      this.elsewhere = elsewhere;
+    }
+    if (this.across !== null) throw new SnapshotError(this.across);
+  }
+
+  /** The checks across the file's datasets are made and found nothing. */
+  get datasetsPass(): boolean {
+    return this.across === null;
   }
 
   /**
@@ -161,15 +168,16 @@ export class SnapshotWriter {
    * before it, which comes first in the file. Null when there is none (or `error` is not the file's).
    */
   earlierProblem(error: unknown): string | null {
-    if (this.checked || this.written === 0) return null;
+    if (this.across !== undefined) return null;
     if (!(error instanceof RecordProblem || error instanceof SnapshotError)) return null;
-    this.checked = true;
-    for (const name of ['events_by_delivery', 'datasets_delivery']) {
-      const at = this.deferred.findIndex((index) => index.name === name);
-      if (at >= 0) this.store.db.run(this.deferred.splice(at, 1)[0]!.sql);
-    }
-    const { inFile } = this.deliveries.across();
-    if (inFile !== null) return inFile;
+    if (this.written > 0) {
+      for (const name of ['events_by_delivery', 'datasets_delivery']) {
+        const at = this.deferred.findIndex((index) => index.name === name);
+        if (at >= 0) this.store.db.run(this.deferred.splice(at, 1)[0]!.sql);
+      }
+      this.across = this.deliveries.across().inFile;
+    } else this.across = null;
+    if (this.across !== null) return this.across;
     return error instanceof RepeatedDelivery ? this.deliveries.beforeRepeat(error) : null;
   }
 
@@ -189,7 +197,7 @@ export class SnapshotWriter {
   }
 
   finish(knowledge: KnowledgeWriter): void {
-    if (!this.checked) this.datasetsDone();
+    this.datasetsDone();
     if (this.elsewhere !== null) throw new SnapshotError(this.elsewhere);
     // Tasks must belong to a delivery of the file or of the org; retention may then drop old ones.
     const unknown = this.deliveries.tasksWithoutDelivery(this.file.tasksAbove);

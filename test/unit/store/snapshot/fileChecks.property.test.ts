@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../../electron/store/database';
 import { SnapshotChecker } from '../../../../electron/store/snapshot/fileChecks';
 import { shortQuote } from '../../../../electron/store/snapshot/importRules';
+import { normalizeTimeline } from '../../../../electron/store/snapshot/knowledgeRecords';
 import {
   SnapshotError,
   importSnapshot,
@@ -30,6 +31,8 @@ interface File {
   datasets: Raw[];
   /** In file order; a key may repeat (written by hand: JSON.stringify cannot). */
   tasks: [string, Raw][];
+  /** Last in the file (a key may repeat). */
+  timeline: [string, unknown][];
   tasksFirst: boolean;
   /** Datasets of the org before the import (each delivery under one of them). */
   kept: Raw[];
@@ -75,6 +78,14 @@ const file: fc.Arbitrary<File> = fc.record({
     { maxLength: 3 },
   ),
   tasksFirst: fc.boolean(),
+  timeline: fc.array(
+    fc.tuple(
+      fc.constantFrom('a', 'b', 'c', 'k1', 'k2'),
+      // Empty, or an entry that is not one (refused as it is read).
+      fc.constantFrom<unknown>([], [], [], [{ at: 'never' }]),
+    ),
+    { maxLength: 3 },
+  ),
   kept: fc.subarray([
     { datasetId: 'k1', deliveryId: 'd7', deliveryEventList: [{ deliveryId: 'd7' }, { deliveryId: 'd6' }] },
     { datasetId: 'k2', deliveryId: null, deliveryEventList: [{ deliveryId: 'd8' }] },
@@ -84,10 +95,12 @@ const file: fc.Arbitrary<File> = fc.record({
   retention: fc.constantFrom(2, 100),
 });
 
-function text({ datasets, tasks, tasksFirst }: File): string {
+function text({ datasets, tasks, tasksFirst, timeline }: File): string {
+  const keyed = (entries: [string, unknown][]): string =>
+    entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',\n');
   const list = `"datasets":[${datasets.map((r) => JSON.stringify(r)).join(',\n')}]`;
-  const map = `"tasks":{${tasks.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',\n')}}`;
-  return `{${tasksFirst ? `${map},${list}` : `${list},${map}`}}`;
+  const map = `"tasks":{${keyed(tasks)}}`;
+  return `{${tasksFirst ? `${map},${list}` : `${list},${map}`},"timeline":{${keyed(timeline)}}}`;
 }
 
 /** The checks as they were: every datasetId and delivery of the file in Maps, in file order. */
@@ -137,8 +150,23 @@ function expected(given: File): string | null {
       checker.tasks(key, value);
     }
   };
+  // Each timeline written as it is read (the datasets are read by then).
+  const timelinePart = (): void => {
+    const keys = new Set<string>();
+    for (const [key, value] of given.timeline) {
+      const at = `$.timeline[${JSON.stringify(key)}]`;
+      if (keys.has(key)) throw new Error(`${at}: given twice (a datasetId names one timeline)`);
+      keys.add(key);
+      normalizeTimeline(value, at);
+      if (!datasetIds.has(key))
+        throw new Error(
+          `${at}: the timeline of dataset ${shortQuote(key)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
+        );
+    }
+  };
   try {
     for (const part of given.tasksFirst ? [tasksPart, datasetsPart] : [datasetsPart, tasksPart]) part();
+    timelinePart();
     const others = given.kept.filter((k) => !datasetIds.has(k.datasetId as string));
     let found: { at: { dataset: number; event: number }; message: string } | null = null;
     for (const k of others) {
@@ -223,7 +251,12 @@ describe('the checks across records, over what the import writes', () => {
         // Parsed: one record per key, and no bad record (parsing refuses those).
         fc.pre(given.datasets.every((r) => r.latestDeliveryStatus !== 'NOT OK'));
         const keys = [...new Set(given.tasks.map(([key]) => key))];
-        const plain: File = { ...given, tasksFirst: false, tasks: keys.map((key) => [key, {}]) };
+        const plain: File = {
+          ...given,
+          tasksFirst: false,
+          tasks: keys.map((key) => [key, {}]),
+          timeline: [],
+        };
         const checker = new SnapshotChecker();
         const store = await storeFor(plain);
         let got: string | null = null;
