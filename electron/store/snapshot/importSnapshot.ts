@@ -192,7 +192,7 @@ export async function importSnapshotFile(
           const tasks = checker.tasks(part.deliveryId, part.value);
           packer.add({ deliveryId: part.deliveryId, failure: firstFailure(tasks) }, tasks);
           counts.tasks++;
-        } else reader.take(part, checked);
+        } else reader.take(part, splitter.datasetsRead, checked);
       };
       const splitter = new SnapshotSplitter(take, writer.file);
       const writePacked = (): void => {
@@ -208,7 +208,7 @@ export async function importSnapshotFile(
         while (await slice(() => writer.buildIndex()));
         await slice(() => writer.datasetsDone());
         checked = true;
-        await slice(() => reader.flush());
+        await slice(() => reader.flushDue());
       };
       try {
         for await (const chunk of chunks) {
@@ -230,9 +230,7 @@ export async function importSnapshotFile(
         await slice(() => writer.finish(knowledge));
       } catch (error) {
         // Knowledge after the datasets, waiting for their checks, comes before `error` in the file.
-        await slice(() =>
-          refused(error, writer, () => splitter.datasetsRead && writer.datasetsPass && reader.flush()),
-        );
+        await slice(() => refused(error, writer, () => writer.datasetsPass && reader.flushDue()));
       }
       return { ...counts, ...knowledge.counts };
     });

@@ -27,13 +27,15 @@ afterEach(async () => {
 });
 
 type Raw = Record<string, unknown>;
+type Section = 'datasets' | 'tasks' | 'timeline';
 interface File {
   datasets: Raw[];
   /** In file order; a key may repeat (written by hand: JSON.stringify cannot). */
   tasks: [string, Raw][];
-  /** Last in the file (a key may repeat). */
+  /** A key may repeat. */
   timeline: [string, unknown][];
-  tasksFirst: boolean;
+  /** The order of the sections in the file. */
+  order: Section[];
   /** Datasets of the org before the import (each delivery under one of them). */
   kept: Raw[];
   /** Another org holding the same deliveries: not this org's business. */
@@ -77,7 +79,7 @@ const file: fc.Arbitrary<File> = fc.record({
     ),
     { maxLength: 3 },
   ),
-  tasksFirst: fc.boolean(),
+  order: fc.shuffledSubarray<Section>(['datasets', 'tasks', 'timeline'], { minLength: 3 }),
   timeline: fc.array(
     fc.tuple(
       fc.constantFrom('a', 'b', 'c', 'k1', 'k2'),
@@ -95,12 +97,15 @@ const file: fc.Arbitrary<File> = fc.record({
   retention: fc.constantFrom(2, 100),
 });
 
-function text({ datasets, tasks, tasksFirst, timeline }: File): string {
+function text({ datasets, tasks, timeline, order }: File): string {
   const keyed = (entries: [string, unknown][]): string =>
     entries.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(',\n');
-  const list = `"datasets":[${datasets.map((r) => JSON.stringify(r)).join(',\n')}]`;
-  const map = `"tasks":{${keyed(tasks)}}`;
-  return `{${tasksFirst ? `${map},${list}` : `${list},${map}`},"timeline":{${keyed(timeline)}}}`;
+  const sections: Record<Section, string> = {
+    datasets: `"datasets":[${datasets.map((r) => JSON.stringify(r)).join(',\n')}]`,
+    tasks: `"tasks":{${keyed(tasks)}}`,
+    timeline: `"timeline":{${keyed(timeline)}}`,
+  };
+  return `{${order.map((section) => sections[section]).join(',')}}`;
 }
 
 /** The checks as they were: every datasetId and delivery of the file in Maps, in file order. */
@@ -150,7 +155,16 @@ function expected(given: File): string | null {
       checker.tasks(key, value);
     }
   };
-  // Each timeline written as it is read (the datasets are read by then).
+  // A timeline is checked as it is read, and written (its dataset must be the file's) then if the
+  // datasets are read, else at the end of the file.
+  const waiting: string[] = [];
+  const write = (key: string): void => {
+    if (!datasetIds.has(key))
+      throw new Error(
+        `$.timeline[${JSON.stringify(key)}]: the timeline of dataset ${shortQuote(key)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
+      );
+  };
+  let datasetsRead = false;
   const timelinePart = (): void => {
     const keys = new Set<string>();
     for (const [key, value] of given.timeline) {
@@ -158,15 +172,24 @@ function expected(given: File): string | null {
       if (keys.has(key)) throw new Error(`${at}: given twice (a datasetId names one timeline)`);
       keys.add(key);
       normalizeTimeline(value, at);
-      if (!datasetIds.has(key))
-        throw new Error(
-          `${at}: the timeline of dataset ${shortQuote(key)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
-        );
+      if (!datasetsRead) waiting.push(key);
+      else {
+        waiting.splice(0).forEach(write);
+        write(key);
+      }
     }
   };
+  const parts: Record<Section, () => void> = {
+    datasets: () => {
+      datasetsPart();
+      datasetsRead = true;
+    },
+    tasks: tasksPart,
+    timeline: timelinePart,
+  };
   try {
-    for (const part of given.tasksFirst ? [tasksPart, datasetsPart] : [datasetsPart, tasksPart]) part();
-    timelinePart();
+    for (const section of given.order) parts[section]();
+    waiting.splice(0).forEach(write);
     const others = given.kept.filter((k) => !datasetIds.has(k.datasetId as string));
     let found: { at: { dataset: number; event: number }; message: string } | null = null;
     for (const k of others) {
@@ -253,7 +276,7 @@ describe('the checks across records, over what the import writes', () => {
         const keys = [...new Set(given.tasks.map(([key]) => key))];
         const plain: File = {
           ...given,
-          tasksFirst: false,
+          order: ['datasets', 'tasks', 'timeline'],
           tasks: keys.map((key) => [key, {}]),
           timeline: [],
         };
