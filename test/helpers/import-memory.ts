@@ -65,8 +65,10 @@ async function read(store: Store, chunks: AsyncIterable<Buffer>): Promise<number
       const record = checker.dataset(part.value, part.index);
       const repeated = repeatedDelivery(record, part.index);
       if (repeated !== null) throw repeated;
-      if (ledger.noteDataset(record, part.index) !== undefined)
+      if (ledger.index(record.datasetId) !== undefined)
         throw new RecordProblem(`$.datasets[${part.index}].datasetId`, 'given twice');
+      // No row is written: the record's index stands for it.
+      ledger.noteDataset(record, part.index, part.index + 1);
       records++;
     }, ledger);
     for await (const chunk of chunks) await slice(() => splitter.push(chunk));

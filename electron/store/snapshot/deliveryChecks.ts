@@ -13,6 +13,7 @@
 import type { SqlValue } from 'sql.js';
 import type { Store } from '../database';
 import { type Mention, RECORD, type RepeatedDelivery, before, mentionPath } from './fileChecks';
+import type { FileLedger } from './fileLedger';
 import { shortQuote } from './importRules';
 import type { DeliveryOwner } from './knowledgeWriter';
 
@@ -69,6 +70,7 @@ export class DeliveryChecks {
   constructor(
     private readonly store: Store,
     private readonly orgId: string,
+    private readonly file: FileLedger,
   ) {}
 
   /**
@@ -129,15 +131,49 @@ export class DeliveryChecks {
     return null;
   }
 
-  /** The dataset of the file a delivery belongs to, and where the file first says so. */
-  owner(deliveryId: string): DeliveryOwner | undefined {
-    const file = this.named(deliveryId).filter((n) => n.file !== null);
+  /**
+   * The dataset of the file a delivery belongs to, and where the file first says so (once the checks
+   * across datasets found nothing: no two datasets of the file name one delivery). `likely`, the
+   * dataset the knowledge names (its timeline's, its acknowledgement's), is asked first: a look at the
+   * working table and an index rather than at the datasets' rows (sql.js reads those a page at a time,
+   * tens of microseconds each).
+   */
+  owner(deliveryId: string, likely?: string): DeliveryOwner | undefined {
+    const dataset = likely === undefined ? undefined : this.file.dataset(likely);
+    const named = (): Named[] => this.named(deliveryId).filter((n) => n.file !== null);
+    if (
+      dataset !== undefined &&
+      (dataset.deliveryId === deliveryId ||
+        this.store.value('SELECT 1 FROM events WHERE delivery_id = ? AND dataset_pk = ?', [
+          deliveryId,
+          dataset.pk,
+        ]) !== undefined)
+    )
+      return this.owned(likely!, named);
+    const file = named();
     if (file.length === 0) return undefined;
-    const first = file.reduce((a, b) => (this.sooner(b, a) ? b : a));
-    // The path is for messages only: its event's place is read when it is asked for.
-    const mention = (): Mention => this.mention(first);
+    return this.owned(file[0]!.datasetId, () => file);
+  }
+
+  /** The deliveries a dataset of the file has: its events' and its record's own (empty if none). */
+  of(datasetId: string): ReadonlySet<string> {
+    const dataset = this.file.dataset(datasetId);
+    if (dataset === undefined) return new Set();
+    const own = new Set(
+      this.store.column<string>(
+        'SELECT delivery_id FROM events WHERE dataset_pk = ? AND delivery_id IS NOT NULL',
+        [dataset.pk],
+      ),
+    );
+    if (dataset.deliveryId !== null) own.add(dataset.deliveryId);
+    return own;
+  }
+
+  /** An owner whose path (for messages only) is looked for when it is asked for. */
+  private owned(datasetId: string, named: () => Named[]): DeliveryOwner {
+    const mention = (): Mention => this.mention(named().reduce((a, b) => (this.sooner(b, a) ? b : a)));
     return {
-      datasetId: first.datasetId,
+      datasetId,
       get path() {
         return mentionPath(mention());
       },

@@ -14,6 +14,9 @@ const CREATE = `
 CREATE TABLE import_datasets (
   dataset_id TEXT PRIMARY KEY,
   file_index INTEGER NOT NULL,
+  -- Its row in datasets, and the record's own deliveryId: read here, not from the datasets' pages.
+  pk INTEGER NOT NULL,
+  delivery_id TEXT,
   events INTEGER NOT NULL,
   -- The oldest deadline of its events ('' when none has one). Canonical times sort as strings.
   oldest TEXT NOT NULL,
@@ -42,21 +45,27 @@ export class FileLedger implements SnapshotKeys {
     this.tasksAbove = Number(store.value<number>('SELECT coalesce(max(rowid), 0) FROM delivery_tasks'));
   }
 
-  /**
-   * Notes dataset record `index` of the file before it is written. A datasetId given earlier in the
-   * file is not noted again: the earlier record's index is returned.
-   */
-  noteDataset(record: DatasetRecord, index: number): number | undefined {
+  /** Notes dataset record `index` of the file, written as row `pk` (its datasetId is not noted yet). */
+  noteDataset(record: DatasetRecord, index: number, pk: number): void {
     let oldest = '';
     for (const { deliveryDeadline } of record.deliveryEventList)
       if (deliveryDeadline !== null && (oldest === '' || deliveryDeadline < oldest))
         oldest = deliveryDeadline;
-    const added = this.store.run(
-      `INSERT INTO import_datasets (dataset_id, file_index, events, oldest) VALUES (?, ?, ?, ?)
-       ON CONFLICT (dataset_id) DO NOTHING`,
-      [record.datasetId, index, record.deliveryEventList.length, oldest],
+    this.store.run(
+      `INSERT INTO import_datasets (dataset_id, file_index, pk, delivery_id, events, oldest)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [record.datasetId, index, pk, record.deliveryId, record.deliveryEventList.length, oldest],
     );
-    return added === 1 ? undefined : this.index(record.datasetId);
+  }
+
+  /** A dataset of the file: its row in datasets and its record's own deliveryId. */
+  dataset(datasetId: string): { pk: number; deliveryId: string | null } | undefined {
+    const row = this.store.get('SELECT pk, delivery_id FROM import_datasets WHERE dataset_id = ?', [
+      datasetId,
+    ]);
+    return row === undefined
+      ? undefined
+      : { pk: Number(row.pk), deliveryId: row.delivery_id as string | null };
   }
 
   /** The index of the file's dataset record of this id, if the import has written it. */

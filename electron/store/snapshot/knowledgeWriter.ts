@@ -23,7 +23,10 @@ export interface DeliveryOwner {
 export interface FileDatasets {
   /** The index of the file's dataset record of this id, if any. */
   index(datasetId: string): number | undefined;
-  owner(deliveryId: string): DeliveryOwner | undefined;
+  /** The dataset of the file a delivery belongs to: most often `likely` (asked first, cheaply). */
+  owner(deliveryId: string, likely: string): DeliveryOwner | undefined;
+  /** The deliveries a dataset of the file has (its events' and its own deliveryId). */
+  deliveries(datasetId: string): ReadonlySet<string>;
   /** The file's timeline of a dataset of the file is written; `earliest` is its first entry's time. */
   timeline(datasetId: string, earliest: string | null): void;
 }
@@ -64,10 +67,18 @@ export class KnowledgeWriter {
       );
   }
 
-  /** A delivery named is not another dataset's; with `required`, it is one the file gives this dataset. */
-  private ownDelivery(datasetId: string, deliveryId: string | null, path: string, required = false): void {
-    if (deliveryId === null) return;
-    const owner = this.file.owner(deliveryId);
+  /**
+   * A delivery named is not another dataset's; with `required`, it is one the file gives this dataset.
+   * `own`: the dataset's deliveries, when already read.
+   */
+  private ownDelivery(
+    datasetId: string,
+    deliveryId: string | null,
+    path: string,
+    { required = false, own }: { required?: boolean; own?: ReadonlySet<string> } = {},
+  ): void {
+    if (deliveryId === null || own?.has(deliveryId)) return;
+    const owner = this.file.owner(deliveryId, datasetId);
     if (owner === undefined && required)
       throw new RecordProblem(
         path,
@@ -82,13 +93,12 @@ export class KnowledgeWriter {
 
   timeline(datasetId: string, entries: TimelineEntry[], path: string): void {
     this.inFile(datasetId, path, 'the timeline');
-    entries.forEach((entry, i) => this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`));
-    this.ackEntries.add(
-      datasetId,
-      entries,
-      path,
-      (deliveryId) => this.file.owner(deliveryId)?.datasetId === datasetId,
+    // Read once for all its entries (most are of its own deliveries).
+    const own = this.file.deliveries(datasetId);
+    entries.forEach((entry, i) =>
+      this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`, { own }),
     );
+    this.ackEntries.add(datasetId, entries, path, (deliveryId) => own.has(deliveryId));
     let earliest: string | null = null;
     for (const entry of entries) {
       addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
@@ -103,7 +113,7 @@ export class KnowledgeWriter {
   acknowledgement(ack: SnapshotAcknowledgement, path: string): void {
     this.inFile(ack.datasetId, `${path}.datasetId`, 'an acknowledgement');
     // Ended ones too: export writes those of the deliveries it writes (query/exportSnapshot.ts).
-    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`, true);
+    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`, { required: true });
     const key = acknowledgementKey(ack.datasetId, ack.deliveryId);
     const same = this.acks.get(key);
     if (same !== undefined)

@@ -75,7 +75,7 @@ export class SnapshotWriter {
     this.incidentGapMs = options.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS;
     ensureOrg(store, orgId, options.now);
     this.file = new FileLedger(store, orgId);
-    this.deliveries = new DeliveryChecks(store, orgId);
+    this.deliveries = new DeliveryChecks(store, orgId, this.file);
     this.deferIndexes();
   }
 
@@ -105,27 +105,25 @@ export class SnapshotWriter {
 
   /** Dataset record `index` of the file: checked against the records before it, then written. */
   dataset(record: DatasetRecord, index: number): void {
-    const repeated = repeatedDelivery(record, index);
-    if (repeated !== null) {
-      // The record's datasetId is looked at before its events.
-      const earlier = this.file.index(record.datasetId);
-      throw earlier === undefined ? repeated : datasetTwice(record, index, earlier);
-    }
-    const earlier = this.file.noteDataset(record, index);
+    // Its datasetId is looked at before its events.
+    const earlier = this.file.index(record.datasetId);
     if (earlier !== undefined) throw datasetTwice(record, index, earlier);
+    const repeated = repeatedDelivery(record, index);
+    if (repeated !== null) throw repeated;
     const isNew =
       this.empty ||
       this.store.value('SELECT 1 FROM datasets WHERE org_id = ? AND dataset_id = ?', [
         this.orgId,
         record.datasetId,
       ]) === undefined;
-    writeDataset(this.store, this.orgId, record, {
+    const pk = writeDataset(this.store, this.orgId, record, {
       events: 'replace',
       deliveriesPerDataset: KEEP_ALL,
       isNew,
       // `repeatedDelivery` keeps a record's deliveryIds distinct.
       distinctEvents: this.fresh,
     });
+    this.file.noteDataset(record, index, pk);
     // Its timeline and acknowledgements are replaced with the file's too (none, if it gives none).
     if (!isNew) forgetDataset(this.store, this.orgId, record.datasetId);
     this.written++;
@@ -189,7 +187,8 @@ export class SnapshotWriter {
       this.orgId,
       {
         index: (datasetId) => file.index(datasetId),
-        owner: (deliveryId) => deliveries.owner(deliveryId),
+        owner: (deliveryId, likely) => deliveries.owner(deliveryId, likely),
+        deliveries: (datasetId) => deliveries.of(datasetId),
         timeline: (datasetId, earliest) => file.timeline(datasetId, earliest),
       },
       this.deliveriesPerDataset,

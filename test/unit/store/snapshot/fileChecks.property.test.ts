@@ -43,17 +43,30 @@ interface File {
   retention: number;
 }
 
+/** Deliveries any dataset may name (so they clash), beside each dataset's own (`a-0`, `a-1`…). */
 const DELIVERIES = ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8'];
-const deliveryId = fc.option(fc.constantFrom(...DELIVERIES), { nil: null, freq: 5 });
-const record = (datasetIds: string[]): fc.Arbitrary<Raw> =>
+const DATASETS = ['a', 'b', 'c', 'd', 'e', 'f', 'k1'];
+/** What a dataset's `n`-th event (or its record) names: mostly its own, now and then a clash. */
+const named = (datasetId: string, n: number): fc.Arbitrary<string | null> =>
+  fc.oneof(
+    { weight: 12, arbitrary: fc.constant(`${datasetId}-${n}`) },
+    // Another dataset's, or one any may name.
+    { weight: 1, arbitrary: fc.constantFrom(...DATASETS).map((other) => `${other}-${n}`) },
+    { weight: 2, arbitrary: fc.constantFrom(...DELIVERIES) },
+    // Named twice in the record (n − 1 is the one before).
+    { weight: 1, arbitrary: fc.constant(`${datasetId}-${Math.max(0, n - 1)}`) },
+    { weight: 2, arbitrary: fc.constant(null) },
+  );
+const record = (datasetId: string): fc.Arbitrary<Raw> =>
   fc
     .record({
-      datasetId: fc.constantFrom(...datasetIds),
-      deliveryId,
-      events: fc.array(deliveryId, { maxLength: 4 }),
-      bad: fc.integer({ min: 0, max: 15 }),
+      deliveryId: named(datasetId, 0),
+      events: fc
+        .integer({ min: 0, max: 4 })
+        .chain((count) => fc.tuple(...Array.from({ length: count }, (_, j) => named(datasetId, j)))),
+      bad: fc.integer({ min: 0, max: 30 }),
     })
-    .map(({ datasetId, deliveryId: id, events, bad }) => ({
+    .map(({ deliveryId: id, events, bad }) => ({
       datasetId,
       deliveryId: id,
       deliveryEventList: events.map((event, j) => ({
@@ -63,38 +76,82 @@ const record = (datasetIds: string[]): fc.Arbitrary<Raw> =>
       })),
       latestDeliveryStatus: bad === 0 ? 'NOT OK' : 'HEALTHY',
     }));
-const file: fc.Arbitrary<File> = fc.record({
-  datasets: fc.array(record(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'k1']), { maxLength: 7 }),
-  tasks: fc.array(
-    fc.tuple(
-      fc.constantFrom(...DELIVERIES, 'nowhere'),
+/** Something now and then (one time in seven), else null. */
+const rarely = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+/** Each dataset once, and now and then one again. */
+const datasets: fc.Arbitrary<Raw[]> = fc
+  .tuple(fc.shuffledSubarray(DATASETS, { maxLength: 5 }), rarely(fc.constantFrom(...DATASETS)))
+  .chain(([ids, again]) => fc.tuple(...[...ids, ...(again === null ? [] : [again])].map(record)));
+/** A delivery of a dataset that may be the file's, or one nobody has. */
+const anyDelivery = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...DATASETS), fc.nat(3)).map(([id, n]) => `${id}-${n}`) },
+  { weight: 1, arbitrary: fc.constantFrom(...DELIVERIES, 'gone') },
+);
+/** Entries of deliveries: mostly the dataset's own, now and then another's of the file or any. */
+const entries = (datasetId: string, ids: string[]): fc.Arbitrary<unknown> =>
+  fc
+    .array(
       fc.oneof(
-        { weight: 5, arbitrary: fc.constant<Raw>({}) },
-        // A task of another delivery: refused as the tasks record is read.
-        {
-          weight: 1,
-          arbitrary: fc.constant<Raw>({ ingest: { tasks: [{ taskId: 't', deliveryId: 'elsewhere' }] } }),
-        },
+        { weight: 6, arbitrary: fc.nat(3).map((n) => `${datasetId}-${n}`) },
+        { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...ids), fc.nat(1)).map(([id, n]) => `${id}-${n}`) },
+        { weight: 1, arbitrary: anyDelivery },
+      ),
+      { maxLength: 3 },
+    )
+    .map((ids) => ids.map((id) => ({ at: '2026-11-20T06:00:00.000Z', kind: 'status', deliveryId: id })));
+/** Entries of distinct keys, and now and then the first one's key again. */
+const keyed = <T>(entry: fc.Arbitrary<[string, T]>): fc.Arbitrary<[string, T][]> =>
+  fc
+    .tuple(fc.uniqueArray(entry, { selector: ([key]) => key, maxLength: 3 }), rarely(entry))
+    .map(([entries, again]) =>
+      again === null || entries.length === 0 ? entries : [...entries, [entries[0]![0], again[1]]],
+    );
+const file: fc.Arbitrary<File> = datasets.chain((records) => {
+  const ids = records.map((r) => r.datasetId as string);
+  const inFile = ids.length > 0 ? fc.constantFrom(...ids) : fc.constant('a');
+  return fc.record({
+    datasets: fc.constant(records),
+    tasks: keyed(
+      fc.tuple<[string, Raw]>(
+        fc.oneof({ weight: 6, arbitrary: anyDelivery }, { weight: 1, arbitrary: fc.constant('nowhere') }),
+        fc.oneof(
+          { weight: 10, arbitrary: fc.constant<Raw>({}) },
+          // A task of another delivery: refused as the tasks record is read.
+          {
+            weight: 1,
+            arbitrary: fc.constant<Raw>({ ingest: { tasks: [{ taskId: 't', deliveryId: 'elsewhere' }] } }),
+          },
+        ),
       ),
     ),
-    { maxLength: 3 },
-  ),
-  order: fc.shuffledSubarray<Section>(['datasets', 'tasks', 'timeline'], { minLength: 3 }),
-  timeline: fc.array(
-    fc.tuple(
-      fc.constantFrom('a', 'b', 'c', 'k1', 'k2'),
-      // Empty, or an entry that is not one (refused as it is read).
-      fc.constantFrom<unknown>([], [], [], [{ at: 'never' }]),
+    order: fc.shuffledSubarray<Section>(['datasets', 'tasks', 'timeline'], { minLength: 3 }),
+    timeline: keyed(
+      fc
+        .oneof({ weight: 10, arbitrary: inFile }, { weight: 1, arbitrary: fc.constantFrom('k2', 'zz') })
+        .chain((datasetId) =>
+          fc.tuple<[string, unknown]>(
+            fc.constant(datasetId),
+            // Not a timeline entry, now and then: refused as it is read.
+            fc.oneof(
+              { weight: 10, arbitrary: entries(datasetId, ids.length > 0 ? ids : ['a']) },
+              { weight: 1, arbitrary: fc.constant([{ at: 'never' }]) },
+            ),
+          ),
+        ),
     ),
-    { maxLength: 3 },
-  ),
-  kept: fc.subarray([
-    { datasetId: 'k1', deliveryId: 'd7', deliveryEventList: [{ deliveryId: 'd7' }, { deliveryId: 'd6' }] },
-    { datasetId: 'k2', deliveryId: null, deliveryEventList: [{ deliveryId: 'd8' }] },
-    { datasetId: 'k3', deliveryId: 'd5', deliveryEventList: [] },
-  ]),
-  otherOrg: fc.boolean(),
-  retention: fc.constantFrom(2, 100),
+    kept: fc.subarray([
+      { datasetId: 'k1', deliveryId: 'd7', deliveryEventList: [{ deliveryId: 'd7' }, { deliveryId: 'd6' }] },
+      {
+        datasetId: 'k2',
+        deliveryId: null,
+        deliveryEventList: [{ deliveryId: 'd8' }, { deliveryId: 'k2-0' }],
+      },
+      { datasetId: 'k3', deliveryId: 'd5', deliveryEventList: [] },
+    ]),
+    otherOrg: fc.boolean(),
+    retention: fc.constantFrom(2, 100),
+  });
 });
 
 function text({ datasets, tasks, timeline, order }: File): string {
@@ -112,6 +169,7 @@ function text({ datasets, tasks, timeline, order }: File): string {
 function expected(given: File): string | null {
   const checker = new SnapshotChecker();
   const datasetIds = new Map<string, number>();
+  const datasetIdAt: string[] = [];
   const firstAt = new Map<string, { dataset: number; event: number }>();
   const RECORD = Number.MAX_SAFE_INTEGER;
   const path = ({ dataset, event }: { dataset: number; event: number }): string =>
@@ -127,6 +185,7 @@ function expected(given: File): string | null {
           `$.datasets[${i}].datasetId: '${r.datasetId}' also appears at $.datasets[${earlier}]`,
         );
       datasetIds.set(r.datasetId, i);
+      datasetIdAt[i] = r.datasetId;
       r.deliveryEventList.forEach(({ deliveryId: id }, j) => {
         if (id === null) return;
         const first = firstAt.get(id);
@@ -157,12 +216,20 @@ function expected(given: File): string | null {
   };
   // A timeline is checked as it is read, and written (its dataset must be the file's) then if the
   // datasets are read, else at the end of the file.
-  const waiting: string[] = [];
-  const write = (key: string): void => {
+  const waiting: [string, unknown][] = [];
+  const write = ([key, value]: [string, unknown]): void => {
+    const at = `$.timeline[${JSON.stringify(key)}]`;
     if (!datasetIds.has(key))
       throw new Error(
-        `$.timeline[${JSON.stringify(key)}]: the timeline of dataset ${shortQuote(key)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
+        `${at}: the timeline of dataset ${shortQuote(key)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
       );
+    normalizeTimeline(value, at).forEach(({ deliveryId: id }, i) => {
+      const first = id === null ? undefined : firstAt.get(id);
+      if (first === undefined || datasetIdAt[first.dataset] === key) return;
+      throw new Error(
+        `${at}[${i}].deliveryId: delivery ${shortQuote(id!)} belongs to dataset ${shortQuote(datasetIdAt[first.dataset]!)} (${path(first)}), not ${shortQuote(key)}`,
+      );
+    });
   };
   let datasetsRead = false;
   const timelinePart = (): void => {
@@ -172,10 +239,10 @@ function expected(given: File): string | null {
       if (keys.has(key)) throw new Error(`${at}: given twice (a datasetId names one timeline)`);
       keys.add(key);
       normalizeTimeline(value, at);
-      if (!datasetsRead) waiting.push(key);
+      if (!datasetsRead) waiting.push([key, value]);
       else {
         waiting.splice(0).forEach(write);
-        write(key);
+        write([key, value]);
       }
     }
   };
