@@ -20,3 +20,14 @@ export const FAILED_DELIVERY = `COALESCE(${NEWEST_FAILED_DELIVERY}, d.delivery_i
  */
 export const PROBLEM_DELIVERY = `CASE d.status WHEN 'FAILED' THEN ${FAILED_DELIVERY}
   WHEN 'MISSING' THEN d.delivery_id END`;
+
+/**
+ * PROBLEM_DELIVERY as it will be once retention keeps the newest `limit` events of `d` (SQL for a
+ * number): an import reads it before it trims its datasets' events (store/snapshot/recordWriter.ts).
+ */
+export const problemDeliveryKept = (limit: string): string => `CASE d.status
+  WHEN 'FAILED' THEN COALESCE((SELECT k.delivery_id FROM (
+      SELECT e.delivery_id, e.status, e.deadline_key, e.delivered_key, e.seq FROM events e WHERE e.dataset_pk = d.pk
+      ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC LIMIT ${limit}) k
+    WHERE k.status = 'FAILED' ORDER BY k.deadline_key DESC, k.delivered_key DESC, k.seq DESC LIMIT 1), d.delivery_id)
+  WHEN 'MISSING' THEN d.delivery_id END`;

@@ -1,95 +1,76 @@
 /**
- * The file's own rules for an import, record by record in file order: each record's shape (normalize.ts)
- * and what holds across records (a datasetId once, a delivery under one dataset, a tasks record filed
- * under its own delivery). Throws `RecordProblem`.
+ * The file's own rules for an import that need no store: each record's shape (normalize.ts), a record's
+ * deliveries distinct within it, a tasks record filed under its own delivery. Throws `RecordProblem`.
+ * The rules across records (a datasetId once, a delivery under one dataset) are the import's, over
+ * the rows it has written (fileLedger.ts, deliveryChecks.ts): what they need grows with the file, so it
+ * is kept in the database, not in memory (docs/storage.md "Memory").
  */
 import type { DatasetRecord, TasksRecord } from '../../../shared/schemas';
 import { STAGES } from '../../../shared/status';
 import { MAX_ID_LENGTH, jsonKey, shortQuote } from './importRules';
 import { RecordProblem, normalizeDatasetRecord, normalizeTasksRecord, strictContext } from './normalize';
-import type { DeliveryOwner } from './knowledgeWriter';
 
-/** Where a delivery is first named in the file: an event of a dataset record, or the record itself. */
+/** Where a delivery is named in the file: an event of a dataset record, or the record itself. */
 export interface Mention {
   dataset: number;
   /** Index in `deliveryEventList`, or RECORD for the record's own `deliveryId` (read after its events). */
   event: number;
 }
-const RECORD = Number.MAX_SAFE_INTEGER;
+export const RECORD = Number.MAX_SAFE_INTEGER;
 
 export const mentionPath = ({ dataset, event }: Mention): string =>
   event === RECORD
     ? `$.datasets[${dataset}].deliveryId`
     : `$.datasets[${dataset}].deliveryEventList[${event}].deliveryId`;
 
+/** Whether mention `a` comes before `b` in the file. */
+export const before = (a: Mention, b: Mention): boolean =>
+  a.dataset !== b.dataset ? a.dataset < b.dataset : a.event < b.event;
+
 /**
- * The file's own rules, record by record in file order: each record's shape (normalize.ts), and what
- * holds across records (a datasetId once, a delivery under one dataset). Throws `RecordProblem`.
+ * A delivery named twice in one record's events (they would silently merge into one), found before
+ * the record is written. `earlier` are the record's events before it (index, deliveryId), in order: one
+ * of them may be another dataset's, a problem that comes first in the file (the import looks).
  */
+export class RepeatedDelivery extends RecordProblem {
+  constructor(
+    readonly record: number,
+    readonly event: number,
+    deliveryId: string,
+    first: number,
+    readonly earlier: readonly (readonly [event: number, deliveryId: string])[],
+  ) {
+    super(
+      `$.datasets[${record}].deliveryEventList[${event}].deliveryId`,
+      `'${deliveryId}' also appears at $.datasets[${record}].deliveryEventList[${first}]`,
+    );
+  }
+}
+
+/** The first delivery named twice in the events of record `index` (the Set is the record's only). */
+export function repeatedDelivery(record: DatasetRecord, index: number): RepeatedDelivery | null {
+  const events = record.deliveryEventList;
+  const seen = new Map<string, number>();
+  for (let j = 0; j < events.length; j++) {
+    const deliveryId = events[j]!.deliveryId;
+    if (deliveryId === null) continue;
+    const first = seen.get(deliveryId);
+    if (first === undefined) {
+      seen.set(deliveryId, j);
+      continue;
+    }
+    const earlier = [...seen].map(([id, at]) => [at, id] as const);
+    return new RepeatedDelivery(index, j, deliveryId, first, earlier);
+  }
+  return null;
+}
+
+/** The shape of each record of the file, in file order (the rules across records are the import's). */
 export class SnapshotChecker {
   private readonly ctx = strictContext();
-  /** datasetId → its record's index. */
-  readonly datasetIds = new Map<string, number>();
-  /** Each record's datasetId, by index. */
-  readonly datasetIdAt: string[] = [];
-  /** Every delivery of the file, where it is first named. */
-  readonly deliveries = new Map<string, Mention>();
 
   dataset(value: unknown, index: number): DatasetRecord {
-    const record = normalizeDatasetRecord(this.ctx, value, `$.datasets[${index}]`)!;
-    this.record(record, index);
-    return record;
-  }
-
-  /** The checks across records, for a record already normalized. */
-  record(record: DatasetRecord, i: number): void {
-    const earlier = this.datasetIds.get(record.datasetId);
-    if (earlier !== undefined) {
-      throw new RecordProblem(
-        `$.datasets[${i}].datasetId`,
-        `'${record.datasetId}' also appears at $.datasets[${earlier}]`,
-      );
-    }
-    this.datasetIds.set(record.datasetId, i);
-    this.datasetIdAt[i] = record.datasetId;
-    const events = record.deliveryEventList;
-    for (let j = 0; j < events.length; j++) {
-      const deliveryId = events[j]!.deliveryId;
-      if (deliveryId === null) continue;
-      const first = this.deliveries.get(deliveryId);
-      if (first === undefined) {
-        this.deliveries.set(deliveryId, { dataset: i, event: j });
-        continue;
-      }
-      // Events merge by deliveryId: two with the same id in one record would silently become one.
-      if (first.dataset === i) {
-        throw new RecordProblem(
-          `$.datasets[${i}].deliveryEventList[${j}].deliveryId`,
-          `'${deliveryId}' also appears at $.datasets[${i}].deliveryEventList[${first.event}]`,
-        );
-      }
-      throw new RecordProblem(
-        `$.datasets[${i}].deliveryEventList[${j}].deliveryId`,
-        `delivery ${shortQuote(deliveryId)} also belongs to ${mentionPath(first)}`,
-      );
-    }
-    if (record.deliveryId !== null) {
-      const first = this.deliveries.get(record.deliveryId);
-      if (first === undefined) this.deliveries.set(record.deliveryId, { dataset: i, event: RECORD });
-      else if (first.dataset !== i) {
-        throw new RecordProblem(
-          `$.datasets[${i}].deliveryId`,
-          `delivery ${shortQuote(record.deliveryId)} also belongs to ${mentionPath(first)}`,
-        );
-      }
-    }
-  }
-
-  /** The dataset a delivery of the file belongs to, and where the file says so. */
-  owner(deliveryId: string): DeliveryOwner | undefined {
-    const mention = this.deliveries.get(deliveryId);
-    if (mention === undefined) return undefined;
-    return { datasetId: this.datasetIdAt[mention.dataset]!, path: mentionPath(mention) };
+    return normalizeDatasetRecord(this.ctx, value, `$.datasets[${index}]`)!;
   }
 
   tasks(deliveryId: string, value: unknown): TasksRecord {
@@ -126,7 +107,3 @@ function sameDelivery(record: TasksRecord, deliveryId: string, path: string): vo
     }
   }
 }
-
-/** Whether mention `a` comes before `b` in the file. */
-export const before = (a: Mention, b: Mention): boolean =>
-  a.dataset !== b.dataset ? a.dataset < b.dataset : a.event < b.event;

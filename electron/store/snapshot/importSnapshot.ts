@@ -17,7 +17,6 @@ import {
   KnowledgeReader,
   acknowledgementPath,
   incidentPath,
-  knowledgeWriter,
   syncOutagePath,
   timelinePath,
 } from './knowledgeParts';
@@ -63,12 +62,31 @@ export interface SnapshotCounts {
 
 export type ImportCounts = SnapshotCounts;
 
-const refused = (error: unknown): never => {
-  if (error instanceof RecordProblem) throw new SnapshotError(error.message);
-  throw error;
-};
+/**
+ * Throws the file's first problem: one the checks across the datasets written before `error` find
+ * (they wait for the whole `datasets`), one of the knowledge read after those but not yet written
+ * (`held`: it waits for their checks), or `error` itself.
+ */
+function refused(error: unknown, writer?: SnapshotWriter, held?: () => void): never {
+  const earlier = writer?.earlierProblem(error) ?? null;
+  if (earlier !== null) throw new SnapshotError(earlier);
+  let first = error;
+  if (held !== undefined && (error instanceof RecordProblem || error instanceof SnapshotError)) {
+    try {
+      held();
+    } catch (problem) {
+      first = problem;
+    }
+  }
+  if (first instanceof RecordProblem) throw new SnapshotError(first.message);
+  throw first;
+}
 
-/** Parses and validates snapshot text; the error names the JSON path of the first problem. */
+/**
+ * Parses snapshot text and checks each record's shape; the error names the JSON path of the first
+ * problem. The rules across records (a datasetId once, a delivery under one dataset) are checked by
+ * `importSnapshot`, over what it writes.
+ */
 export function parseSnapshot(text: string): ParsedSnapshot {
   const checker = new SnapshotChecker();
   const snapshot: Required<Omit<ParsedSnapshot, 'incidents'>> = {
@@ -122,14 +140,11 @@ export function importSnapshot(
   options: ImportOptions,
 ): void {
   store.transaction(() => {
-    const checker = new SnapshotChecker();
     const writer = new SnapshotWriter(store, orgId, options);
-    const knowledge = knowledgeWriter(store, orgId, checker);
+    const knowledge = writer.knowledgeWriter();
     try {
-      snapshot.datasets.forEach((record, i) => {
-        checker.record(record, i);
-        writer.dataset(record);
-      });
+      snapshot.datasets.forEach((record, i) => writer.dataset(record, i));
+      writer.datasetsDone();
       for (const [deliveryId, tasks] of snapshot.tasks)
         writer.tasks(deliveryId, packTasks(tasks), firstFailure(tasks));
       for (const [datasetId, entries] of snapshot.timeline ?? [])
@@ -140,9 +155,9 @@ export function importSnapshot(
         knowledge.replaceIncidents();
         snapshot.incidents.forEach((incident, i) => knowledge.incident(incident, incidentPath(i)));
       }
-      writer.finish(checker, knowledge);
+      writer.finish(knowledge);
     } catch (error) {
-      refused(error);
+      refused(error, writer);
     }
   });
 }
@@ -157,7 +172,9 @@ export interface FileReading {
 /**
  * Imports a snapshot file as it is read (`chunks`: its bytes in order). One transaction, written in
  * slices with the event loop free between them (`Store.transactionInChunks`): a bad record, a reader
- * that throws (a signal, a stalled read, a file that grew) or text that is not JSON rolls back everything.
+ * that throws (a signal, a stalled read, a file that grew) or text that is not JSON rolls back
+ * everything. What it keeps of the file to check it is in the database, so its memory does not grow
+ * with the file (docs/storage.md "Memory").
  */
 export async function importSnapshotFile(
   store: Store,
@@ -171,23 +188,36 @@ export async function importSnapshotFile(
     return await store.transactionInChunks(async (slice) => {
       const checker = new SnapshotChecker();
       const writer = await slice(() => new SnapshotWriter(store, orgId, options));
-      const knowledge = knowledgeWriter(store, orgId, checker);
+      const knowledge = writer.knowledgeWriter();
       const reader = new KnowledgeReader(knowledge);
       const counts = { datasets: 0, tasks: 0 };
+      /** The file's datasets are read, and checked across (`datasetsDone`). */
+      let checked = false;
       const take = (part: SnapshotPart): void => {
         if (part.kind === 'dataset') {
-          writer.dataset(checker.dataset(part.value, part.index));
+          writer.dataset(checker.dataset(part.value, part.index), part.index);
           counts.datasets++;
         } else if (part.kind === 'tasks') {
           const tasks = checker.tasks(part.deliveryId, part.value);
           packer.add({ deliveryId: part.deliveryId, failure: firstFailure(tasks) }, tasks);
           counts.tasks++;
-        } else reader.take(part, splitter.datasetsRead);
+        } else reader.take(part, splitter.datasetsRead, checked);
       };
-      const splitter = new SnapshotSplitter(take, reading.limits);
+      const splitter = new SnapshotSplitter(take, writer.file, reading.limits);
       const writePacked = (): void => {
         for (const [{ deliveryId, failure }, packed] of packer.take())
           writer.tasks(deliveryId, packed, failure);
+      };
+      /**
+       * Once the datasets are read: the indexes an import into an empty store dropped are built, an
+       * index at a time (the largest, on 300k events at 10k datasets, takes a fifth of a second), then
+       * the checks across the datasets; the knowledge read since waits for them (a chunk's worth).
+       */
+      const datasetsDone = async (): Promise<void> => {
+        while (await slice(() => writer.buildIndex()));
+        await slice(() => writer.datasetsDone());
+        checked = true;
+        await slice(() => reader.flushDue());
       };
       try {
         for await (const chunk of chunks) {
@@ -196,20 +226,21 @@ export async function importSnapshotFile(
             writePacked();
           });
           reading.read?.(splitter.records);
+          if (splitter.datasetsRead && !checked) await datasetsDone();
         }
+        await slice(() => splitter.end());
+        if (!checked) await datasetsDone();
         await slice(() => {
-          splitter.end();
           reader.flush();
           // `"incidents": []`: the org's go all the same (the file says it had none).
           if (splitter.gave('incidents')) knowledge.replaceIncidents();
         });
         await packer.drain();
         await slice(writePacked);
-        // An index at a time (the largest, on 300k events at 10k datasets, takes a fifth of a second).
-        while (await slice(() => writer.buildIndex()));
-        await slice(() => writer.finish(checker, knowledge));
+        await slice(() => writer.finish(knowledge));
       } catch (error) {
-        refused(error);
+        // Knowledge after the datasets, waiting for their checks, comes before `error` in the file.
+        await slice(() => refused(error, writer, () => writer.datasetsPass && reader.flushDue()));
       }
       return { ...counts, ...knowledge.counts };
     });

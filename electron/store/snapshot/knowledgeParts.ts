@@ -3,8 +3,6 @@
  * each sits in the file, and the reader that checks each as it is read and writes it once the file's
  * datasets are all read.
  */
-import type { Store } from '../database';
-import type { SnapshotChecker } from './fileChecks';
 import { jsonKey } from './importRules';
 import {
   normalizeAcknowledgement,
@@ -12,7 +10,7 @@ import {
   normalizeSyncOutage,
   normalizeTimeline,
 } from './knowledgeRecords';
-import { KnowledgeWriter } from './knowledgeWriter';
+import type { KnowledgeWriter } from './knowledgeWriter';
 import type { SnapshotPart } from './snapshotText';
 
 type KnowledgePart = Extract<
@@ -27,26 +25,37 @@ export const incidentPath = (index: number): string => `$.incidents[${index}]`;
 
 /**
  * The knowledge parts of a file: each checked as it is read (its problems come in file order with the
- * records'), written once the file's datasets are all read, as what they say is checked against them:
- * a file that gives them first (export writes them last) has them held until then.
+ * records'), written once the file's datasets are all read and checked, as what they say is checked
+ * against them: a file that gives them first (export writes them last) has them held until the next
+ * part after the datasets, or the end; one read after the datasets waits for their checks only.
  */
 export class KnowledgeReader {
   private readonly waiting: (() => void)[] = [];
+  /** A part read after the datasets waits: what waits is due as soon as they are checked. */
+  private due = false;
 
   constructor(private readonly writer: KnowledgeWriter) {}
 
-  take(part: KnowledgePart, datasetsRead: boolean): void {
+  /** `read`: the file's datasets are all read; `checked`: and checked (SnapshotWriter.datasetsDone). */
+  take(part: KnowledgePart, read: boolean, checked: boolean): void {
     const write = this.check(part);
-    if (!datasetsRead) {
+    if (!checked) {
       this.waiting.push(write);
+      this.due ||= read;
       return;
     }
     this.flush();
     write();
   }
 
-  /** Writes what waited for the datasets (call once they are all read). */
+  /** Writes what waits if a part read after the datasets does (it would have been written at once). */
+  flushDue(): void {
+    if (this.due) this.flush();
+  }
+
+  /** Writes what waits (call once the datasets are checked). */
   flush(): void {
+    this.due = false;
     for (const write of this.waiting.splice(0)) write();
   }
 
@@ -72,11 +81,3 @@ export class KnowledgeReader {
     return () => writer.incident(incident, path);
   }
 }
-
-export const knowledgeWriter = (store: Store, orgId: string, checker: SnapshotChecker): KnowledgeWriter =>
-  new KnowledgeWriter(
-    store,
-    orgId,
-    (datasetId) => checker.datasetIds.get(datasetId),
-    (deliveryId) => checker.owner(deliveryId),
-  );

@@ -5,18 +5,30 @@
  */
 import type { TimelineEntry } from '../../../shared/timeline';
 import type { Store } from '../database';
-import { PROBLEM_DELIVERY } from '../schema/failedDelivery';
+import { problemDeliveryKept } from '../schema/failedDelivery';
 import { addTimelineEntry } from '../tables/timeline';
 import { shortQuote } from './importRules';
 import type { SnapshotAcknowledgement, SnapshotIncident, SnapshotSyncOutage } from './knowledgeRecords';
 import { RecordProblem } from './recordFields';
 import { AcknowledgementEntries, acknowledgementKey } from './snapshotAckEntries';
 
-/** Where a delivery is first named among the file's datasets, as the import's checker knows it. */
+/** Where a delivery is first named among the file's datasets, as the import's checks find it. */
 export interface DeliveryOwner {
   /** The datasetId it belongs to, and the JSON path that says so. */
   datasetId: string;
-  path: string;
+  readonly path: string;
+}
+
+/** The file's datasets as the import has written them (fileLedger.ts, deliveryChecks.ts). */
+export interface FileDatasets {
+  /** The index of the file's dataset record of this id, if any. */
+  index(datasetId: string): number | undefined;
+  /** The dataset of the file a delivery belongs to: most often `likely` (asked first, cheaply). */
+  owner(deliveryId: string, likely: string): DeliveryOwner | undefined;
+  /** The deliveries a dataset of the file has (its events' and its own deliveryId). */
+  deliveries(datasetId: string): ReadonlySet<string>;
+  /** The file's timeline of a dataset of the file is written; `earliest` is its first entry's time. */
+  timeline(datasetId: string, earliest: string | null): void;
 }
 
 /**
@@ -37,30 +49,36 @@ export class KnowledgeWriter {
   private readonly incidentFailures = new Map<string, string>();
   /** The org's incidents were replaced by the file's (it gave `incidents`). */
   private incidentsReplaced = false;
-  /** Datasets whose timeline the file gave, with its earliest entry's time: pruned to retention at the end. */
-  readonly timelines = new Map<string, string>();
   counts = { timelineEntries: 0, acknowledgements: 0, syncOutages: 0, incidents: 0 };
 
   constructor(
     private readonly store: Store,
     private readonly orgId: string,
-    /** The index of the file's dataset record of this id, if any. */
-    private readonly datasetIndex: (datasetId: string) => number | undefined,
-    private readonly deliveryOwner: (deliveryId: string) => DeliveryOwner | undefined,
+    private readonly file: FileDatasets,
+    /** Deliveries kept per dataset: the import trims its datasets' events to it at its end. */
+    private readonly retention: number,
   ) {}
 
   private inFile(datasetId: string, path: string, what: string): void {
-    if (this.datasetIndex(datasetId) === undefined)
+    if (this.file.index(datasetId) === undefined)
       throw new RecordProblem(
         path,
         `${what} of dataset ${shortQuote(datasetId)}, which is not in the file's datasets (a snapshot holds the knowledge of its own datasets only)`,
       );
   }
 
-  /** A delivery named is not another dataset's; with `required`, it is one the file gives this dataset. */
-  private ownDelivery(datasetId: string, deliveryId: string | null, path: string, required = false): void {
-    if (deliveryId === null) return;
-    const owner = this.deliveryOwner(deliveryId);
+  /**
+   * A delivery named is not another dataset's; with `required`, it is one the file gives this dataset.
+   * `own`: the dataset's deliveries, when already read.
+   */
+  private ownDelivery(
+    datasetId: string,
+    deliveryId: string | null,
+    path: string,
+    { required = false, own }: { required?: boolean; own?: ReadonlySet<string> } = {},
+  ): void {
+    if (deliveryId === null || own?.has(deliveryId)) return;
+    const owner = this.file.owner(deliveryId, datasetId);
     if (owner === undefined && required)
       throw new RecordProblem(
         path,
@@ -75,27 +93,27 @@ export class KnowledgeWriter {
 
   timeline(datasetId: string, entries: TimelineEntry[], path: string): void {
     this.inFile(datasetId, path, 'the timeline');
-    entries.forEach((entry, i) => this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`));
-    this.ackEntries.add(
-      datasetId,
-      entries,
-      path,
-      (deliveryId) => this.deliveryOwner(deliveryId)?.datasetId === datasetId,
+    // Read once for all its entries (most are of its own deliveries).
+    const own = this.file.deliveries(datasetId);
+    entries.forEach((entry, i) =>
+      this.ownDelivery(datasetId, entry.deliveryId, `${path}[${i}].deliveryId`, { own }),
     );
+    this.ackEntries.add(datasetId, entries, path, (deliveryId) => own.has(deliveryId));
     let earliest: string | null = null;
     for (const entry of entries) {
       addTimelineEntry(this.store, { orgId: this.orgId, datasetId, ...entry });
       // Canonical times (normalizeDateTime): as strings they sort as times.
       if (earliest === null || entry.at < earliest) earliest = entry.at;
     }
-    if (earliest !== null) this.timelines.set(datasetId, earliest);
+    // Pruned to retention at the end (recordWriter.ts).
+    this.file.timeline(datasetId, earliest);
     this.counts.timelineEntries += entries.length;
   }
 
   acknowledgement(ack: SnapshotAcknowledgement, path: string): void {
     this.inFile(ack.datasetId, `${path}.datasetId`, 'an acknowledgement');
     // Ended ones too: export writes those of the deliveries it writes (query/exportSnapshot.ts).
-    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`, true);
+    this.ownDelivery(ack.datasetId, ack.deliveryId, `${path}.deliveryId`, { required: true });
     const key = acknowledgementKey(ack.datasetId, ack.deliveryId);
     const same = this.acks.get(key);
     if (same !== undefined)
@@ -138,9 +156,10 @@ export class KnowledgeWriter {
         `dataset ${shortQuote(ack.datasetId)} has an open acknowledgement already at ${other} (at most one holds; the others have endedAt)`,
       );
     this.open.set(ack.datasetId, path);
+    // As it will be once the import trims the dataset's events to retention (at its end).
     const now = this.store.get(
-      `SELECT d.status, ${PROBLEM_DELIVERY} AS delivery FROM datasets d WHERE d.org_id = ? AND d.dataset_id = ?`,
-      [this.orgId, ack.datasetId],
+      `SELECT d.status, ${problemDeliveryKept('?3')} AS delivery FROM datasets d WHERE d.org_id = ?1 AND d.dataset_id = ?2`,
+      [this.orgId, ack.datasetId, this.retention],
     );
     if (now !== undefined && now.status === ack.status && now.delivery === ack.deliveryId) return;
     const delivery = now?.delivery == null ? '' : ` with delivery ${shortQuote(String(now.delivery))}`;
@@ -212,7 +231,7 @@ export class KnowledgeWriter {
     incident.failures.forEach((failure, i) => {
       const at = `${path}.failures[${i}]`;
       if (
-        this.datasetIndex(failure.datasetId) === undefined &&
+        this.file.index(failure.datasetId) === undefined &&
         this.store.value('SELECT 1 FROM datasets WHERE org_id = ? AND dataset_id = ?', [
           this.orgId,
           failure.datasetId,

@@ -5,21 +5,22 @@
  */
 import type { FailureCause } from '../../../shared/causes';
 import type { DatasetRecord } from '../../../shared/schemas';
-import type { SqlValue } from 'sql.js';
 import type { Store } from '../database';
 import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents, settleGivenIncidents } from '../schema/incidents';
 import {
   DEFAULT_DELIVERIES_PER_DATASET,
-  hasDelivery,
+  keepNewestEvents,
   pruneTasks,
   writeDataset,
   writePackedTasks,
 } from '../tables/datasetWriter';
 import { ensureOrg } from '../tables/orgs';
 import { forgetDataset, pruneTimeline } from '../tables/timeline';
-import { type Mention, type SnapshotChecker, before, mentionPath } from './fileChecks';
-import { shortQuote } from './importRules';
-import type { KnowledgeWriter } from './knowledgeWriter';
+import { DeliveryChecks } from './deliveryChecks';
+import { RepeatedDelivery, repeatedDelivery } from './fileChecks';
+import { FileLedger } from './fileLedger';
+import { KnowledgeWriter } from './knowledgeWriter';
+import { RecordProblem } from './normalize';
 import { SnapshotError } from './snapshotText';
 
 export interface ImportOptions {
@@ -29,27 +30,40 @@ export interface ImportOptions {
   incidentGapMs?: number;
 }
 
+/** Every event of a record is written: retention trims them once the file's checks are made. */
+const KEEP_ALL = Number.MAX_SAFE_INTEGER;
+
+const datasetTwice = (record: DatasetRecord, index: number, earlier: number): RecordProblem =>
+  new RecordProblem(
+    `$.datasets[${index}].datasetId`,
+    `'${record.datasetId}' also appears at $.datasets[${earlier}]`,
+  );
+
 /**
  * Writes checked records into the org, inside the caller's transaction: each dataset replaces the stored
- * one of the same id (record and events); datasets not in the file are left as they are. `finish`
- * makes the checks that need the whole file, and throws `SnapshotError` (the caller rolls back).
+ * one of the same id (record and events); datasets not in the file are left as they are. The checks
+ * across records are made over what it has written (fileLedger.ts, deliveryChecks.ts): those across
+ * the datasets once they are all written (`datasetsDone`), the rest at the end (`finish`). Throws
+ * `RecordProblem` or `SnapshotError` (the caller rolls back).
  */
 export class SnapshotWriter {
   private readonly deliveriesPerDataset: number;
   private readonly now: Date;
   private readonly incidentGapMs: number;
-  /** The org's datasets before the import: a dataset not among them is written without looking. */
-  private readonly stored: Set<string>;
-  private readonly tasksFiled: string[] = [];
-  /** Indexes dropped while the tables fill, and built again by `finish`. */
-  private readonly deferred: string[] = [];
+  /** The file's datasets and keys as written: the splitter's `SnapshotKeys`. */
+  readonly file: FileLedger;
+  private readonly deliveries: DeliveryChecks;
+  /** Indexes dropped while the tables fill, and built again by `buildIndex`. */
+  private readonly deferred: { name: string; sql: string }[] = [];
+  /** No dataset is stored: every dataset of the file is new. */
+  private empty = false;
   /** No event is stored: every dataset's events go in as they are (see `deferIndexes`). */
   private fresh = false;
-  /**
-   * Datasets whose events are all kept (no more than retention): their oldest deadline ('' when none
-   * has one). A timeline of the file that starts no earlier needs no pruning (`finish`).
-   */
-  private readonly oldestKept = new Map<string, string>();
+  private written = 0;
+  /** The checks across the file's datasets: not made yet, or the problem they found (null: none). */
+  private across: string | null | undefined;
+  /** A delivery of the file that a dataset the file leaves as it is holds: refused by `finish`. */
+  private elsewhere: string | null = null;
 
   constructor(
     private readonly store: Store,
@@ -60,7 +74,8 @@ export class SnapshotWriter {
     this.now = options.now;
     this.incidentGapMs = options.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS;
     ensureOrg(store, orgId, options.now);
-    this.stored = new Set(store.column<string>('SELECT dataset_id FROM datasets WHERE org_id = ?', [orgId]));
+    this.file = new FileLedger(store, orgId);
+    this.deliveries = new DeliveryChecks(store, orgId, this.file);
     this.deferIndexes();
   }
 
@@ -73,7 +88,8 @@ export class SnapshotWriter {
   private deferIndexes(): void {
     const empty = (table: string): boolean =>
       this.store.value(`SELECT 1 FROM ${table} LIMIT 1`) === undefined;
-    if (!empty('datasets')) return;
+    this.empty = empty('datasets');
+    if (!this.empty) return;
     this.fresh = empty('events');
     const indexes = this.store.all(
       // Not a UNIQUE constraint's own index (no SQL): the dataset upsert needs it.
@@ -83,59 +99,118 @@ export class SnapshotWriter {
     );
     for (const { name, sql } of indexes) {
       this.store.db.run(`DROP INDEX "${String(name).replaceAll('"', '""')}"`);
-      this.deferred.push(String(sql));
+      this.deferred.push({ name: String(name), sql: String(sql) });
     }
   }
 
-  dataset(record: DatasetRecord): void {
-    const isNew = !this.stored.has(record.datasetId);
-    writeDataset(this.store, this.orgId, record, {
+  /** Dataset record `index` of the file: checked against the records before it, then written. */
+  dataset(record: DatasetRecord, index: number): void {
+    // Its datasetId is looked at before its events.
+    const earlier = this.file.index(record.datasetId);
+    if (earlier !== undefined) throw datasetTwice(record, index, earlier);
+    const repeated = repeatedDelivery(record, index);
+    if (repeated !== null) throw repeated;
+    const isNew =
+      this.empty ||
+      this.store.value('SELECT 1 FROM datasets WHERE org_id = ? AND dataset_id = ?', [
+        this.orgId,
+        record.datasetId,
+      ]) === undefined;
+    const pk = writeDataset(this.store, this.orgId, record, {
       events: 'replace',
-      deliveriesPerDataset: this.deliveriesPerDataset,
+      deliveriesPerDataset: KEEP_ALL,
       isNew,
-      // The file's checks (SnapshotChecker) keep a record's deliveryIds distinct.
+      // `repeatedDelivery` keeps a record's deliveryIds distinct.
       distinctEvents: this.fresh,
     });
+    this.file.noteDataset(record, index, pk);
     // Its timeline and acknowledgements are replaced with the file's too (none, if it gives none).
     if (!isNew) forgetDataset(this.store, this.orgId, record.datasetId);
-    const events = record.deliveryEventList;
-    if (events.length > this.deliveriesPerDataset) return;
-    // Normalized times are canonical (`2026-11-21T04:41:00.000Z`): as strings they sort as times.
-    let oldest = '';
-    for (const { deliveryDeadline } of events)
-      if (deliveryDeadline !== null && (oldest === '' || deliveryDeadline < oldest))
-        oldest = deliveryDeadline;
-    this.oldestKept.set(record.datasetId, oldest);
+    this.written++;
   }
 
   tasks(deliveryId: string, packed: Uint8Array, failure: FailureCause | null): void {
-    writePackedTasks(this.store, this.orgId, deliveryId, packed, failure);
-    this.tasksFiled.push(deliveryId);
+    writePackedTasks(this.store, this.orgId, deliveryId, packed, failure, true);
+    this.file.tasksWritten(deliveryId);
   }
 
   /** Builds one of the indexes `deferIndexes` dropped; false when none is left. */
   buildIndex(): boolean {
-    const sql = this.deferred.shift();
-    if (sql === undefined) return false;
-    this.store.db.run(sql);
+    const index = this.deferred.shift();
+    if (index === undefined) return false;
+    this.store.db.run(index.sql);
     return true;
   }
 
-  finish(file: SnapshotChecker, knowledge: KnowledgeWriter): void {
-    // First: the checks below and the pruning read through them.
+  /**
+   * The checks across the file's datasets, once they are all written (every index built first: the
+   * checks, the knowledge's and the pruning read through them). Throws the first problem in file order.
+   */
+  datasetsDone(): void {
     while (this.buildIndex());
-    const elsewhere = this.storedElsewhere(file);
-    if (elsewhere !== null) throw new SnapshotError(elsewhere);
-    // Tasks must belong to a delivery of the file or of the org; retention may then drop old ones.
-    for (const deliveryId of this.tasksFiled) {
-      if (!file.deliveries.has(deliveryId) && !hasDelivery(this.store, this.orgId, deliveryId)) {
-        throw new SnapshotError(
-          `$.tasks[${JSON.stringify(deliveryId)}]: no dataset of the file or of org '${this.orgId}' has a delivery with this id`,
-        );
-      }
+    if (this.across === undefined) {
+      const { inFile, elsewhere } = this.deliveries.across();
+      this.across = inFile;
+      this.elsewhere = elsewhere;
     }
+    if (this.across !== null) throw new SnapshotError(this.across);
+  }
+
+  /** The checks across the file's datasets are made and found nothing. */
+  get datasetsPass(): boolean {
+    return this.across === null;
+  }
+
+  /**
+   * For a file refused (`error`) before `datasetsDone`: the first problem across the datasets written
+   * before it, which comes first in the file. Null when there is none (or `error` is not the file's).
+   */
+  earlierProblem(error: unknown): string | null {
+    if (this.across !== undefined) return null;
+    if (!(error instanceof RecordProblem || error instanceof SnapshotError)) return null;
+    if (this.written > 0) {
+      for (const name of ['events_by_delivery', 'datasets_delivery']) {
+        const at = this.deferred.findIndex((index) => index.name === name);
+        if (at >= 0) this.store.db.run(this.deferred.splice(at, 1)[0]!.sql);
+      }
+      this.across = this.deliveries.across().inFile;
+    } else this.across = null;
+    if (this.across !== null) return this.across;
+    return error instanceof RepeatedDelivery ? this.deliveries.beforeRepeat(error) : null;
+  }
+
+  /** The knowledge's writer, checking against the file's datasets as written. */
+  knowledgeWriter(): KnowledgeWriter {
+    const { file, deliveries } = this;
+    return new KnowledgeWriter(
+      this.store,
+      this.orgId,
+      {
+        index: (datasetId) => file.index(datasetId),
+        owner: (deliveryId, likely) => deliveries.owner(deliveryId, likely),
+        deliveries: (datasetId) => deliveries.of(datasetId),
+        timeline: (datasetId, earliest) => file.timeline(datasetId, earliest),
+      },
+      this.deliveriesPerDataset,
+    );
+  }
+
+  finish(knowledge: KnowledgeWriter): void {
+    this.datasetsDone();
+    if (this.elsewhere !== null) throw new SnapshotError(this.elsewhere);
+    // Tasks must belong to a delivery of the file or of the org; retention may then drop old ones.
+    const unknown = this.deliveries.tasksWithoutDelivery(this.file.tasksAbove);
+    if (unknown !== null) throw new SnapshotError(unknown);
     // Last, as the knowledge comes last in an export: its checks across the whole file.
     knowledge.finish();
+    // Retention, as for a sync, now that no check needs every delivery of the file.
+    this.file.overRetention(this.deliveriesPerDataset, (datasetId) => {
+      const pk = this.store.value<number>('SELECT pk FROM datasets WHERE org_id = ? AND dataset_id = ?', [
+        this.orgId,
+        datasetId,
+      ]);
+      keepNewestEvents(this.store, Number(pk), this.deliveriesPerDataset);
+    });
     pruneTasks(this.store, this.orgId);
     // The org's incidents brought up to date with its failures, as a sync's commit does: those the file
     // gave (replacing the org's) keep their ids and times, a failure no longer its dataset's problem
@@ -143,47 +218,11 @@ export class SnapshotWriter {
     // its failure time comes from its delivery). A file without incidents: all of them grouped so.
     settleGivenIncidents(this.store, this.orgId, this.now);
     refreshIncidents(this.store, this.orgId, { now: this.now, gapMs: this.incidentGapMs });
-    // Retention, as for a sync: a timeline goes back no further than the deliveries kept beside it.
-    for (const [datasetId, earliest] of knowledge.timelines) {
-      const oldest = this.oldestKept.get(datasetId);
-      // Every event kept, none due after the timeline's first entry: nothing to drop, nothing to ask.
-      if (oldest !== undefined && (oldest === '' || earliest >= oldest)) continue;
-      pruneTimeline(this.store, this.orgId, datasetId);
-    }
-  }
-
-  /**
-   * The first delivery of the file (in file order) that the org holds under a dataset the file does not
-   * replace: importing it would list one delivery under two datasets. Those datasets are untouched by
-   * the import, so what they hold now is what they held before it.
-   */
-  private storedElsewhere(file: SnapshotChecker): string | null {
-    const others = [...this.stored].filter((datasetId) => !file.datasetIds.has(datasetId));
-    if (others.length === 0 || file.deliveries.size === 0) return null;
-    const found: { first: { mention: Mention; deliveryId: string; datasetId: string } | null } = {
-      first: null,
-    };
-    const visit = ([deliveryId, datasetId]: SqlValue[]): void => {
-      const mention = file.deliveries.get(deliveryId as string);
-      if (mention === undefined || file.datasetIds.has(datasetId as string)) return;
-      if (found.first === null || before(mention, found.first.mention)) {
-        found.first = { mention, deliveryId: deliveryId as string, datasetId: datasetId as string };
-      }
-    };
-    // One pass over the org's stored deliveries (cheaper than a probe per delivery of a large file).
-    this.store.eachRow(
-      `SELECT e.delivery_id, d.dataset_id FROM datasets d JOIN events e ON e.dataset_pk = d.pk
-       WHERE d.org_id = ?1 AND e.delivery_id IS NOT NULL`,
-      [this.orgId],
-      visit,
+    // A timeline goes back no further than the deliveries kept beside it (every event kept, none due
+    // after the timeline's first entry: nothing to drop, nothing to ask).
+    this.file.timelinesToPrune(this.deliveriesPerDataset, (datasetId) =>
+      pruneTimeline(this.store, this.orgId, datasetId),
     );
-    this.store.eachRow(
-      'SELECT delivery_id, dataset_id FROM datasets WHERE org_id = ?1 AND delivery_id IS NOT NULL',
-      [this.orgId],
-      visit,
-    );
-    if (found.first === null) return null;
-    const { mention, deliveryId, datasetId } = found.first;
-    return `${mentionPath(mention)}: delivery ${shortQuote(deliveryId)} is already stored under dataset ${shortQuote(datasetId)} of org '${this.orgId}'`;
+    this.file.drop();
   }
 }

@@ -24,6 +24,7 @@ import {
 } from './jsonBytes';
 import { jsonPath } from './recordFields';
 import { SnapshotError } from './snapshotError';
+import { KeySets, type SnapshotKeys } from './snapshotKeys';
 import { SNAPSHOT_LIMITS, type SnapshotLimits } from './snapshotLimits';
 import {
   LISTS,
@@ -83,8 +84,6 @@ export class SnapshotSplitter {
   private readonly opened = new Set<Member>();
   /** The array or keyed object being read. */
   private section: Member = 'datasets';
-  /** The keys read in each keyed object. */
-  private readonly keys: Record<MapName, Set<string>> = { tasks: new Set(), timeline: new Set() };
   /** The records read in each array. */
   private readonly counts: Record<ListName, number> = {
     datasets: 0,
@@ -101,6 +100,8 @@ export class SnapshotSplitter {
 
   constructor(
     private readonly emit: (part: SnapshotPart) => void,
+    /** The keys read in each keyed object. */
+    private readonly keys: SnapshotKeys = new KeySets(),
     limits: Partial<SnapshotLimits> = {},
   ) {
     this.limits = { ...SNAPSHOT_LIMITS, ...limits };
@@ -283,11 +284,10 @@ export class SnapshotSplitter {
     const inMap = this.state === 'map-name-or-end' || this.state === 'map-name';
     if (inMap) {
       const map = this.section as MapName;
-      if (this.keys[map].has(name)) {
+      if (!this.keys.note(map, name)) {
         const { key, value } = MAPS[map];
         throw new SnapshotError(`$.${map}[${jsonKey(name)}]: given twice (a ${key} names one ${value})`);
       }
-      this.keys[map].add(name);
       this.name = name;
       this.state = 'map-colon';
       return;

@@ -167,8 +167,13 @@ export function writeDataset(
   const count = options.isNew
     ? record.deliveryEventList.length
     : Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
-  if (count > options.deliveriesPerDataset) store.run(TRIM_EVENTS, [pk, options.deliveriesPerDataset]);
+  if (count > options.deliveriesPerDataset) keepNewestEvents(store, pk, options.deliveriesPerDataset);
   return pk;
+}
+
+/** Retention: keeps the newest `limit` events of a dataset (an import trims once its checks are made). */
+export function keepNewestEvents(store: Store, datasetPk: number, limit: number): void {
+  store.run(TRIM_EVENTS, [datasetPk, limit]);
 }
 
 function writeEvents(
@@ -207,9 +212,18 @@ export function writeTasks(store: Store, orgId: string, deliveryId: string, give
   writePackedTasks(store, orgId, deliveryId, packTasks(given), firstFailure(given));
 }
 
+const INSERT_TASKS = `INSERT INTO delivery_tasks (org_id, delivery_id, json, fail_stage, fail_code, fail_message,
+  fail_at) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const UPSERT_TASKS = `${INSERT_TASKS}
+  ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, fail_stage = excluded.fail_stage,
+    fail_code = excluded.fail_code, fail_message = excluded.fail_message, fail_at = excluded.fail_at`;
+/** The stored row replaced by a new one (a new rowid, above every earlier one: an import's are its own). */
+const REPLACE_TASKS = INSERT_TASKS.replace('INSERT INTO', 'INSERT OR REPLACE INTO');
+
 /**
  * Stores a tasks record already in its stored form (tasksBlob.ts), with its first failed task (what
- * causes group by: query/causes.ts), so no look at the causes has to inflate it again.
+ * causes group by: query/causes.ts), so no look at the causes has to inflate it again. `newRow`: as a
+ * new row (store/snapshot/fileLedger.ts tells an import's rows by their rowid).
  */
 export function writePackedTasks(
   store: Store,
@@ -217,22 +231,17 @@ export function writePackedTasks(
   deliveryId: string,
   packed: Uint8Array,
   failure: FailureCause | null,
+  newRow = false,
 ): void {
-  store.run(
-    `INSERT INTO delivery_tasks (org_id, delivery_id, json, fail_stage, fail_code, fail_message, fail_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (org_id, delivery_id) DO UPDATE SET json = excluded.json, fail_stage = excluded.fail_stage,
-       fail_code = excluded.fail_code, fail_message = excluded.fail_message, fail_at = excluded.fail_at`,
-    [
-      orgId,
-      deliveryId,
-      packed,
-      failure?.stage ?? null,
-      failure?.shortCode ?? null,
-      failure?.message ?? null,
-      failure?.at ?? null,
-    ],
-  );
+  store.run(newRow ? REPLACE_TASKS : UPSERT_TASKS, [
+    orgId,
+    deliveryId,
+    packed,
+    failure?.stage ?? null,
+    failure?.shortCode ?? null,
+    failure?.message ?? null,
+    failure?.at ?? null,
+  ]);
 }
 
 /** True when some dataset of the org has (or had, within retention) this delivery. */

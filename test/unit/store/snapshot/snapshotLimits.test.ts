@@ -19,7 +19,7 @@ function feed(
   source: (i: number) => Buffer | null,
   limits: Partial<SnapshotLimits> = {},
 ): { given: number; refusal: string | null; records: number } {
-  const splitter = new SnapshotSplitter(() => {}, limits);
+  const splitter = new SnapshotSplitter(() => {}, undefined, limits);
   let given = 0;
   try {
     for (let i = 0; ; i++) {
