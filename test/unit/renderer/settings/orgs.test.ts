@@ -3,7 +3,7 @@
  * picker when there are several), keys created for that org, and snapshots exported per org.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ENGINE_ORG } from '../../../helpers/engineClient';
 import { button, click, engineForEachTest, input, mountSettings, section, type } from './harness';
 
@@ -78,6 +78,8 @@ describe('settings: export', () => {
     const wrapper = await mountSettings(engine.client);
     const row = section(wrapper, 'data').find(`[data-export-org="${ENGINE_ORG}"]`);
     await click(button(`Export snapshot of ${ENGINE_ORG}`));
+    // The export is written in slices on later turns of the event loop, and to a file: wait for its line.
+    await vi.waitFor(() => expect(row.find('[data-export-path]').exists()).toBe(true), { timeout: 10_000 });
     const path = row.find('[data-export-path]').text();
     exported.push(path);
     expect(path.startsWith(`${engine.dataDir}/exports/acme-`)).toBe(true);
