@@ -10,7 +10,7 @@ import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
 import { MIGRATIONS } from './schema/migrations';
 import type { Row } from './schema/row';
 import { PageCapture } from './durability/pageCapture';
-import { PageFile } from './durability/pageFile';
+import type { PageFile } from './durability/pageFile';
 import { type LoadedDatabase, readDatabaseFile } from './durability/opening';
 import { CommitWriter } from './durability/writer';
 import {
@@ -22,7 +22,7 @@ import {
 } from './storeOptions';
 import { ChunkLock, type ChunkRunner } from './chunkLock';
 import { type Rows, openRows } from './rows';
-import { NEW_PAGE_SIZE, configure, loadSqlJs, newDatabase, openChecked } from './sqlJs';
+import { configure, loadSqlJs, newDatabase, newPagedDatabase, openChecked } from './sqlJs';
 
 export { loadSqlJs } from './sqlJs';
 
@@ -74,16 +74,8 @@ export class Store {
       });
       for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
     }
-    let opened = loaded?.opened ?? null;
-    if (!opened && options.dataDir !== null) {
-      const file = PageFile.create(options.dataDir, NEW_PAGE_SIZE, null);
-      try {
-        opened = { db: newDatabase(SQL, file), file };
-      } catch (error) {
-        file.close();
-        throw error;
-      }
-    }
+    const opened =
+      loaded?.opened ?? (options.dataDir !== null ? newPagedDatabase(SQL, options.dataDir) : null);
     const db = configure(opened?.db ?? newDatabase(SQL));
     const store = new Store(db, opened?.file ?? null);
     try {

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import type { OpenResult } from './durability/opening';
-import type { PageFile } from './durability/pageFile';
+import { PageFile } from './durability/pageFile';
 import { installPageCapture, openPaged } from './durability/sqlFiles';
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
@@ -29,6 +29,17 @@ export function newDatabase(SQL: SqlJsStatic, file?: PageFile): Database {
 
 /** The page size of a database the store creates. */
 export const NEW_PAGE_SIZE = 8192;
+
+/** A new, empty database for a data directory: in a new page file there, on disk. */
+export function newPagedDatabase(SQL: SqlJsStatic, dataDir: string): { db: Database; file: PageFile } {
+  const file = PageFile.create(dataDir, NEW_PAGE_SIZE, null);
+  try {
+    return { db: newDatabase(SQL, file), file };
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
 
 /** The settings every store's database runs with. */
 export function configure(db: Database): Database {
