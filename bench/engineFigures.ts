@@ -73,7 +73,7 @@ export async function engineFigures(size: number, report: Report, options: Engin
       "the org's history read and the default statistics (the views' warm-up), the alerts' decisions",
     );
     report.atMostSized(
-      '  longest event-loop stall during them',
+      '  longest stall in the on-call layer and the alerts after it',
       size,
       first.afterStallMs,
       stallBudget(size),
