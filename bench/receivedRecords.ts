@@ -17,6 +17,8 @@ export type StoredHashes = (datasetIds: readonly string[]) => Promise<Fingerprin
 /** Statuses whose answers carry no body (a Response refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export class ReceivedRecords {
   private recording = false;
   /** datasetId → bytes of its latest record received while recording. */
@@ -32,7 +34,13 @@ export class ReceivedRecords {
     const response = await fetch(url, init);
     if (!this.recording) return response;
     const text = await response.text();
-    if (response.ok) await this.note(new URL(url).pathname, text);
+    if (response.ok) {
+      // The bench's sizing of a page (a parse of it) is a task of its own, not part of the engine's
+      // longest event-loop stall that the polls are judged by.
+      await nextTurn();
+      await this.note(new URL(url).pathname, text);
+      await nextTurn();
+    }
     return new Response(NO_BODY.has(response.status) ? null : text, {
       status: response.status,
       headers: response.headers,
