@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopChild, trackChild } from './cleanup';
+import { processMemory } from './proc';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -97,6 +98,8 @@ export interface Finished {
   ms: number;
   code: number | null;
   stderr: string;
+  /** Its peak RSS (VmHWM) as last read before it exited, sampled every 50 ms; null without /proc. */
+  peakRssBytes: number | null;
 }
 
 /** Runs `node ...nodeArgs` in the project folder to its exit (killed after `timeoutMs`). */
@@ -109,12 +112,24 @@ export function runNode(nodeArgs: readonly string[], timeoutMs = 300_000): Promi
   child.stderr?.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000);
   });
+  let peakRssBytes: number | null = null;
+  const sample = (): void => {
+    const memory = child.pid === undefined ? null : processMemory(child.pid);
+    if (memory !== null && Number.isFinite(memory.peak))
+      peakRssBytes = Math.max(peakRssBytes ?? 0, memory.peak);
+  };
+  const sampler = setInterval(sample, 50);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
+    child.once('error', (error) => {
+      clearInterval(sampler);
       clearTimeout(timer);
-      resolve({ ms: performance.now() - started, code, stderr });
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearInterval(sampler);
+      clearTimeout(timer);
+      resolve({ ms: performance.now() - started, code, stderr, peakRssBytes });
     });
   });
 }

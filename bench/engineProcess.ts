@@ -1,14 +1,14 @@
 /**
  * The engine process the benchmark measures from outside (bench/engineFigures.ts): a store on a real
- * data dir mirroring the remote simulator through the real sync, and the local API on loopback. Being
- * its own process, its write counter (/proc/self/io) and peak RSS hold only what the engine did: the
- * first sync and the checkpoint after it, steady-state polls, then the list traffic the parent sends.
+ * data dir mirroring the remote simulator through the engine as `serve` composes it (bench/benchEngine.ts:
+ * the sync, the on-call layer warmed after each cycle, the alerts, the local API). Being its own
+ * process, its write counter (/proc/self/io) and peak RSS hold only what the engine did: the first sync
+ * and what follows it, the checkpoint after it, steady-state polls, then the list traffic and the views'
+ * calls the parent sends.
  *
  * Protocol: one JSON object per line on stdout (`EngineEvent`); the parent writes `stop` on stdin when
- * its traffic is done. Progress goes to stderr.
- *
- * Not the whole of `serve` (no alerts, no control channel): its sync and API, driven cycle by cycle,
- * so each poll's bytes can be told apart.
+ * its traffic is done. Progress goes to stderr. Cycles after the first are run one by one, so each
+ * poll's bytes can be told apart.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,30 +16,35 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { SyncCounts } from '../shared/sync';
-import { startApiServer } from '../electron/api/server';
 import { createApiKey } from '../electron/store/tables/apiKeys';
 import { Store } from '../electron/store/database';
 import { DATABASE_FILE } from '../electron/store/durability/files';
-import { type Fingerprints, remoteHashes } from '../electron/store/tables/fingerprints';
+import { remoteHashesOf } from '../electron/store/tables/fingerprints';
 import { saveSource } from '../electron/store/tables/sources';
-import { SourceRunner } from '../electron/sync/runner';
 import { REMOTE_KEY_ENV } from '../electron/sync/secrets';
+import { startBenchEngine } from './benchEngine';
 import { processWrites } from './proc';
 import { ReceivedRecords } from './receivedRecords';
 import { timed } from './stats';
 
 export const ENGINE_ORG = 'bench-engine';
-const DAY_MS = 24 * 3_600_000;
+const SOURCE_ID = 'bench';
 
 export interface PollCycle {
+  /** The cycle until its commit was fsynced. */
   ms: number;
+  /** Then what it set off (the on-call layer's reading of what changed, the alerts' decisions). */
+  settleMs: number;
   /** From the previous poll's start (the settling one for the first). */
   sinceLastMs: number;
   written: number;
   /** Datasets whose stored fingerprint changed, and the JSON bytes of their records plus tasks received. */
   changed: number;
   jsonBytes: number;
-  /** The process's disk writes from the cycle's start until its commit was fsynced; null without /proc. */
+  /**
+   * The process's disk writes from the cycle's start until its commit, and what the cycle set off, were
+   * fsynced; null without /proc.
+   */
   writeBytes: number | null;
   /** Journal bytes the store appended meanwhile (its own count). */
   journalBytes: number;
@@ -48,12 +53,18 @@ export interface PollCycle {
 export type EngineEvent =
   | {
       event: 'firstSync';
+      /** From starting the sync to the end of its first cycle, and the longest stall meanwhile. */
       ms: number;
       stallMs: number;
       counts: SyncCounts;
       /** Journal the store appended, and what the process wrote to disk (null without /proc). */
       journalBytes: number;
       writeBytes: number | null;
+      /** What the cycle set off (the on-call layer reads the org's history, the alerts decide), and its longest stall. */
+      afterMs: number;
+      afterStallMs: number;
+      /** Peak RSS so far, as every event below. */
+      peakRssBytes: number;
     }
   | {
       event: 'checkpoint';
@@ -63,17 +74,21 @@ export type EngineEvent =
       foldMs: number;
       stallMs: number;
       imageBytes: number;
+      peakRssBytes: number;
     }
   | { event: 'poll'; cycle: PollCycle }
-  | { event: 'ready'; url: string; apiKey: string }
+  | {
+      event: 'polls';
+      /** Longest event-loop stall over the polls and what they set off, the gaps between them included. */
+      stallMs: number;
+      peakRssBytes: number;
+    }
+  | { event: 'ready'; url: string; apiKey: string; peakRssBytes: number }
   | { event: 'memory'; maxRssBytes: number };
 
 const emit = (event: EngineEvent): void => void process.stdout.write(`${JSON.stringify(event)}\n`);
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
-
-function changedSince(before: Fingerprints, after: Fingerprints): string[] {
-  return [...after].filter(([id, hash]) => before.get(id) !== hash).map(([id]) => id);
-}
+const peakRss = (): number => process.resourceUsage().maxRSS * 1024;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -86,33 +101,24 @@ async function main(): Promise<void> {
   });
   const dataDir = values['data-dir'];
   const remote = values.remote;
-  const apiKey = process.env[REMOTE_KEY_ENV];
-  if (!dataDir || !remote || !apiKey) throw new Error(`needs --data-dir, --remote and $${REMOTE_KEY_ENV}`);
+  if (!dataDir || !remote || !process.env[REMOTE_KEY_ENV])
+    throw new Error(`needs --data-dir, --remote and $${REMOTE_KEY_ENV}`);
   const now = (): Date => new Date();
   const store = await Store.open({ dataDir });
   const persistence = store.persistence!;
-  const source = saveSource(store, { id: 'bench', orgId: ENGINE_ORG, baseUrl: remote }, now());
-  const received = new ReceivedRecords();
-  const runner = new SourceRunner({
-    store,
-    source,
-    apiKey,
-    missingKeyHint: '',
-    now,
-    // Cycles are run one by one below: the runner's own timer must not start one meanwhile (at 100k a
-    // checkpoint after the first sync outlasts the default minute, and a poll then would land in it).
-    intervals: { pollMs: DAY_MS, crawlMs: DAY_MS },
-    deliveriesPerDataset: 100,
-    fetch: received.fetch,
-  });
+  saveSource(store, { id: SOURCE_ID, orgId: ENGINE_ORG, baseUrl: remote }, now());
+  const received = new ReceivedRecords((ids) => remoteHashesOf(store, ENGINE_ORG, ids));
+  const engine = await startBenchEngine({ store, dataDir, sourceId: SOURCE_ID, now, fetch: received.fetch });
   // Node loads undici on first use (~50 ms): not the sync's stall.
   await fetch(`${remote}/warm-up`).then((response) => response.arrayBuffer());
 
   log('first sync…');
   const writesBeforeSync = processWrites('self');
-  const first = await timed(() => runner.runCycle('crawl'));
+  const first = await timed(() => engine.firstCycle());
   const writesAfterSync = processWrites('self');
   if (first.result.outcome !== 'ok') throw new Error(`first sync failed: ${first.result.error}`);
+  log('the on-call layer and the alerts after it…');
+  const after = await timed(() => engine.settled());
   emit({
     event: 'firstSync',
     ms: first.ms,
@@ -121,6 +127,9 @@ async function main(): Promise<void> {
     journalBytes: persistence.stats.journalBytes,
     writeBytes:
       writesBeforeSync === null || writesAfterSync === null ? null : writesAfterSync - writesBeforeSync,
+    afterMs: after.ms,
+    afterStallMs: after.stallMs,
+    peakRssBytes: peakRss(),
   });
 
   // The first sync's journal is the whole mirror: past the threshold (16 MiB) the store starts a
@@ -136,8 +145,10 @@ async function main(): Promise<void> {
     foldMs: persistence.lastCheckpointMs,
     stallMs: Math.max(flushed.stallMs, checkpoint.stallMs),
     imageBytes: statSync(join(dataDir, DATABASE_FILE)).size,
+    peakRssBytes: peakRss(),
   });
 
+  const runner = engine.runner();
   const polls = Number(values.polls);
   const gapMs = Number(values['poll-gap-ms']);
   // Unmeasured: the simulated hours that passed during the first sync and the checkpoint (minutes at
@@ -146,60 +157,61 @@ async function main(): Promise<void> {
   let previousStart = performance.now();
   const settling = await runner.runCycle('poll');
   if (settling.outcome !== 'ok') throw new Error(`the settling poll failed: ${settling.error}`);
+  await engine.settled();
   await store.flush();
   // A checkpoint it set off (past the threshold) must not write its image during a measured poll.
   await persistence.checkpoint();
-  // Each poll's fingerprints after are the next one's before (reading 100k of them takes a while).
-  let before = await remoteHashes(store, ENGINE_ORG);
-  for (let i = 1; i <= polls; i++) {
-    // The simulator's clock runs fast: this gap between starts stands for the real poll interval (a
-    // poll that takes longer spaces them more; `sinceLastMs` says by how much).
-    await sleep(Math.max(0, previousStart + gapMs - performance.now()));
-    received.start();
-    const journalBefore = persistence.stats.journalBytes;
-    const writesBefore = processWrites('self');
-    const started = performance.now();
-    const sinceLastMs = started - previousStart;
-    previousStart = started;
-    const poll = await runner.runCycle('poll');
-    await store.flush();
-    const ms = performance.now() - started;
-    const writesAfter = processWrites('self');
-    received.stop();
-    if (poll.outcome !== 'ok') throw new Error(`poll ${i} failed: ${poll.error}`);
-    const after = await remoteHashes(store, ENGINE_ORG);
-    const changed = changedSince(before, after);
-    before = after;
-    emit({
-      event: 'poll',
-      cycle: {
-        ms,
-        sinceLastMs,
-        written: poll.counts.written,
-        changed: changed.length,
-        jsonBytes: received.bytesOf(changed),
-        writeBytes: writesBefore === null || writesAfter === null ? null : writesAfter - writesBefore,
-        journalBytes: persistence.stats.journalBytes - journalBefore,
-      },
-    });
-  }
-
-  const api = await startApiServer({
-    store,
-    port: 0,
-    now,
-    logger: false,
-    rateLimit: { perSecond: 1_000_000, burst: 2_000_000 },
+  // Each poll is followed by what it sets off (the on-call layer's reading of what changed, the alerts'
+  // decisions) before the next, as the engine has a poll interval for it; its bytes and time are the
+  // cycle's. The simulator's clock runs on meanwhile: at 100k that work takes seconds, so the parent
+  // runs the clock slower there (bench/engineFigures.ts). One monitor watches the event loop over all
+  // of it, the gaps included.
+  const measured = await timed(async () => {
+    for (let i = 1; i <= polls; i++) {
+      // The simulator's clock runs fast: this gap between starts stands for the real poll interval (a
+      // poll that takes longer spaces them more; `sinceLastMs` says by how much).
+      await sleep(Math.max(0, previousStart + gapMs - performance.now()));
+      received.start();
+      const journalBefore = persistence.stats.journalBytes;
+      const writesBefore = processWrites('self');
+      const started = performance.now();
+      const sinceLastMs = started - previousStart;
+      previousStart = started;
+      const poll = await runner.runCycle('poll');
+      await store.flush();
+      const ms = performance.now() - started;
+      received.stop();
+      await engine.settled();
+      await store.flush();
+      const settleMs = performance.now() - started - ms;
+      const writesAfter = processWrites('self');
+      if (poll.outcome !== 'ok') throw new Error(`poll ${i} failed: ${poll.error}`);
+      const changed = received.changedBy(await remoteHashesOf(store, ENGINE_ORG, received.received()));
+      emit({
+        event: 'poll',
+        cycle: {
+          ms,
+          settleMs,
+          sinceLastMs,
+          written: poll.counts.written,
+          changed: changed.length,
+          jsonBytes: received.bytesOf(changed),
+          writeBytes: writesBefore === null || writesAfter === null ? null : writesAfter - writesBefore,
+          journalBytes: persistence.stats.journalBytes - journalBefore,
+        },
+      });
+    }
   });
+  emit({ event: 'polls', stallMs: measured.stallMs, peakRssBytes: peakRss() });
+
   const key = createApiKey(store, ENGINE_ORG, 'bench', now()).key;
-  emit({ event: 'ready', url: api.url, apiKey: key });
+  emit({ event: 'ready', url: engine.api.url, apiKey: key, peakRssBytes: peakRss() });
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) if (line.trim() === 'stop') break;
   lines.close();
   // Read before closing: the peak of the work above, not of shutting down.
-  emit({ event: 'memory', maxRssBytes: process.resourceUsage().maxRSS * 1024 });
-  await api.close();
-  await runner.stop();
+  emit({ event: 'memory', maxRssBytes: peakRss() });
+  await engine.stop();
   await store.close();
 }
 

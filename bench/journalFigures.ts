@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Store } from '../electron/store/database';
 import { DATABASE_FILE } from '../electron/store/durability/files';
 import { checkpointThreshold } from '../electron/store/durability/writer';
-import { BUDGET, coldStartBudget, judgedAt } from './budgets';
+import { coldStartBudget, stallBudget } from './budgets';
 import type { ServerProcess } from './children';
 import { type ColdStart, coldStart, startBundledServe, startServe } from './coldStart';
 import { type Report, bytes, ms } from './report';
@@ -99,9 +99,13 @@ export async function journalFigures(org: BenchOrg, report: Report, options: Ser
       ms(checkpoint.ms),
       `image ${bytes(newImage)} written from memory; write ${ms(store.persistence!.lastCheckpointMs)}`,
     );
-    report.atMost('  longest event-loop stall during it', size, checkpoint.stallMs, BUDGET.stallMs, ms, {
-      judged: judgedAt(size),
-    });
+    report.atMostSized(
+      '  longest event-loop stall during it',
+      size,
+      checkpoint.stallMs,
+      stallBudget(size),
+      ms,
+    );
   } finally {
     await store.close();
   }

@@ -10,7 +10,7 @@ import { OnCallKnowledge } from '../electron/knowledge/service';
 import type { Store } from '../electron/store/database';
 import { STATS_DAYS, STATS_GROUPS, type StatsDays, type StatsGroupBy } from '../shared/reliability';
 import type { SourceState } from '../shared/sync';
-import { BUDGET, judgedAt } from './budgets';
+import { judgedAt, viewBudget } from './budgets';
 import { type Report, bytes, ms } from './report';
 import { BENCH_NOW } from './setup';
 import { summarize } from './stats';
@@ -103,17 +103,10 @@ export async function deadlineClockFigures(
     firsts.push((await time(() => knowledgeAt(store, clock).upcoming(orgId, UPCOMING_HOURS))).ms);
   }
   const first = summarize(firsts);
-  report.atMost(
-    `Upcoming (${UPCOMING_HOURS} h), first answer`,
-    size,
-    first.p50,
-    BUDGET.viewFirstContentMs,
-    ms,
-    {
-      judged,
-      note: `history read + ${schedules} schedules computed, ${deadlines} deadlines; p50 of ${first.n} cold runs`,
-    },
-  );
+  report.atMost(`Upcoming (${UPCOMING_HOURS} h), first answer`, size, first.p50, viewBudget(size).limit, ms, {
+    judged,
+    note: `history read + ${schedules} schedules computed, ${deadlines} deadlines; p50 of ${first.n} cold runs`,
+  });
   report.info('  of which the history read', size, ms(summarize(reads).p50), 'p50; no schedule computed');
   report.info(
     '  of which the schedules computed',
@@ -139,7 +132,7 @@ export async function deadlineClockFigures(
       `Upcoming refresh, clock +${stepHours} h p50`,
       size,
       refresh.p50,
-      BUDGET.viewFirstContentMs,
+      viewBudget(size).limit,
       ms,
       {
         judged,
@@ -163,7 +156,7 @@ export async function deadlineClockFigures(
     'overdue (stale for 6 h), history in memory p50',
     size,
     overdue.p50,
-    BUDGET.viewFirstContentMs,
+    viewBudget(size).limit,
     ms,
     {
       judged,
@@ -250,7 +243,7 @@ export async function statsFigures(
       `statistics ${groupBy}/${days} d, computed${isDefault ? ' (the default, precomputed after each sync)' : ''}`,
       size,
       cold.p50,
-      BUDGET.viewFirstContentMs,
+      viewBudget(size).limit,
       ms,
       {
         judged,

@@ -1,5 +1,5 @@
 /** Every figure for one reference org size, added to the report as it is measured. */
-import { BUDGET, judgedAt } from './budgets';
+import { BUDGET, judgedAt, viewBudget } from './budgets';
 import { removeTempDir } from './cleanup';
 import {
   measureCauses,
@@ -48,12 +48,15 @@ export async function measureSize(
     // A debounced write (the list stored its page-token secret) must not land during the HTTP runs.
     await org.store.flush();
     await serveFigures(org, report, options);
-    // The window's budgets are stated at 10k; at 100k it loads ten times the rows for the same view.
-    if (judgedAt(size)) await rendererFigures(org, report, options.log);
-    // The budget is for a 10k snapshot; a 100k one is past the largest file import takes (500 MiB).
-    if (judgedAt(size)) {
-      await phase('import of a snapshot', () => importFigure(org, report, options.bundledCli, options.log));
-    }
+    // The window's budgets hold at 100k too; at 100k the Reliability view is shown here, on this org
+    // (the statistics org of 100 deliveries per dataset is built up to 10k only: bench/index.ts).
+    await phase('the window', () =>
+      rendererFigures(org, report, options.log, { reliability: !judgedAt(size) }),
+    );
+    // Its time is judged for a 10k snapshot; at any size the export re-imports and round-trips.
+    await phase('snapshot export, import and round trip', () =>
+      importFigure(org, report, options.bundledCli, options.log),
+    );
     // Last: it closes the org's store and grows its journal.
     await phase('journal at its threshold', () => journalFigures(org, report, options));
     return listP50s;
@@ -161,16 +164,20 @@ async function inProcessFigures(
   });
   log(`  incidents (Triage)…`);
   const causes = measureCauses(store, orgId);
-  report.atMost('incidents of the org, listed (Triage)', size, causes.p50, BUDGET.viewFirstContentMs, ms, {
-    note: `p99 ${ms(causes.p99)}; ${causes.causes} live incidents over ${causes.datasets} FAILED/MISSING datasets; part of the view's first content`,
-    judged: judgedAt(size),
-  });
+  report.atMostSized(
+    'incidents of the org, listed (Triage)',
+    size,
+    causes.p50,
+    viewBudget(size),
+    ms,
+    `p99 ${ms(causes.p99)}; ${causes.causes} live incidents over ${causes.datasets} FAILED/MISSING datasets; part of the view's first content`,
+  );
   const grouping = measureIncidentGrouping(store, orgId, BENCH_NOW);
   report.atMost(
     'incidents grouped from nothing (first sync or import commit)',
     size,
     grouping.p50,
-    BUDGET.viewFirstContentMs,
+    viewBudget(size).limit,
     ms,
     {
       note: `p99 ${ms(grouping.p99)}; ${grouping.failures} failures into ${grouping.incidents} incidents (ended ones included)`,

@@ -69,7 +69,7 @@ export class Report {
     });
   }
 
-  /** A figure whose budget is stated at 10k and at 100k (cold start, memory). */
+  /** A figure whose budget is stated at 10k and at 100k (cold start, memory, sync, the window). */
   atMostSized(
     what: string,
     size: number,
@@ -86,14 +86,40 @@ export class Report {
   }
 
   /** A figure that must stay at or above `limit`. */
-  atLeast(what: string, size: number, value: number, limit: number, format: (v: number) => string): void {
+  atLeast(
+    what: string,
+    size: number,
+    value: number,
+    limit: number,
+    format: (v: number) => string,
+    options: { judged?: boolean; note?: string; statedAt?: string } = {},
+  ): void {
+    const judged = options.judged ?? true;
     const ok = Number.isFinite(value) && value >= limit;
+    const statedAt = options.statedAt ?? '10k';
     this.add({
       what,
       size,
       value: format(value),
-      budget: `≥ ${format(limit)}`,
-      verdict: ok ? 'ok' : 'OVER BUDGET',
+      budget: `${judged ? '' : `(${statedAt}: `}≥ ${format(limit)}${judged ? '' : ')'}`,
+      verdict: judged ? (ok ? 'ok' : 'OVER BUDGET') : 'info',
+      note: options.note,
+    });
+  }
+
+  /** A figure that must stay at or above a budget stated at 10k and at 100k (throughput). */
+  atLeastSized(
+    what: string,
+    size: number,
+    value: number,
+    budget: SizedBudget,
+    format: (v: number) => string,
+    note?: string,
+  ): void {
+    this.atLeast(what, size, value, budget.limit, format, {
+      judged: budget.judged,
+      note,
+      statedAt: size > 10_000 ? '100k' : '10k',
     });
   }
 

@@ -67,7 +67,7 @@ function imageProblem(image: string, store: Store, orgId: string): string | null
  * may not do: a checkpoint the store started by itself (the org's commit passed the threshold) folds
  * only what was committed before it started, and `checkpoint()` joins it.
  */
-async function foldEverything(store: Store): Promise<void> {
+export async function foldEverything(store: Store): Promise<void> {
   const persistence = store.persistence!;
   for (let i = 0; i < 3 && (i === 0 || persistence.journalBytes > 0); i++) await persistence.checkpoint();
   if (persistence.journalBytes > 0)

@@ -7,7 +7,7 @@ import { DEFAULT_HANDOFF_HOURS } from '../shared/handoffOptions';
 import { DEFAULT_STATS_DAYS, DEFAULT_STATS_GROUP_BY } from '../shared/reliability';
 import { DEFAULT_UPCOMING_HOURS } from '../shared/upcoming';
 import { launchChromium } from '../test/helpers/chromium';
-import { BUDGET } from './budgets';
+import { viewBudget } from './budgets';
 import { startTsServer } from './children';
 import { type PageGlobals, ROUNDS, ensureRendererBuilt } from './browserPage';
 import { type Report, ms } from './report';
@@ -85,9 +85,14 @@ export async function viewFigure(
   const counted = view.count
     ? `; ${await page.getAttribute(view.count.selector, view.count.attribute, { timeout: 5_000 }).catch(() => '?')} ${view.count.label}`
     : '';
-  report.atMost(`${view.name}: first content p50`, size, open.p50, BUDGET.viewFirstContentMs, ms, {
-    note: `${view.shows}${counted}, from navigation start (page load included); max ${ms(open.max)}`,
-  });
+  report.atMostSized(
+    `${view.name}: first content p50`,
+    size,
+    open.p50,
+    viewBudget(size),
+    ms,
+    `${view.shows}${counted}, from navigation start (page load included); max ${ms(open.max)}`,
+  );
 }
 
 /** Upcoming's first content: its summary and the first deadline row listed. */
