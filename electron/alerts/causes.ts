@@ -8,7 +8,7 @@
 import { UNKNOWN_CAUSE_ID, causeTitle, failedCauseId, firstFailure } from '../../shared/causes';
 import type { Incident } from '../../shared/causes';
 import type { TasksRecord } from '../../shared/schemas';
-import { getIncident, listIncidents } from '../query/incidents';
+import { type IncidentHeader, getIncidentHeader, listIncidents } from '../query/incidents';
 import { getDeliveryTasks } from '../query/tasks';
 import { lastSupplier } from '../store/tables/announcements';
 import type { Store } from '../store/database';
@@ -24,7 +24,7 @@ function storedReason(store: Store, dataset: FailedDataset): FailureReason | nul
 
 type Grouping = Omit<CausedFailure, keyof FailedDataset>;
 
-function groupingOf(incident: Incident, dataset: Incident['datasets'][number] | undefined): Grouping {
+function groupingOf(incident: IncidentHeader, dataset: Incident['datasets'][number] | undefined): Grouping {
   return {
     incidentId: incident.incidentId,
     causeId: incident.causeId,
@@ -55,13 +55,19 @@ export function withCauses(
     for (const dataset of incident.datasets)
       if (dataset.deliveryId !== null) byDelivery.set(dataset.deliveryId, groupingOf(incident, dataset));
   }
+  // Failures that recovered while held often share one former incident: read its header once.
+  const headers = new Map<string, IncidentHeader | null>();
+  const headerOf = (incidentId: string): IncidentHeader | null => {
+    if (!headers.has(incidentId)) headers.set(incidentId, getIncidentHeader(store, orgId, incidentId));
+    return headers.get(incidentId)!;
+  };
   return failures.map((failure) => {
     const known = byDelivery.get(failure.deliveryId);
     if (known) return { ...failure, ...known };
     const supplier = lastSupplier(store, failure.orgId, failure.datasetId);
     const reason = storedReason(store, failure);
     const former = incidentOfFailure(store, orgId, failure.datasetId, failure.deliveryId, 'FAILED');
-    const incident = former === null ? null : getIncident(store, orgId, former);
+    const incident = former === null ? null : headerOf(former);
     if (incident !== null)
       return {
         ...failure,

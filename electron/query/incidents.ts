@@ -192,6 +192,31 @@ export function getIncident(store: Store, orgId: string, incidentId: string): In
   return incidentsOf(failureRows(store, orgId, 'i.incident_id = ?', [incidentId]), acks)[0] ?? null;
 }
 
+/** What names an incident (its cause and title), without its failures; null if unknown. */
+export type IncidentHeader = Pick<Incident, 'incidentId' | 'causeId' | 'kind' | 'title' | 'stage' | 'shortCode'>;
+
+/**
+ * An incident's header alone: one row by its key. The alerts name the former incident of each failure
+ * that recovered while held, and reading all of a large incident's failures for each of them cost a
+ * whole minute at 100k datasets.
+ */
+export function getIncidentHeader(store: Store, orgId: string, incidentId: string): IncidentHeader | null {
+  const row = store.get('SELECT cause_id, title FROM incidents WHERE org_id = ? AND incident_id = ?', [
+    orgId,
+    incidentId,
+  ]);
+  if (row === undefined) return null;
+  const cause = parsedCause(String(row.cause_id));
+  return {
+    incidentId,
+    causeId: String(row.cause_id),
+    kind: cause.kind,
+    title: String(row.title),
+    stage: cause.kind === 'failed' ? cause.stage : null,
+    shortCode: cause.kind === 'failed' ? cause.shortCode : null,
+  };
+}
+
 /** The incident a troubled dataset's failure belongs to now, with its entry; null when it is not troubled. */
 export function incidentOfDataset(
   store: Store,
