@@ -7,7 +7,7 @@ import type { Store } from '../store/database';
 import type { DatasetRecord } from '../../shared/schemas';
 import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
 import { deleteDataset, pruneTasks, writeDataset } from '../store/tables/datasetWriter';
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents, refreshScope } from '../store/schema/incidents';
 import { ensureOrg, markOrgSynced } from '../store/tables/orgs';
 import { endStaleAcknowledgements, openAcknowledgements } from '../store/tables/acknowledgements';
 import { addTimelineEntry, forgetDataset, pruneTimeline } from '../store/tables/timeline';
@@ -143,6 +143,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
         const before = storedHealth(store, orgId, datasetId);
         if (before && deleteDataset(store, orgId, datasetId)) {
           removed += 1;
+          written.add(datasetId); // its failures end: the refresh reads it too
           transitions.push({ datasetId, from: before.status, to: null, deliveryId: null });
           forgetDataset(store, orgId, datasetId);
         }
@@ -154,11 +155,13 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
       pruneTasks(store, orgId);
       markOrgSynced(store, orgId, input.now);
     });
-    // Its own slice: grouping a first sync's thousand failures is tens of milliseconds.
+    // Its own slice: grouping a first sync's thousand failures is tens of milliseconds. Only the datasets
+    // written or removed can have changed trouble (reading all of a 100k org's took half a second).
     await slice(() => {
       refreshIncidents(store, orgId, {
         now: input.now,
         gapMs: input.incidentGapMs ?? DEFAULT_INCIDENT_GAP_MS,
+        datasetIds: refreshScope(written),
       });
     });
     return { transitions, written: input.changes.count, removed };

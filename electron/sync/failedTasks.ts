@@ -10,7 +10,7 @@ import type { SyncCounts, SyncKind } from '../../shared/sync';
 import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../query/missingTasks';
 import type { Store } from '../store/database';
 import { writeTasks } from '../store/tables/datasetWriter';
-import { refreshIncidents } from '../store/schema/incidents';
+import { refreshIncidents, tasksScope } from '../store/schema/incidents';
 import { type ApplyInput, applySync } from './apply';
 import type { ChangeSet } from './changes';
 import { RemoteError } from './client';
@@ -84,7 +84,17 @@ export async function storeTasks(
       ctx.signal,
     );
     // A failure whose cause was unknown moves to its own incident, with its true time.
-    await slice(() => refreshIncidents(store, orgId, { now: ctx.now(), gapMs: ctx.incidentGapMs }));
+    await slice(() =>
+      refreshIncidents(store, orgId, {
+        now: ctx.now(),
+        gapMs: ctx.incidentGapMs,
+        datasetIds: tasksScope(
+          store,
+          orgId,
+          fetched.map(([deliveryId]) => deliveryId),
+        ),
+      }),
+    );
   });
   counts.tasksFetched += fetched.length;
 }

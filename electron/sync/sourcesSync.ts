@@ -3,7 +3,7 @@
  * source, their states, "sync now", listeners for finished cycles and state changes, and the tasks
  * read-through the local API uses for deliveries whose tasks were never synced.
  */
-import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../store/schema/incidents';
+import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents, tasksScope } from '../store/schema/incidents';
 import type { SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
 import { DEFAULT_DELIVERIES_PER_DATASET, hasDelivery, writeTasks } from '../store/tables/datasetWriter';
@@ -131,7 +131,11 @@ export class SourcesSync {
         store.transaction(() => {
           writeTasks(store, orgId, deliveryId, tasks);
           // A failure whose cause was unknown moves to its own incident, with its true time.
-          refreshIncidents(store, orgId, { now: this.options.now(), gapMs });
+          refreshIncidents(store, orgId, {
+            now: this.options.now(),
+            gapMs,
+            datasetIds: tasksScope(store, orgId, [deliveryId]),
+          });
         }),
       );
       return true;

@@ -8,7 +8,13 @@
 import { createHash } from 'node:crypto';
 import type { BindParams } from 'sql.js';
 import { DEFAULT_INCIDENT_GAP_HOURS } from '../../../shared/settings';
-import { type CurrentFailure, type IncidentSql, currentFailureOf, troubleRows } from './troubledFailures';
+import {
+  type CurrentFailure,
+  type IncidentSql,
+  currentFailureOf,
+  datasetsOfDeliveries,
+  troubleRows,
+} from './troubledFailures';
 
 export type { CurrentFailure, IncidentSql } from './troubledFailures';
 
@@ -57,6 +63,32 @@ export interface RefreshOptions {
    * reads it from the timeline); default `now`.
    */
   learnedAt?: (failure: CurrentFailure) => string | null;
+  /**
+   * The only datasets whose trouble may have changed since the last refresh (a poll's written and
+   * removed ones, a tasks commit's): the others' failures stand as they are, so only these are read.
+   * Absent: the whole org (a first sync, an import, a migration).
+   */
+  datasetIds?: readonly string[];
+}
+
+/**
+ * Above this many changed datasets a refresh reads the whole org: one scan is cheaper than a list of
+ * ids that long (a first sync, a crawl that found most of the org changed).
+ */
+const SCOPED_REFRESH_MAX = 20_000;
+
+/** `datasetIds` for RefreshOptions: the datasets a commit changed, or the whole org when they are many. */
+export function refreshScope(changed: ReadonlySet<string>): readonly string[] | undefined {
+  return changed.size > SCOPED_REFRESH_MAX ? undefined : [...changed];
+}
+
+/** The scope of a commit of some deliveries' tasks: the datasets those deliveries belong to. */
+export function tasksScope(
+  sql: IncidentSql,
+  orgId: string,
+  deliveryIds: readonly string[],
+): readonly string[] | undefined {
+  return refreshScope(new Set(datasetsOfDeliveries(sql, orgId, deliveryIds)));
 }
 
 /** What a refresh changed (the alerts and tests read it). */
@@ -75,8 +107,13 @@ export interface RefreshResult {
 export function refreshIncidents(sql: IncidentSql, orgId: string, options: RefreshOptions): RefreshResult {
   const nowIso = options.now.toISOString();
   const result: RefreshResult = { joined: 0, opened: 0, ended: 0 };
+  const scope = options.datasetIds ?? null;
+  if (scope !== null && scope.length === 0) return result;
+  // The datasets in scope, as SQL over `dataset_id` with the scope's JSON as ?2.
+  const inScope = scope === null ? '' : 'AND dataset_id IN (SELECT value FROM json_each(?2))';
+  const scopeParams: BindParams = scope === null ? [orgId] : [orgId, JSON.stringify(scope)];
   const current = new Map<string, CurrentFailure>();
-  for (const row of troubleRows(sql, orgId)) {
+  for (const row of troubleRows(sql, orgId, scope)) {
     const failure = currentFailureOf(row);
     current.set(keyOf(failure), failure);
   }
@@ -85,8 +122,8 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
   const carried = new Map<string, string>();
   for (const row of sql.all(
     `SELECT dataset_id, delivery_id, status, incident_id, cause_id, failure_at, learned_at
-     FROM incident_failures WHERE org_id = ? AND ended_at IS NULL`,
-    [orgId],
+     FROM incident_failures WHERE org_id = ?1 AND ended_at IS NULL ${inScope}`,
+    scopeParams,
   )) {
     const key = keyOf({
       datasetId: String(row.dataset_id),
@@ -146,7 +183,7 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
     const ranges = incidentRanges(sql, orgId, fresh[0]!.at - options.gapMs);
     const known = new Set(
       sql
-        .all('SELECT DISTINCT dataset_id FROM incident_failures WHERE org_id = ?', [orgId])
+        .all(`SELECT DISTINCT dataset_id FROM incident_failures WHERE org_id = ?1 ${inScope}`, scopeParams)
         .map((row) => String(row.dataset_id)),
     );
     for (const { failure, learnedAt, failureAt, at } of fresh) {

@@ -18,21 +18,47 @@ const text = (value: unknown): string | null =>
 
 /**
  * The org's troubled datasets, each with its problem delivery and what its failure time and cause are
- * read from: the delivery's deadline and delivered time, its stored tasks' first failed task.
+ * read from: the delivery's deadline and delivered time, its stored tasks' first failed task. With
+ * `datasetIds`, those datasets alone (a commit that changed only them).
  */
-export function troubleRows(sql: IncidentSql, orgId: string, datasetId: string | null = null): Row[] {
+export function troubleRows(
+  sql: IncidentSql,
+  orgId: string,
+  datasetIds: readonly string[] | null = null,
+): Row[] {
   return sql.all(
     `SELECT p.*, e.deadline, e.delivered_at, t.org_id AS known, t.fail_stage, t.fail_code, t.fail_message,
        t.fail_at
      FROM (SELECT d.pk, d.dataset_id, d.name, d.name_key, d.data_product_name, d.supplier_id, d.supplier_name,
              d.status, ${PROBLEM_DELIVERY} AS problem
-           FROM datasets d WHERE d.org_id = ?1 AND d.status IN ('FAILED', 'MISSING')
-             ${datasetId === null ? '' : 'AND d.dataset_id = ?2'}) p
+           FROM ${datasetIds === null ? 'datasets d' : 'json_each(?2) j CROSS JOIN datasets d ON d.dataset_id = j.value'}
+           WHERE d.org_id = ?1 AND d.status IN ('FAILED', 'MISSING')) p
      LEFT JOIN events e ON e.delivery_id = p.problem AND e.dataset_pk = p.pk
      LEFT JOIN delivery_tasks t ON t.org_id = ?1 AND t.delivery_id = p.problem
      ORDER BY p.name_key, p.dataset_id`,
-    datasetId === null ? [orgId] : [orgId, datasetId],
+    datasetIds === null ? [orgId] : [orgId, JSON.stringify(datasetIds)],
   );
+}
+
+/**
+ * The datasets that name any of `deliveryIds` in their history or as their latest delivery: the ones
+ * whose trouble a commit of those deliveries' tasks may change.
+ */
+export function datasetsOfDeliveries(
+  sql: IncidentSql,
+  orgId: string,
+  deliveryIds: readonly string[],
+): string[] {
+  if (deliveryIds.length === 0) return [];
+  return sql
+    .all(
+      `SELECT d.dataset_id FROM json_each(?2) j CROSS JOIN events e ON e.delivery_id = j.value
+         JOIN datasets d ON d.pk = e.dataset_pk AND d.org_id = ?1
+       UNION
+       SELECT d.dataset_id FROM json_each(?2) j CROSS JOIN datasets d ON d.org_id = ?1 AND d.delivery_id = j.value`,
+      [orgId, JSON.stringify(deliveryIds)],
+    )
+    .map((row) => String(row.dataset_id));
 }
 
 /**

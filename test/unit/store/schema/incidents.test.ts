@@ -4,67 +4,16 @@
  * time of each kind of failure (before its deadline, after it, MISSING, tasks not stored).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatasetRecord } from '../../../../shared/schemas';
-import type { Stage } from '../../../../shared/status';
 import { getIncident, incidentOfDataset, listIncidents } from '../../../../electron/query/incidents';
 import { Store } from '../../../../electron/store/database';
-import { writeDataset, writeTasks } from '../../../../electron/store/tables/datasetWriter';
 import { HOUR_MS, refreshIncidents, settleGivenIncidents } from '../../../../electron/store/schema/incidents';
-import { ensureOrg } from '../../../../electron/store/tables/orgs';
-import { fixtureRecords, tasksFailingAt } from '../../../helpers/fixtures';
+import { type Failure, putFailure } from '../../../helpers/incidents';
 
 const ORG = 'acme';
 const GAP = 6 * HOUR_MS;
 const at = (iso: string) => new Date(iso);
 
-interface Failure {
-  id: string;
-  supplier?: string;
-  status?: 'FAILED' | 'MISSING' | 'HEALTHY';
-  /** The delivery's deadline. */
-  deadline: string;
-  /** The delivery's own time (deliveredAt); null: none. */
-  deliveredAt?: string | null;
-  /** The failed task: its stage, code and end; 'not-stored': no tasks. */
-  task?: { stage: Stage; code: string; endedAt: string | null } | 'not-stored';
-  /** Another delivery id than `<id>-d1` (a dataset failing again). */
-  deliveryId?: string;
-}
-
-function put(store: Store, failure: Failure): void {
-  const base = fixtureRecords(1, 3, failure.id)[0]!;
-  const deliveryId = failure.deliveryId ?? `${failure.id}-d1`;
-  const status = failure.status ?? 'FAILED';
-  const supplier = failure.supplier ?? 'sup-a';
-  const record: DatasetRecord = {
-    ...base,
-    datasetId: failure.id,
-    datasetName: `Dataset ${failure.id}`,
-    supplier: { id: supplier, name: `Supplier ${supplier}` },
-    deliveryId,
-    latestDeliveryStatus: status,
-    deliveryEventList: [
-      {
-        ...base.deliveryEventList[0]!,
-        status,
-        deliveryId,
-        deliveryDeadline: failure.deadline,
-        deliveredAt: failure.deliveredAt === undefined ? null : failure.deliveredAt,
-      },
-    ],
-  };
-  store.transaction(() => {
-    ensureOrg(store, ORG, at('2026-01-01T00:00:00Z'));
-    writeDataset(store, ORG, record, { events: 'replace', deliveriesPerDataset: 100 });
-    const task = failure.task ?? 'not-stored';
-    if (task === 'not-stored' || status !== 'FAILED') return;
-    const tasks = tasksFailingAt(deliveryId, failure.id, task.stage, task.code);
-    const failed = tasks[task.stage].tasks[0]!;
-    failed.taskEndedAt = task.endedAt;
-    tasks[task.stage].timestamp = task.endedAt === null ? '2026-01-01T00:00:00.000Z' : task.endedAt;
-    writeTasks(store, ORG, deliveryId, tasks);
-  });
-}
+const put = (store: Store, failure: Failure): void => putFailure(store, ORG, failure);
 
 /** Groups what is stored as a sync's commit at `now` does. */
 function sync(store: Store, now: string): void {
