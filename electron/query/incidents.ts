@@ -193,7 +193,10 @@ export function getIncident(store: Store, orgId: string, incidentId: string): In
 }
 
 /** What names an incident (its cause and title), without its failures; null if unknown. */
-export type IncidentHeader = Pick<Incident, 'incidentId' | 'causeId' | 'kind' | 'title' | 'stage' | 'shortCode'>;
+export type IncidentHeader = Pick<
+  Incident,
+  'incidentId' | 'causeId' | 'kind' | 'title' | 'stage' | 'shortCode'
+>;
 
 /**
  * An incident's header alone: one row by its key. The alerts name the former incident of each failure
