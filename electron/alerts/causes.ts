@@ -40,7 +40,8 @@ function groupingOf(incident: IncidentHeader, dataset: Incident['datasets'][numb
 
 /**
  * The failures (of one org) with their incidents, in the order given. `incidents`: the org's live
- * incidents, when the caller already listed them (one listing serves several lookups in a decision).
+ * incidents holding them, when the caller already listed them (one listing serves several lookups in a
+ * decision); else those are read.
  */
 export function withCauses(
   store: Store,
@@ -50,7 +51,7 @@ export function withCauses(
 ): CausedFailure[] {
   if (failures.length === 0) return [];
   const byDelivery = new Map<string, Grouping>();
-  for (const incident of incidents ?? listIncidents(store, orgId)) {
+  for (const incident of incidents ?? listIncidents(store, orgId, { holding: failures })) {
     if (incident.kind === 'missing') continue;
     for (const dataset of incident.datasets)
       if (dataset.deliveryId !== null) byDelivery.set(dataset.deliveryId, groupingOf(incident, dataset));

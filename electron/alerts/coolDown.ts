@@ -6,7 +6,6 @@
  * crash keeps them) and released as one notification of the cause when the cool-down is over. The
  * clock is read from the alerts' memory, not kept in the process: what was told, and when, per cause.
  */
-import type { Incident } from '../../shared/causes';
 import { toldSince } from '../store/tables/announcements';
 import type { Store } from '../store/database';
 import { withCauses } from './causes';
@@ -28,11 +27,11 @@ export class CauseClock {
   ) {}
 
   /** The org's notifications of the last COOL_DOWN_MS, by the cause their failures have now. */
-  static read(store: Store, orgId: string, now: Date, causes: readonly Incident[]): CauseClock {
+  static read(store: Store, orgId: string, now: Date): CauseClock {
     const told = toldSince(store, orgId, new Date(now.getTime() - COOL_DOWN_MS));
     const last = new Map<string, number>();
     const at = new Map(told.map((failure) => [failure.deliveryId, Date.parse(failure.announcedAt)]));
-    for (const failure of withCauses(store, orgId, told, causes)) {
+    for (const failure of withCauses(store, orgId, told)) {
       const time = at.get(failure.deliveryId) ?? 0;
       last.set(failure.incidentId, Math.max(last.get(failure.incidentId) ?? 0, time));
     }

@@ -135,11 +135,11 @@ export function decideCycle(
   } else if (quiet(ctx)) {
     remember(store, rest, 'held', now);
   } else if (rest.length > 0) {
-    const causes = listIncidents(store, event.orgId);
+    const causes = listIncidents(store, event.orgId, { holding: rest });
     const caused = withCauses(store, event.orgId, rest, causes);
     if (event.firstSync) drafts.push(summarize(ctx, 'first-sync', event.orgId, caused));
     else {
-      const clock = CauseClock.read(store, event.orgId, now, causes);
+      const clock = CauseClock.read(store, event.orgId, now);
       remember(
         store,
         caused.filter((failure) => clock.cooling(failure.incidentId)),
@@ -168,14 +168,10 @@ export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembere
   let remembered = false;
   const made: Draft[] = [];
   for (const orgId of new Set(batched.map((failure) => failure.orgId))) {
-    const causes = listIncidents(store, orgId);
-    const ofOrg = withCauses(
-      store,
-      orgId,
-      batched.filter((failure) => failure.orgId === orgId),
-      causes,
-    );
-    const clock = CauseClock.read(store, orgId, now, causes);
+    const held = batched.filter((failure) => failure.orgId === orgId);
+    const causes = listIncidents(store, orgId, { holding: held });
+    const ofOrg = withCauses(store, orgId, held, causes);
+    const clock = CauseClock.read(store, orgId, now);
     const ripe = ofOrg.filter((failure) => !clock.cooling(failure.incidentId));
     if (ripe.length === 0) continue;
     remembered = true;

@@ -219,4 +219,21 @@ describe('incidents by cause', () => {
   it('keeps another org’s failures out', () => {
     expect(listIncidents(store, 'other')).toEqual([]);
   });
+
+  it('lists only the incidents holding some failures when asked (what the alerts name), each whole', () => {
+    const all = listIncidents(store, ORG);
+    const auth = all.find((incident) => incident.causeId === 'ingest:E_AUTH_FAILED')!;
+    const missing = all.find((incident) => incident.causeId === 'missing:sup-a')!;
+    const holding = [auth.datasets[0]!, missing.datasets[1]!].map(({ datasetId, deliveryId }) => ({
+      datasetId,
+      deliveryId: deliveryId!,
+    }));
+    expect(listIncidents(store, ORG, { holding })).toEqual(all.filter((i) => i === auth || i === missing));
+    // A delivery of another dataset, another org, or none at all: nothing.
+    expect(
+      listIncidents(store, ORG, { holding: [{ datasetId: 'auth-1', deliveryId: 'auth-2-d1' }] }),
+    ).toEqual([]);
+    expect(listIncidents(store, 'other', { holding })).toEqual([]);
+    expect(listIncidents(store, ORG, { holding: [] })).toEqual([]);
+  });
 });
