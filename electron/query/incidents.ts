@@ -195,11 +195,16 @@ export function listIncidents(
   const where = [options.includeEnded === true ? '1' : 'i.ended_at IS NULL'];
   const params: string[] = [];
   if (options.holding !== undefined) {
-    if (options.holding.length === 0) return [];
-    where.push(`i.incident_id IN (SELECT h.incident_id FROM json_each(?) j
-      JOIN incident_failures h ON h.org_id = i.org_id AND h.dataset_id = json_extract(j.value, '$[0]')
-        AND h.delivery_id = json_extract(j.value, '$[1]'))`);
-    params.push(JSON.stringify(options.holding.map((failure) => [failure.datasetId, failure.deliveryId])));
+    // Their incidents first (a seek per failure), then those incidents' rows (a seek per incident).
+    const ids = store.column<string>(
+      `SELECT DISTINCT h.incident_id FROM json_each(?2) j CROSS JOIN incident_failures h
+       ON h.org_id = ?1 AND h.dataset_id = json_extract(j.value, '$[0]')
+         AND h.delivery_id = json_extract(j.value, '$[1]')`,
+      [orgId, JSON.stringify(options.holding.map((failure) => [failure.datasetId, failure.deliveryId]))],
+    );
+    if (ids.length === 0) return [];
+    where.push('i.incident_id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(ids));
   }
   return incidentsOf(failureRows(store, orgId, where.join(' AND '), params), acks).sort(compareIncidents);
 }

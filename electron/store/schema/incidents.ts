@@ -109,8 +109,11 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
   const result: RefreshResult = { joined: 0, opened: 0, ended: 0 };
   const scope = options.datasetIds ?? null;
   if (scope !== null && scope.length === 0) return result;
-  // The datasets in scope, as SQL over `dataset_id` with the scope's JSON as ?2.
-  const inScope = scope === null ? '' : 'AND dataset_id IN (SELECT value FROM json_each(?2))';
+  // incident_failures of the datasets in scope (the scope's JSON as ?2): a seek per dataset.
+  const failuresInScope =
+    scope === null
+      ? 'incident_failures f WHERE f.org_id = ?1'
+      : 'json_each(?2) j CROSS JOIN incident_failures f ON f.org_id = ?1 AND f.dataset_id = j.value WHERE 1';
   const scopeParams: BindParams = scope === null ? [orgId] : [orgId, JSON.stringify(scope)];
   const current = new Map<string, CurrentFailure>();
   for (const row of troubleRows(sql, orgId, scope)) {
@@ -121,8 +124,8 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
   /** Learned times of failures whose cause became known: they move, and keep when they were learned. */
   const carried = new Map<string, string>();
   for (const row of sql.all(
-    `SELECT dataset_id, delivery_id, status, incident_id, cause_id, failure_at, learned_at
-     FROM incident_failures WHERE org_id = ?1 AND ended_at IS NULL ${inScope}`,
+    `SELECT f.dataset_id, f.delivery_id, f.status, f.incident_id, f.cause_id, f.failure_at, f.learned_at
+     FROM ${failuresInScope} AND f.ended_at IS NULL`,
     scopeParams,
   )) {
     const key = keyOf({
@@ -183,7 +186,7 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
     const ranges = incidentRanges(sql, orgId, fresh[0]!.at - options.gapMs);
     const known = new Set(
       sql
-        .all(`SELECT DISTINCT dataset_id FROM incident_failures WHERE org_id = ?1 ${inScope}`, scopeParams)
+        .all(`SELECT DISTINCT f.dataset_id FROM ${failuresInScope}`, scopeParams)
         .map((row) => String(row.dataset_id)),
     );
     for (const { failure, learnedAt, failureAt, at } of fresh) {

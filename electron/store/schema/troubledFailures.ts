@@ -53,7 +53,7 @@ export function datasetsOfDeliveries(
   return sql
     .all(
       `SELECT d.dataset_id FROM json_each(?2) j CROSS JOIN events e ON e.delivery_id = j.value
-         JOIN datasets d ON d.pk = e.dataset_pk AND d.org_id = ?1
+         CROSS JOIN datasets d ON d.pk = e.dataset_pk AND d.org_id = ?1
        UNION
        SELECT d.dataset_id FROM json_each(?2) j CROSS JOIN datasets d ON d.org_id = ?1 AND d.delivery_id = j.value`,
       [orgId, JSON.stringify(deliveryIds)],
