@@ -6,9 +6,8 @@
  * its stored tasks, with its dataset's supplier as last synced.
  */
 import { UNKNOWN_CAUSE_ID, causeTitle, failedCauseId, firstFailure } from '../../shared/causes';
-import type { Incident } from '../../shared/causes';
 import type { TasksRecord } from '../../shared/schemas';
-import { type IncidentHeader, getIncidentHeader, listIncidents } from '../query/incidents';
+import { type FailurePlace, type IncidentHeader, failurePlaces, getIncidentHeader } from '../query/incidents';
 import { getDeliveryTasks } from '../query/tasks';
 import { lastSupplier } from '../store/tables/announcements';
 import type { Store } from '../store/database';
@@ -24,38 +23,24 @@ function storedReason(store: Store, dataset: FailedDataset): FailureReason | nul
 
 type Grouping = Omit<CausedFailure, keyof FailedDataset>;
 
-function groupingOf(incident: IncidentHeader, dataset: Incident['datasets'][number] | undefined): Grouping {
+function groupingOf(incident: IncidentHeader, place: Omit<FailurePlace, 'incident'> | undefined): Grouping {
   return {
     incidentId: incident.incidentId,
     causeId: incident.causeId,
     causeTitle: incident.title,
     reason:
       incident.kind === 'failed' && incident.stage !== null
-        ? { stage: incident.stage, shortCode: incident.shortCode, message: dataset?.message ?? null }
+        ? { stage: incident.stage, shortCode: incident.shortCode, message: place?.message ?? null }
         : null,
-    supplierId: dataset?.supplierId ?? null,
-    supplierName: dataset?.supplierName ?? null,
+    supplierId: place?.supplierId ?? null,
+    supplierName: place?.supplierName ?? null,
   };
 }
 
-/**
- * The failures (of one org) with their incidents, in the order given. `incidents`: the org's live
- * incidents holding them, when the caller already listed them (one listing serves several lookups in a
- * decision); else those are read.
- */
-export function withCauses(
-  store: Store,
-  orgId: string,
-  failures: readonly FailedDataset[],
-  incidents?: readonly Incident[],
-): CausedFailure[] {
+/** The failures (of one org) with their incidents, in the order given. */
+export function withCauses(store: Store, orgId: string, failures: readonly FailedDataset[]): CausedFailure[] {
   if (failures.length === 0) return [];
-  const byDelivery = new Map<string, Grouping>();
-  for (const incident of incidents ?? listIncidents(store, orgId, { holding: failures })) {
-    if (incident.kind === 'missing') continue;
-    for (const dataset of incident.datasets)
-      if (dataset.deliveryId !== null) byDelivery.set(dataset.deliveryId, groupingOf(incident, dataset));
-  }
+  const places = failurePlaces(store, orgId, failures);
   // Failures that recovered while held often share one former incident: read its header once.
   const headers = new Map<string, IncidentHeader | null>();
   const headerOf = (incidentId: string): IncidentHeader | null => {
@@ -63,8 +48,8 @@ export function withCauses(
     return headers.get(incidentId)!;
   };
   return failures.map((failure) => {
-    const known = byDelivery.get(failure.deliveryId);
-    if (known) return { ...failure, ...known };
+    const place = places.get(failure.deliveryId);
+    if (place !== undefined) return { ...failure, ...groupingOf(place.incident, place) };
     const supplier = lastSupplier(store, failure.orgId, failure.datasetId);
     const reason = storedReason(store, failure);
     const former = incidentOfFailure(store, orgId, failure.datasetId, failure.deliveryId, 'FAILED');

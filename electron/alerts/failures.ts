@@ -12,7 +12,6 @@
  * A failure batched or held that is acknowledged by its release (store/tables/acknowledgements.ts) is
  * remembered as 'acknowledged', never notified: someone is on it already.
  */
-import type { Incident } from '../../shared/causes';
 import type { CycleEvent } from '../../shared/sync';
 import {
   type FailedDataset as StoredFailure,
@@ -24,7 +23,7 @@ import {
 import { openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
-import { listIncidents } from '../query/incidents';
+import { failingCount } from '../query/incidents';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { triageTarget, withCauses } from './causes';
 import { CauseClock } from './coolDown';
@@ -135,8 +134,7 @@ export function decideCycle(
   } else if (quiet(ctx)) {
     remember(store, rest, 'held', now);
   } else if (rest.length > 0) {
-    const causes = listIncidents(store, event.orgId, { holding: rest });
-    const caused = withCauses(store, event.orgId, rest, causes);
+    const caused = withCauses(store, event.orgId, rest);
     if (event.firstSync) drafts.push(summarize(ctx, 'first-sync', event.orgId, caused));
     else {
       const clock = CauseClock.read(store, event.orgId, now);
@@ -147,7 +145,7 @@ export function decideCycle(
         now,
       );
       const fresh = caused.filter((failure) => !clock.cooling(failure.incidentId));
-      drafts.push(...notify(ctx, event.orgId, fresh, causes, false));
+      drafts.push(...notify(ctx, event.orgId, fresh, false));
     }
   }
   return { drafts, recovered: recoveries(ctx, event, snoozed), remembered: candidates.length > 0 };
@@ -168,9 +166,11 @@ export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembere
   let remembered = false;
   const made: Draft[] = [];
   for (const orgId of new Set(batched.map((failure) => failure.orgId))) {
-    const held = batched.filter((failure) => failure.orgId === orgId);
-    const causes = listIncidents(store, orgId, { holding: held });
-    const ofOrg = withCauses(store, orgId, held, causes);
+    const ofOrg = withCauses(
+      store,
+      orgId,
+      batched.filter((failure) => failure.orgId === orgId),
+    );
     const clock = CauseClock.read(store, orgId, now);
     const ripe = ofOrg.filter((failure) => !clock.cooling(failure.incidentId));
     if (ripe.length === 0) continue;
@@ -193,7 +193,7 @@ export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembere
       now,
     );
     const rest = due.filter((failure) => !snoozed.has(failure.datasetId));
-    made.push(...notify(ctx, orgId, rest, causes, true));
+    made.push(...notify(ctx, orgId, rest, true));
   }
   return { drafts: made, remembered };
 }
@@ -202,14 +202,11 @@ export function releaseBatched(ctx: AlertsContext): { drafts: Draft[]; remembere
  * Plans the notifications of failures grouped by cause (grouping.ts) and remembers them. `more`: they
  * were batched by a cool-down, so a cause's notification says how many more failed and how many fail now.
  */
-function notify(
-  ctx: AlertsContext,
-  orgId: string,
-  failures: CausedFailure[],
-  causes: readonly Incident[],
-  more: boolean,
-): Draft[] {
+function notify(ctx: AlertsContext, orgId: string, failures: CausedFailure[], more: boolean): Draft[] {
   return planNotifications(failures).map((plan) => {
+    // Read now, with the failures it tells of: the draft is made later.
+    const failingNow =
+      plan.kind === 'cause' ? failingCount(ctx.store, orgId, plan.failures[0]!.incidentId) : 0;
     const draft: Draft =
       plan.kind === 'failed'
         ? {
@@ -225,7 +222,7 @@ function notify(
               failures: plan.failures,
               outcome: 'notified',
               own: false,
-              make: () => ofCause(ctx, orgId, plan.failures, causes, more),
+              make: () => ofCause(ctx, orgId, plan.failures, failingNow, more),
             }
           : {
               orgId,
@@ -305,14 +302,11 @@ function ofCause(
   ctx: AlertsContext,
   orgId: string,
   failures: CausedFailure[],
-  causes: readonly Incident[],
+  /** The incident's failures FAILED now. */
+  failingNow: number,
   more: boolean,
 ): Announcement {
   const [first] = failures as [CausedFailure, ...CausedFailure[]];
-  const failingNow =
-    causes
-      .find((cause) => cause.incidentId === first.incidentId)
-      ?.datasets.filter((d) => d.status === 'FAILED').length ?? 0;
   return {
     kind: 'cause',
     orgId,

@@ -175,38 +175,75 @@ export function compareIncidents(a: Incident, b: Incident): number {
   );
 }
 
+/** The org's live incidents (with `includeEnded`, the ended ones kept after them), in the Triage view's order. */
+export function listIncidents(
+  store: Store,
+  orgId: string,
+  options: { includeEnded?: boolean } = {},
+): Incident[] {
+  const acks = openAcknowledgements(store, orgId);
+  const where = options.includeEnded === true ? '1' : 'i.ended_at IS NULL';
+  return incidentsOf(failureRows(store, orgId, where, []), acks).sort(compareIncidents);
+}
+
 /** A failure by its dataset and delivery. */
 export interface FailureKey {
   datasetId: string;
   deliveryId: string;
 }
 
+/** A live failure's place in its incident, as the alerts name it. */
+export interface FailurePlace {
+  incident: IncidentHeader;
+  supplierId: string | null;
+  supplierName: string | null;
+  /** Its first failed task's message (a failed cause's failure), else null. */
+  message: string | null;
+}
+
 /**
- * The org's live incidents (with `includeEnded`, the ended ones kept after them), in the Triage view's
- * order. With `holding`, only those holding one of these failures (each with all its failures): what the
- * alerts need to name the failures they tell of, without reading every incident of a 100k org each poll.
+ * The live incident of each of these FAILED failures that one holds live, by delivery id: a seek per
+ * failure, where listing the org's incidents read every failure of a 100k org (half a second a poll).
  */
-export function listIncidents(
+export function failurePlaces(
   store: Store,
   orgId: string,
-  options: { includeEnded?: boolean; holding?: readonly FailureKey[] } = {},
-): Incident[] {
-  const acks = openAcknowledgements(store, orgId);
-  const where = [options.includeEnded === true ? '1' : 'i.ended_at IS NULL'];
-  const params: string[] = [];
-  if (options.holding !== undefined) {
-    // Their incidents first (a seek per failure), then those incidents' rows (a seek per incident).
-    const ids = store.column<string>(
-      `SELECT DISTINCT h.incident_id FROM json_each(?2) j CROSS JOIN incident_failures h
-       ON h.org_id = ?1 AND h.dataset_id = json_extract(j.value, '$[0]')
-         AND h.delivery_id = json_extract(j.value, '$[1]')`,
-      [orgId, JSON.stringify(options.holding.map((failure) => [failure.datasetId, failure.deliveryId]))],
-    );
-    if (ids.length === 0) return [];
-    where.push('i.incident_id IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify(ids));
+  failures: readonly FailureKey[],
+): Map<string, FailurePlace> {
+  const places = new Map<string, FailurePlace>();
+  if (failures.length === 0) return places;
+  const rows = store.all(
+    `SELECT h.delivery_id, i.incident_id, i.cause_id, i.title, d.supplier_id, d.supplier_name, t.fail_message
+     FROM json_each(?2) j
+     CROSS JOIN incident_failures h ON h.org_id = ?1 AND h.dataset_id = json_extract(j.value, '$[0]')
+       AND h.delivery_id = json_extract(j.value, '$[1]')
+     JOIN incidents i ON i.org_id = ?1 AND i.incident_id = h.incident_id
+     LEFT JOIN datasets d ON d.org_id = ?1 AND d.dataset_id = h.dataset_id
+     LEFT JOIN delivery_tasks t ON t.org_id = ?1 AND t.delivery_id = h.delivery_id
+     WHERE h.status = 'FAILED' AND h.ended_at IS NULL AND i.ended_at IS NULL`,
+    [orgId, JSON.stringify(failures.map((failure) => [failure.datasetId, failure.deliveryId]))],
+  );
+  for (const row of rows) {
+    const incident = headerOf(String(row.incident_id), row);
+    places.set(String(row.delivery_id), {
+      incident,
+      supplierId: text(row.supplier_id),
+      supplierName: text(row.supplier_name),
+      message: incident.kind === 'failed' ? text(row.fail_message) : null,
+    });
   }
-  return incidentsOf(failureRows(store, orgId, where.join(' AND '), params), acks).sort(compareIncidents);
+  return places;
+}
+
+/** How many of an incident's live failures are FAILED now (not MISSING). */
+export function failingCount(store: Store, orgId: string, incidentId: string): number {
+  return Number(
+    store.value<number>(
+      `SELECT count(*) FROM incident_failures
+       WHERE org_id = ? AND incident_id = ? AND ended_at IS NULL AND status = 'FAILED'`,
+      [orgId, incidentId],
+    ),
+  );
 }
 
 /** One incident, live or ended (its failures troubled now, and how many are over); null if unknown. */
@@ -231,7 +268,11 @@ export function getIncidentHeader(store: Store, orgId: string, incidentId: strin
     orgId,
     incidentId,
   ]);
-  if (row === undefined) return null;
+  return row === undefined ? null : headerOf(incidentId, row);
+}
+
+/** An incident's header from its row's `cause_id` and `title`. */
+function headerOf(incidentId: string, row: Row): IncidentHeader {
   const cause = parsedCause(String(row.cause_id));
   return {
     incidentId,

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
-import { listIncidents } from '../../../electron/query/incidents';
+import { failingCount, failurePlaces, listIncidents } from '../../../electron/query/incidents';
 import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/schema/incidents';
 import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/tables/datasetWriter';
@@ -220,20 +220,42 @@ describe('incidents by cause', () => {
     expect(listIncidents(store, 'other')).toEqual([]);
   });
 
-  it('lists only the incidents holding some failures when asked (what the alerts name), each whole', () => {
+  it('places FAILED failures in their live incidents as the list does, a seek each (what the alerts name)', () => {
     const all = listIncidents(store, ORG);
-    const auth = all.find((incident) => incident.causeId === 'ingest:E_AUTH_FAILED')!;
-    const missing = all.find((incident) => incident.causeId === 'missing:sup-a')!;
-    const holding = [auth.datasets[0]!, missing.datasets[1]!].map(({ datasetId, deliveryId }) => ({
-      datasetId,
-      deliveryId: deliveryId!,
+    const failed = all
+      .filter((incident) => incident.kind !== 'missing')
+      .flatMap((incident) => incident.datasets.map((dataset) => ({ incident, dataset })));
+    expect(failed.length).toBeGreaterThan(3);
+    const keys = failed.map(({ dataset }) => ({
+      datasetId: dataset.datasetId,
+      deliveryId: dataset.deliveryId!,
     }));
-    expect(listIncidents(store, ORG, { holding })).toEqual(all.filter((i) => i === auth || i === missing));
-    // A delivery of another dataset, another org, or none at all: nothing.
+    const places = failurePlaces(store, ORG, keys);
+    expect(places.size).toBe(failed.length);
+    for (const { incident, dataset } of failed)
+      expect(places.get(dataset.deliveryId!)).toEqual({
+        incident: {
+          incidentId: incident.incidentId,
+          causeId: incident.causeId,
+          kind: incident.kind,
+          title: incident.title,
+          stage: incident.stage,
+          shortCode: incident.shortCode,
+        },
+        supplierId: dataset.supplierId,
+        supplierName: dataset.supplierName,
+        message: dataset.message,
+      });
+    // MISSING failures, a delivery of another dataset, another org: none.
+    const missing = all.find((incident) => incident.kind === 'missing')!.datasets[0]!;
     expect(
-      listIncidents(store, ORG, { holding: [{ datasetId: 'auth-1', deliveryId: 'auth-2-d1' }] }),
-    ).toEqual([]);
-    expect(listIncidents(store, 'other', { holding })).toEqual([]);
-    expect(listIncidents(store, ORG, { holding: [] })).toEqual([]);
+      failurePlaces(store, ORG, [{ datasetId: missing.datasetId, deliveryId: missing.deliveryId! }]).size,
+    ).toBe(0);
+    expect(failurePlaces(store, ORG, [{ datasetId: 'auth-1', deliveryId: 'auth-2-d1' }]).size).toBe(0);
+    expect(failurePlaces(store, 'other', keys).size).toBe(0);
+    // The count a cause's notification gives: its failures FAILED now.
+    const auth = all.find((incident) => incident.causeId === 'ingest:E_AUTH_FAILED')!;
+    expect(failingCount(store, ORG, auth.incidentId)).toBe(3);
+    expect(failingCount(store, ORG, all.find((incident) => incident.kind === 'missing')!.incidentId)).toBe(0);
   });
 });
