@@ -24,12 +24,14 @@ import { listIncidents } from '../query/incidents';
 import {
   type HistoryRecovery,
   readHandoffWindow,
-  readHistoryRecoveries,
+  readRecoveriesLearned,
   type StatusEntry,
 } from '../query/handoff';
 import type { DatasetFacts } from '../query/history';
 import type { Store } from '../store/database';
 import { getOrg } from '../store/tables/orgs';
+import type { OrgHistory } from './orgHistory';
+import { datedRecoveries, reportedRecoveries } from './recoveries';
 import { listSnoozes } from '../store/tables/snoozes';
 
 const TROUBLED = new Set(['FAILED', 'MISSING']);
@@ -236,21 +238,36 @@ export function assembleHandoff(facts: HandoffFacts): HandoffReport {
   };
 }
 
-/** What the store holds for the window: incidents, recoveries, timeline, snoozes, outages (call when the store is idle). */
+/**
+ * What the store holds for the window: incidents, recoveries, timeline, snoozes, outages (call when the
+ * store is readable). The recoveries come from `history`, the org's history as the on-call layer holds it.
+ */
 export function readStoredFacts(
   store: Store,
   orgId: string,
   since: number,
   now: number,
+  history: OrgHistory,
 ): Pick<
   HandoffFacts,
   'orgName' | 'incidents' | 'recoveries' | 'statusAtStart' | 'entries' | 'notes' | 'snoozes' | 'outages'
 > {
   const window = readHandoffWindow(store, orgId, since, now);
+  // The timeline's recoveries (timelineRecoveries) are of these datasets: the history's word on them
+  // overrules theirs wherever it dates them.
+  const timelined = new Set(window.statusAtStart.keys());
+  for (const entry of window.entries) timelined.add(entry.datasetId);
+  const reported = reportedRecoveries(history, since, timelined);
+  const mayBeInWindow = reported.filter(({ reportedAt }) => !(reportedAt < since));
+  const learned = readRecoveriesLearned(
+    store,
+    orgId,
+    mayBeInWindow.map(({ datasetId }) => datasetId),
+  );
   return {
     orgName: getOrg(store, orgId)?.name ?? orgId,
     incidents: listIncidents(store, orgId),
-    recoveries: readHistoryRecoveries(store, orgId, now),
+    recoveries: datedRecoveries(reported, learned, now),
     ...window,
     snoozes: listSnoozes(store, orgId, new Date(now)),
   };

@@ -153,7 +153,7 @@ export class OnCallKnowledge {
     const syncing = !this.options.offline && this.options.sources().some((state) => state.orgId === orgId);
     const overdue = syncing ? await this.overdue(orgId) : null;
     const stored = await this.options.store.whenReadable(() =>
-      readStoredFacts(this.options.store, orgId, since.getTime(), now.getTime()),
+      readStoredFacts(this.options.store, orgId, since.getTime(), now.getTime(), history),
     );
     return assembleHandoff({
       ...stored,

@@ -95,42 +95,28 @@ export interface HistoryRecovery {
 }
 
 /**
- * Recoveries from the stored history, so they are true on a first sync, after an import and after a
- * week offline: for each dataset that is not FAILED or MISSING now, its newest troubled delivery and the
- * first settled delivery after it (not IN_PROGRESS), whose time (delivered, else deadline) is capped by
- * when the mirror learned of the recovery — the first timeline entry leaving trouble after the last one
- * entering it — else by now. Every such dataset is returned, in the window or not: the history's word
- * decides (the caller keeps those in the window).
+ * When the mirror learned that each of these datasets recovered (epoch ms): the first timeline entry
+ * leaving trouble after the last one entering it. A dataset with none is absent. A seek or two per
+ * dataset: asked only for the recoveries that may fall in a handoff's window (knowledge/recoveries.ts).
  */
-export function readHistoryRecoveries(store: Store, orgId: string, now: number): HistoryRecovery[] {
-  const recoveries: HistoryRecovery[] = [];
+export function readRecoveriesLearned(
+  store: Store,
+  orgId: string,
+  datasetIds: readonly string[],
+): Map<string, number> {
+  const learned = new Map<string, number>();
+  if (datasetIds.length === 0) return learned;
   for (const row of store.all(
-    `SELECT c.dataset_id, t.status AS was, coalesce(r.delivered_at, r.deadline) AS r_at,
-       (SELECT min(l.at_key) FROM timeline l WHERE l.org_id = c.org_id AND l.dataset_id = c.dataset_id
+    `SELECT j.value AS dataset_id,
+       (SELECT min(l.at_key) FROM timeline l WHERE l.org_id = ?1 AND l.dataset_id = j.value
           AND l.kind = 'status' AND l.from_status IN ('FAILED', 'MISSING')
           AND coalesce(l.to_status, '') NOT IN ('FAILED', 'MISSING')
           AND l.at_key >= coalesce((SELECT max(m.at_key) FROM timeline m
-            WHERE m.org_id = c.org_id AND m.dataset_id = c.dataset_id AND m.kind = 'status'
+            WHERE m.org_id = ?1 AND m.dataset_id = j.value AND m.kind = 'status'
               AND m.to_status IN ('FAILED', 'MISSING')), -9e15)) AS learned
-     FROM datasets c
-     JOIN events t ON t.dataset_pk = c.pk AND t.status IN ('FAILED', 'MISSING')
-       AND (t.deadline_key, t.delivered_key, t.seq) = (
-         SELECT u.deadline_key, u.delivered_key, u.seq FROM events u
-         WHERE u.dataset_pk = c.pk AND u.status IN ('FAILED', 'MISSING')
-         ORDER BY u.deadline_key DESC, u.delivered_key DESC, u.seq DESC LIMIT 1)
-     JOIN events r ON r.dataset_pk = c.pk
-       AND (r.deadline_key, r.delivered_key, r.seq) = (
-         SELECT v.deadline_key, v.delivered_key, v.seq FROM events v
-         WHERE v.dataset_pk = c.pk AND (v.deadline_key, v.delivered_key, v.seq) > (t.deadline_key, t.delivered_key, t.seq)
-           AND v.status IS NOT NULL AND v.status <> 'IN_PROGRESS'
-         ORDER BY v.deadline_key, v.delivered_key, v.seq LIMIT 1)
-     WHERE c.org_id = ?1 AND coalesce(c.status, '') NOT IN ('FAILED', 'MISSING')`,
-    [orgId],
-  )) {
-    const reported = row.r_at == null ? null : Date.parse(String(row.r_at));
-    const learned = row.learned == null ? now : Math.min(Number(row.learned), now);
-    const at = reported === null || Number.isNaN(reported) ? learned : Math.min(reported, learned);
-    recoveries.push({ datasetId: String(row.dataset_id), was: String(row.was), recoveredAt: iso(at) });
-  }
-  return recoveries;
+     FROM json_each(?2) j`,
+    [orgId, JSON.stringify(datasetIds)],
+  ))
+    if (row.learned != null) learned.set(String(row.dataset_id), Number(row.learned));
+  return learned;
 }

@@ -69,4 +69,16 @@ describe('recovered in the handoff', () => {
       ['x', at(NOW - 7 * DAY + 300_000)],
     ]);
   });
+
+  it('is never dated after the mirror learned of it', async () => {
+    fixture = await localFixture({ now: new Date(NOW - 4 * HOUR) });
+    await syncAt(NOW - 4 * HOUR, dataset('z', 'z-1', 'FAILED', NOW - 4 * HOUR, NOW - 4 * HOUR + 300_000));
+    // A remote whose clock runs ahead: the recovering delivery says 40 minutes from now.
+    await syncAt(NOW - 2 * HOUR, dataset('z', 'z-2', 'HEALTHY', NOW - HOUR, NOW + 40 * 60_000));
+    fixture.clock.now = new Date(NOW);
+    const report = (await fixture.get('/local/v1/handoff?since=8h')).json() as HandoffReport;
+    expect(report.recovered.map(({ datasetId, recoveredAt }) => [datasetId, recoveredAt])).toEqual([
+      ['z', at(NOW - 2 * HOUR)],
+    ]);
+  });
 });
