@@ -10,13 +10,13 @@ import type { SyncCounts, SyncKind } from '../../shared/sync';
 import { failedDeliveriesWithoutTasks, hasStoredTasks } from '../query/missingTasks';
 import type { Store } from '../store/database';
 import { writeTasks } from '../store/tables/datasetWriter';
-import { refreshIncidents, tasksScope } from '../store/schema/incidents';
+import { refreshSteps, tasksScope } from '../store/schema/incidents';
 import { type ApplyInput, applySync } from './apply';
 import type { ChangeSet } from './changes';
 import { RemoteError } from './client';
 import type { CycleContext, CycleOutcome } from './context';
 import { fetchTasks } from './remote';
-import { inSlices } from './slices';
+import { inSlices, stepsInSlices } from './slices';
 
 /** One retry, soon: a tasks endpoint that is down must not hold the cycle (and the polls after it) for minutes. */
 const TASKS_RETRY = { retries: 1, baseDelayMs: 1_000, maxRetryAfterMs: 5_000 };
@@ -84,16 +84,16 @@ export async function storeTasks(
       ctx.signal,
     );
     // A failure whose cause was unknown moves to its own incident, with its true time.
-    await slice(() =>
-      refreshIncidents(store, orgId, {
-        now: ctx.now(),
-        gapMs: ctx.incidentGapMs,
-        datasetIds: tasksScope(
-          store,
-          orgId,
-          fetched.map(([deliveryId]) => deliveryId),
-        ),
-      }),
+    const datasetIds = await slice(() =>
+      tasksScope(
+        store,
+        orgId,
+        fetched.map(([deliveryId]) => deliveryId),
+      ),
+    );
+    await stepsInSlices(
+      slice,
+      refreshSteps(store, orgId, { now: ctx.now(), gapMs: ctx.incidentGapMs, datasetIds }),
     );
   });
   counts.tasksFetched += fetched.length;

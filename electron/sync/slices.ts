@@ -31,3 +31,16 @@ export async function inSlices<T>(
     });
   }
 }
+
+/** Runs `steps` (a generator that pauses between steps) to its end, in slices of about SLICE_MS run by `slice`. */
+export async function stepsInSlices<R>(slice: ChunkRunner, steps: Generator<void, R, void>): Promise<R> {
+  for (;;) {
+    const step = await slice(() => {
+      const until = performance.now() + SLICE_MS;
+      let next = steps.next();
+      while (!next.done && performance.now() < until) next = steps.next();
+      return next;
+    });
+    if (step.done) return step.value;
+  }
+}

@@ -8,15 +8,10 @@
 import { createHash } from 'node:crypto';
 import type { BindParams } from 'sql.js';
 import { DEFAULT_INCIDENT_GAP_HOURS } from '../../../shared/settings';
-import {
-  type CurrentFailure,
-  type IncidentSql,
-  currentFailureOf,
-  datasetsOfDeliveries,
-  troubleRows,
-} from './troubledFailures';
+import { type CurrentFailure, type IncidentSql, currentFailureOf, troubleRows } from './troubledFailures';
 
 export type { CurrentFailure, IncidentSql } from './troubledFailures';
+export { refreshScope, tasksScope } from './troubledFailures';
 
 export { DEFAULT_INCIDENT_GAP_HOURS };
 export const HOUR_MS = 3_600_000;
@@ -71,26 +66,6 @@ export interface RefreshOptions {
   datasetIds?: readonly string[];
 }
 
-/**
- * Above this many changed datasets a refresh reads the whole org: one scan is cheaper than a list of
- * ids that long (a first sync, a crawl that found most of the org changed).
- */
-const SCOPED_REFRESH_MAX = 20_000;
-
-/** `datasetIds` for RefreshOptions: the datasets a commit changed, or the whole org when they are many. */
-export function refreshScope(changed: ReadonlySet<string>): readonly string[] | undefined {
-  return changed.size > SCOPED_REFRESH_MAX ? undefined : [...changed];
-}
-
-/** The scope of a commit of some deliveries' tasks: the datasets those deliveries belong to. */
-export function tasksScope(
-  sql: IncidentSql,
-  orgId: string,
-  deliveryIds: readonly string[],
-): readonly string[] | undefined {
-  return refreshScope(new Set(datasetsOfDeliveries(sql, orgId, deliveryIds)));
-}
-
 /** What a refresh changed (the alerts and tests read it). */
 export interface RefreshResult {
   joined: number;
@@ -105,6 +80,28 @@ export interface RefreshResult {
  * their dataset's problem end; an incident with none left troubled ends.
  */
 export function refreshIncidents(sql: IncidentSql, orgId: string, options: RefreshOptions): RefreshResult {
+  const steps = refreshSteps(sql, orgId, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Troubled datasets read per statement: a step of a few milliseconds. */
+const TROUBLE_CHUNK = 512;
+/** Failures grouped or settled per step. */
+const FAILURES_PER_STEP = 128;
+
+/**
+ * refreshIncidents as steps (the generator pauses between them), so a commit can run it in slices with
+ * the event loop free between: a first sync's refresh of a 100k org reads 10k troubled datasets and
+ * groups as many failures, over half a second in one piece. The transaction holds throughout.
+ */
+export function* refreshSteps(
+  sql: IncidentSql,
+  orgId: string,
+  options: RefreshOptions,
+): Generator<void, RefreshResult, void> {
   const nowIso = options.now.toISOString();
   const result: RefreshResult = { joined: 0, opened: 0, ended: 0 };
   const scope = options.datasetIds ?? null;
@@ -116,10 +113,20 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
       : 'json_each(?2) j CROSS JOIN incident_failures f ON f.org_id = ?1 AND f.dataset_id = j.value WHERE 1';
   const scopeParams: BindParams = scope === null ? [orgId] : [orgId, JSON.stringify(scope)];
   const current = new Map<string, CurrentFailure>();
-  for (const row of troubleRows(sql, orgId, scope)) {
-    const failure = currentFailureOf(row);
-    current.set(keyOf(failure), failure);
+  const troubled =
+    scope ??
+    sql
+      .all(`SELECT dataset_id FROM datasets WHERE org_id = ? AND status IN ('FAILED', 'MISSING')`, [orgId])
+      .map((row) => String(row.dataset_id));
+  for (let start = 0; start < troubled.length; start += TROUBLE_CHUNK) {
+    for (const row of troubleRows(sql, orgId, troubled.slice(start, start + TROUBLE_CHUNK))) {
+      const failure = currentFailureOf(row);
+      current.set(keyOf(failure), failure);
+    }
+    yield;
   }
+  let done = 0;
+  const paced = (): boolean => ++done % FAILURES_PER_STEP === 0;
   const touched = new Set<string>();
   /** Learned times of failures whose cause became known: they move, and keep when they were learned. */
   const carried = new Map<string, string>();
@@ -128,6 +135,7 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
      FROM ${failuresInScope} AND f.ended_at IS NULL`,
     scopeParams,
   )) {
+    if (paced()) yield;
     const key = keyOf({
       datasetId: String(row.dataset_id),
       deliveryId: String(row.delivery_id),
@@ -178,6 +186,7 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
   // Settled before the joins: the ranges they read hold this commit's ends and moved times.
   const settled = new Set<string>();
   for (const incidentId of touched) {
+    if (paced()) yield;
     if (settleIncident(sql, orgId, incidentId, nowIso)) result.ended += 1;
     settled.add(incidentId);
   }
@@ -190,6 +199,7 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
         .map((row) => String(row.dataset_id)),
     );
     for (const { failure, learnedAt, failureAt, at } of fresh) {
+      if (paced()) yield;
       const group = ranges.get(failure.causeId) ?? [];
       let incident: IncidentRange | undefined;
       for (const candidate of group)
@@ -251,8 +261,10 @@ export function refreshIncidents(sql: IncidentSql, orgId: string, options: Refre
       touched.add(incident.incidentId);
     }
   }
-  for (const incidentId of touched)
+  for (const incidentId of touched) {
+    if (paced()) yield;
     if (settleIncident(sql, orgId, incidentId, nowIso) && !settled.has(incidentId)) result.ended += 1;
+  }
   forgetOldIncidents(sql, orgId, new Date(options.now.getTime() - ENDED_INCIDENT_RETENTION_MS).toISOString());
   return result;
 }

@@ -1,6 +1,7 @@
 /**
  * The failures troubled now, as incidents.ts groups them: each FAILED or MISSING dataset's problem
- * delivery, with its cause (troubles.ts) and when it failed as far as the delivery says.
+ * delivery, with its cause (troubles.ts) and when it failed as far as the delivery says; and which
+ * datasets a commit's refresh reads (its scope).
  */
 import type { BindParams } from 'sql.js';
 import { PROBLEM_DELIVERY } from './failedDelivery';
@@ -18,25 +19,21 @@ const text = (value: unknown): string | null =>
 
 /**
  * The org's troubled datasets, each with its problem delivery and what its failure time and cause are
- * read from: the delivery's deadline and delivered time, its stored tasks' first failed task. With
- * `datasetIds`, those datasets alone (a commit that changed only them).
+ * read from: the delivery's deadline and delivered time, its stored tasks' first failed task; of these
+ * datasets (a seek each), the troubled among them.
  */
-export function troubleRows(
-  sql: IncidentSql,
-  orgId: string,
-  datasetIds: readonly string[] | null = null,
-): Row[] {
+export function troubleRows(sql: IncidentSql, orgId: string, datasetIds: readonly string[]): Row[] {
   return sql.all(
     `SELECT p.*, e.deadline, e.delivered_at, t.org_id AS known, t.fail_stage, t.fail_code, t.fail_message,
        t.fail_at
      FROM (SELECT d.pk, d.dataset_id, d.name, d.name_key, d.data_product_name, d.supplier_id, d.supplier_name,
              d.status, ${PROBLEM_DELIVERY} AS problem
-           FROM ${datasetIds === null ? 'datasets d' : 'json_each(?2) j CROSS JOIN datasets d ON d.dataset_id = j.value'}
+           FROM json_each(?2) j CROSS JOIN datasets d ON d.dataset_id = j.value
            WHERE d.org_id = ?1 AND d.status IN ('FAILED', 'MISSING')) p
      LEFT JOIN events e ON e.delivery_id = p.problem AND e.dataset_pk = p.pk
      LEFT JOIN delivery_tasks t ON t.org_id = ?1 AND t.delivery_id = p.problem
      ORDER BY p.name_key, p.dataset_id`,
-    datasetIds === null ? [orgId] : [orgId, JSON.stringify(datasetIds)],
+    [orgId, JSON.stringify(datasetIds)],
   );
 }
 
@@ -101,4 +98,24 @@ export function currentFailureOf(row: Row): CurrentFailure {
     title: classified.title,
     reportedAt: reportedFailureTime(row),
   };
+}
+
+/**
+ * Above this many changed datasets a refresh reads the whole org: one scan is cheaper than a list of
+ * ids that long (a first sync, a crawl that found most of the org changed).
+ */
+const SCOPED_REFRESH_MAX = 20_000;
+
+/** `datasetIds` for RefreshOptions: the datasets a commit changed, or the whole org when they are many. */
+export function refreshScope(changed: ReadonlySet<string>): readonly string[] | undefined {
+  return changed.size > SCOPED_REFRESH_MAX ? undefined : [...changed];
+}
+
+/** The scope of a commit of some deliveries' tasks: the datasets those deliveries belong to. */
+export function tasksScope(
+  sql: IncidentSql,
+  orgId: string,
+  deliveryIds: readonly string[],
+): readonly string[] | undefined {
+  return refreshScope(new Set(datasetsOfDeliveries(sql, orgId, deliveryIds)));
 }
