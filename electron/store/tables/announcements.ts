@@ -36,9 +36,11 @@ export const MAX_REMINDERS = 3;
 export function unannouncedFailures(store: Store, orgId: string): FailedDataset[] {
   return store
     .all(
-      `SELECT f.dataset_id, f.name, f.failed FROM (
+      // MATERIALIZED: each failed delivery is found once (flattened, SQLite would look it up per use).
+      `WITH f AS MATERIALIZED (
          SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
-         FROM datasets d WHERE d.org_id = ? AND d.status = 'FAILED') f
+         FROM datasets d WHERE d.org_id = ? AND d.status = 'FAILED')
+       SELECT f.dataset_id, f.name, f.failed FROM f
        WHERE f.failed IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM announced_deliveries a WHERE a.org_id = ? AND a.delivery_id = f.failed)
        ORDER BY f.name_key, f.dataset_id`,
@@ -182,9 +184,11 @@ export interface RemindableFailure extends FailedDataset {
 export function remindableFailures(store: Store, orgId: string): RemindableFailure[] {
   return store
     .all(
-      `SELECT f.dataset_id, f.name, f.failed, a.announced_at, a.reminders, a.reminded_at FROM (
+      // MATERIALIZED: each failed delivery is found once (flattened, SQLite would look it up per use).
+      `WITH f AS MATERIALIZED (
          SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
-         FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED') f
+         FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED')
+       SELECT f.dataset_id, f.name, f.failed, a.announced_at, a.reminders, a.reminded_at FROM f
        JOIN announced_deliveries a ON a.org_id = ?1 AND a.delivery_id = f.failed
        WHERE a.outcome IN ('notified', 'summarized', 'first-sync', 'paused') AND a.reminders < ?2
          AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = ?1 AND k.dataset_id = f.dataset_id
