@@ -13,6 +13,11 @@
  *
  * All calls are synchronous: SQLite's reads and writes are. A page read the OS has cached costs a few
  * microseconds; SQLite's own page cache keeps the hottest pages from even that.
+ *
+ * The first pages written since the last checkpoint are kept in memory instead (up to `memoryBytes`,
+ * 32 MiB by default), only later ones in the scratch file: a poll's few hundred changed pages then cost
+ * no disk write beyond the journal's, as when the database was held in memory, and a checkpoint frees
+ * them (docs/storage.md "Memory").
  */
 import {
   closeSync,
@@ -32,10 +37,18 @@ export interface BaseImage {
   size: number;
 }
 
+/** Pages written since the last checkpoint kept in memory by default, before the scratch file takes them. */
+export const MEMORY_BYTES = 32 * 1024 * 1024;
+/** Memory pages are allocated this many at a time. */
+const MEMORY_CHUNK_PAGES = 256;
+
 export class PageFile {
   /** The file's size as SQLite sees it. */
   size: number;
-  /** For each page (0-based), its scratch slot + 1; 0 when the base (or nothing: zeros) holds it. */
+  /**
+   * For each page (0-based): its scratch slot + 1 (> 0), or −(its memory slot + 1) (< 0); 0 when the
+   * base (or nothing: zeros) holds it.
+   */
   private slots = new Int32Array(0);
   /** For each page in a slot, the epoch of its last write (see `markSnapshot`). */
   private writtenIn = new Uint32Array(0);
@@ -48,6 +61,11 @@ export class PageFile {
   /** Base bytes at or past this read as zeros: the file was cut shorter since it was opened. */
   private baseEnd: number;
   private closed = false;
+  /** Memory slots: chunks of MEMORY_CHUNK_PAGES pages, made as needed, dropped when none is in use. */
+  private memory: Uint8Array[] = [];
+  private readonly freeMemory: number[] = [];
+  private memoryCount = 0;
+  private readonly memoryCapacity: number;
 
   private constructor(
     readonly pageSize: number,
@@ -55,7 +73,9 @@ export class PageFile {
     private readonly scratch: number,
     /** The scratch file's name while it still has one (Windows, or an unlink that failed). */
     private scratchName: string | null,
+    memoryBytes: number,
   ) {
+    this.memoryCapacity = Math.floor(memoryBytes / pageSize);
     this.size = base?.size ?? 0;
     this.baseEnd = this.size;
     this.smallestSinceMark = this.size;
@@ -65,7 +85,12 @@ export class PageFile {
    * A page file over `base` (taken over: closed with the page file), its scratch file made in
    * `dataDir` (removed at once where the platform allows, else at close or by the next start).
    */
-  static create(dataDir: string, pageSize: number, base: BaseImage | null): PageFile {
+  static create(
+    dataDir: string,
+    pageSize: number,
+    base: BaseImage | null,
+    memoryBytes = MEMORY_BYTES,
+  ): PageFile {
     if (!Number.isInteger(pageSize) || pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
       throw new Error(`a page file needs a power-of-two page size, not ${pageSize}`);
     const name = tempFile(dataDir);
@@ -79,7 +104,7 @@ export class PageFile {
         // Removed at close instead.
       }
     }
-    return new PageFile(pageSize, base, fd, kept);
+    return new PageFile(pageSize, base, fd, kept, memoryBytes);
   }
 
   /** Opens `file` read-only as a base image of its current size. */
@@ -99,7 +124,10 @@ export class PageFile {
       const page = Math.floor(from / pageSize);
       const slot = this.slotOf(page);
       let run = Math.min(pageSize - (from % pageSize), total - done);
-      if (slot !== 0) {
+      if (slot < 0) {
+        const { chunk, offset } = this.inMemory(slot);
+        into.set(chunk.subarray(offset + (from % pageSize), offset + (from % pageSize) + run), at + done);
+      } else if (slot !== 0) {
         // Following pages in the following slots: one read (a first sync writes pages in order).
         let next = page + 1;
         while (done + run < total && this.slotOf(next) === slot + (next - page)) {
@@ -133,16 +161,14 @@ export class PageFile {
       const run = Math.min(pageSize - inPage, length - done);
       let slot = this.slotOf(page);
       if (slot === 0) {
-        slot = this.freeSlots.pop() ?? ++this.slotCount;
-        if (run < pageSize) {
-          // Part of a page (SQLite writes whole pages; kept correct for anything else): its other bytes first.
-          const whole = new Uint8Array(pageSize);
-          this.read(whole, 0, pageSize, page * pageSize);
-          writeFully(this.scratch, whole, 0, pageSize, (slot - 1) * pageSize);
-        }
+        // Part of a page (SQLite writes whole pages; kept correct for anything else): its other bytes first.
+        const whole = run < pageSize ? new Uint8Array(pageSize) : null;
+        if (whole) this.read(whole, 0, pageSize, page * pageSize);
+        slot = this.newSlot();
         this.setSlot(page, slot);
+        if (whole) this.put(slot, whole, 0, pageSize, 0);
       }
-      writeFully(this.scratch, from, at + done, run, (slot - 1) * pageSize + inPage);
+      this.put(slot, from, at + done, run, inPage);
       this.writtenIn[page] = this.epoch;
       done += run;
     }
@@ -192,12 +218,22 @@ export class PageFile {
       this.slotCount = 0;
       ftruncateSync(this.scratch, 0);
     }
+    if (this.freeMemory.length === this.memoryCount) {
+      this.freeMemory.length = 0;
+      this.memoryCount = 0;
+      this.memory = [];
+    }
     if (old) closeSync(old.fd);
   }
 
   /** Pages held in the scratch file (for tests and the benchmark). */
   get scratchPages(): number {
     return this.slotCount - this.freeSlots.length;
+  }
+
+  /** Pages held in memory (for tests and the benchmark). */
+  get memoryPages(): number {
+    return this.memoryCount - this.freeMemory.length;
   }
 
   close(): void {
@@ -230,7 +266,36 @@ export class PageFile {
     const slot = this.slots[page]!;
     if (slot === 0) return;
     this.slots[page] = 0;
-    this.freeSlots.push(slot);
+    if (slot < 0) this.freeMemory.push(slot);
+    else this.freeSlots.push(slot);
+  }
+
+  /** A place for a page not held yet: in memory while there is room, else in the scratch file. */
+  private newSlot(): number {
+    const free = this.freeMemory.pop();
+    if (free !== undefined) return free;
+    if (this.memoryCount < this.memoryCapacity) {
+      const m = this.memoryCount++;
+      if (m % MEMORY_CHUNK_PAGES === 0) this.memory.push(new Uint8Array(MEMORY_CHUNK_PAGES * this.pageSize));
+      return -(m + 1);
+    }
+    return this.freeSlots.pop() ?? ++this.slotCount;
+  }
+
+  private inMemory(slot: number): { chunk: Uint8Array; offset: number } {
+    const m = -slot - 1;
+    return {
+      chunk: this.memory[Math.floor(m / MEMORY_CHUNK_PAGES)]!,
+      offset: (m % MEMORY_CHUNK_PAGES) * this.pageSize,
+    };
+  }
+
+  /** Writes `length` bytes of `from` (at `at`) into `slot`'s page at `inPage`. */
+  private put(slot: number, from: Uint8Array, at: number, length: number, inPage: number): void {
+    if (slot < 0) {
+      const { chunk, offset } = this.inMemory(slot);
+      chunk.set(from.subarray(at, at + length), offset + inPage);
+    } else writeFully(this.scratch, from, at, length, (slot - 1) * this.pageSize + inPage);
   }
 }
 

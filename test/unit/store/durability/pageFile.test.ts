@@ -33,8 +33,9 @@ function image(bytes: Uint8Array): BaseImage {
   return PageFile.openBase(path);
 }
 
-function pageFile(base: BaseImage | null = null): PageFile {
-  const file = PageFile.create(root, PAGE, base);
+/** A page file; `memoryPages`: how many of its pages memory holds before the scratch file (none by default here). */
+function pageFile(base: BaseImage | null = null, memoryPages = 0): PageFile {
+  const file = PageFile.create(root, PAGE, base, memoryPages * PAGE);
   opened.push(file);
   return file;
 }
@@ -94,6 +95,32 @@ it('after a checkpoint, its image holds the pages written before it and only lat
   expect(contents(file)).toEqual(expected);
 });
 
+it('holds the first pages written since a checkpoint in memory, later ones in the scratch file', () => {
+  const file = pageFile(null, 4);
+  for (let page = 0; page < 6; page++) file.write(filled(PAGE, page + 1), 0, PAGE, page * PAGE);
+  expect([file.memoryPages, file.scratchPages]).toEqual([4, 2]);
+  // Written again: each page stays where it is.
+  file.write(filled(PAGE, 9), 0, PAGE, 0);
+  file.write(filled(PAGE, 9), 0, PAGE, 5 * PAGE);
+  expect([file.memoryPages, file.scratchPages]).toEqual([4, 2]);
+  const expected = contents(file);
+  expect(Array.from(expected.subarray(0, PAGE)).every((b) => b === 9)).toBe(true);
+  // A checkpoint frees both; the next writes (a poll's) are held in memory again.
+  const mark = file.markSnapshot();
+  file.rebase(image(contents(file)), mark);
+  expect([file.memoryPages, file.scratchPages]).toEqual([0, 0]);
+  expect(contents(file)).toEqual(expected);
+  file.write(filled(PAGE, 3), 0, PAGE, 2 * PAGE);
+  file.write(filled(PAGE, 4), 0, 10, 7 * PAGE);
+  expect([file.memoryPages, file.scratchPages]).toEqual([2, 0]);
+  expected.set(filled(PAGE, 3), 2 * PAGE);
+  // The file grows to the end of that write; the page between reads as zeros.
+  const grown = new Uint8Array(7 * PAGE + 10);
+  grown.set(expected);
+  grown.set(filled(10, 4), 7 * PAGE);
+  expect(contents(file)).toEqual(grown);
+});
+
 it('the scratch file leaves no name behind in the folder', () => {
   const file = pageFile(null);
   file.write(filled(PAGE, 1), 0, PAGE, 0);
@@ -115,35 +142,41 @@ it('any sequence of writes, cuts and checkpoints reads back as the same file kep
     fc.record({ kind: fc.constant('checkpoint' as const), writesBetween: fc.integer({ min: 0, max: 2 }) }),
   );
   fc.assert(
-    fc.property(fc.uint8Array({ maxLength: 6 * PAGE }), fc.array(step, { maxLength: 25 }), (start, steps) => {
-      const file = pageFile(start.length > 0 ? image(start) : null);
-      let model = Uint8Array.from(start);
-      const write = (at: number, length: number, value: number): void => {
-        file.write(filled(length, value), 0, length, at);
-        if (at + length > model.length) {
-          const grown = new Uint8Array(at + length);
-          grown.set(model);
-          model = grown;
+    fc.property(
+      fc.uint8Array({ maxLength: 6 * PAGE }),
+      fc.array(step, { maxLength: 25 }),
+      // Pages memory holds before the scratch file: none, a few (both hold some), all.
+      fc.constantFrom(0, 3, 64),
+      (start, steps, memoryPages) => {
+        const file = pageFile(start.length > 0 ? image(start) : null, memoryPages);
+        let model = Uint8Array.from(start);
+        const write = (at: number, length: number, value: number): void => {
+          file.write(filled(length, value), 0, length, at);
+          if (at + length > model.length) {
+            const grown = new Uint8Array(at + length);
+            grown.set(model);
+            model = grown;
+          }
+          model.fill(value, at, at + length);
+        };
+        for (const s of steps) {
+          if (s.kind === 'write') write(s.at, s.length, s.value);
+          else if (s.kind === 'truncate') {
+            file.truncate(s.size);
+            const cut = new Uint8Array(s.size);
+            cut.set(model.subarray(0, Math.min(s.size, model.length)));
+            model = cut;
+          } else {
+            // A checkpoint writes the file as of its mark while writes go on, then reads from that image.
+            const mark = file.markSnapshot();
+            const snapshot = contents(file);
+            for (let i = 0; i < s.writesBetween; i++) write(i * PAGE, PAGE, 200 + i);
+            file.rebase(image(snapshot), mark);
+          }
+          expect(contents(file)).toEqual(model);
         }
-        model.fill(value, at, at + length);
-      };
-      for (const s of steps) {
-        if (s.kind === 'write') write(s.at, s.length, s.value);
-        else if (s.kind === 'truncate') {
-          file.truncate(s.size);
-          const cut = new Uint8Array(s.size);
-          cut.set(model.subarray(0, Math.min(s.size, model.length)));
-          model = cut;
-        } else {
-          // A checkpoint writes the file as of its mark while writes go on, then reads from that image.
-          const mark = file.markSnapshot();
-          const snapshot = contents(file);
-          for (let i = 0; i < s.writesBetween; i++) write(i * PAGE, PAGE, 200 + i);
-          file.rebase(image(snapshot), mark);
-        }
-        expect(contents(file)).toEqual(model);
-      }
-    }),
-    { numRuns: 150 },
+      },
+    ),
+    { numRuns: 300 },
   );
 });
