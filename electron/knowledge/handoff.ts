@@ -47,9 +47,12 @@ export interface HandoffFacts {
   datasets: { get(datasetId: string): DatasetFacts | undefined };
   /** The org's live incidents (every FAILED and MISSING dataset, with its failure time and acknowledgement). */
   incidents: readonly Incident[];
-  /** Each recovered dataset's last recovery as the stored history shows it (in the window or not). */
+  /**
+   * The recovered datasets' last recovery as the stored history shows it: those that may fall in the
+   * window, and those of the datasets the timeline's recoveries name, wherever they fall.
+   */
   recoveries: readonly HistoryRecovery[];
-  /** The troubled datasets' status when the window began (their newest status entry before it). */
+  /** Of the datasets with entries in the window, the troubled ones' status when it began. */
   statusAtStart: ReadonlyMap<string, string | null>;
   /** Status entries within the window, oldest first. */
   entries: readonly StatusEntry[];
@@ -253,10 +256,9 @@ export function readStoredFacts(
   'orgName' | 'incidents' | 'recoveries' | 'statusAtStart' | 'entries' | 'notes' | 'snoozes' | 'outages'
 > {
   const window = readHandoffWindow(store, orgId, since, now);
-  // The timeline's recoveries (timelineRecoveries) are of these datasets: the history's word on them
-  // overrules theirs wherever it dates them.
-  const timelined = new Set(window.statusAtStart.keys());
-  for (const entry of window.entries) timelined.add(entry.datasetId);
+  // The timeline's recoveries (timelineRecoveries) are of datasets with entries in the window: the
+  // history's word on them overrules theirs wherever it dates them.
+  const timelined = new Set(window.entries.map((entry) => entry.datasetId));
   const reported = reportedRecoveries(history, since, timelined);
   const mayBeInWindow = reported.filter(({ reportedAt }) => !(reportedAt < since));
   const learned = readRecoveriesLearned(

@@ -16,7 +16,10 @@ export interface StatusEntry {
 }
 
 export interface HandoffWindow {
-  /** The datasets that were FAILED or MISSING when the window began (their newest status entry before it). */
+  /**
+   * Of the datasets with status entries in the window, those FAILED or MISSING when it began (their
+   * newest status entry before it).
+   */
   statusAtStart: Map<string, string | null>;
   /** Status entries within the window, oldest first. */
   entries: StatusEntry[];
@@ -30,18 +33,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The org's timeline and outages of the window [since, now] (epoch ms). */
 export function readHandoffWindow(store: Store, orgId: string, since: number, now: number): HandoffWindow {
-  const statusAtStart = new Map<string, string | null>();
-  // Each troubled entry before the window that is its dataset's newest there: what it was when the window
-  // began. Only troubled ones are read (a recovery starts from them): few, each one index seek.
-  for (const row of store.all(
-    `SELECT t.dataset_id, t.to_status FROM timeline t
-     WHERE t.org_id = ?1 AND t.kind = 'status' AND t.to_status IN ('FAILED', 'MISSING') AND t.at_key < ?2
-       AND t.id = (
-       SELECT u.id FROM timeline u WHERE u.org_id = ?1 AND u.dataset_id = t.dataset_id AND u.kind = 'status'
-         AND u.at_key < ?2 ORDER BY u.at_key DESC, u.id DESC LIMIT 1)`,
-    [orgId, since],
-  ))
-    statusAtStart.set(String(row.dataset_id), row.to_status == null ? null : String(row.to_status));
   const entries = store
     .all(
       `SELECT dataset_id, at_key, from_status, to_status FROM timeline
@@ -54,6 +45,21 @@ export function readHandoffWindow(store: Store, orgId: string, since: number, no
       from: row.from_status == null ? null : String(row.from_status),
       to: row.to_status == null ? null : String(row.to_status),
     }));
+  // What the datasets with entries in the window were when it began (a recovery starts from it): one
+  // seek each. Those without entries cannot have recovered by the timeline's word; reading every
+  // troubled entry before the window took 0.6 s at 100k datasets.
+  const statusAtStart = new Map<string, string | null>();
+  const changed = [...new Set(entries.map((entry) => entry.datasetId))];
+  if (changed.length > 0)
+    for (const row of store.all(
+      `SELECT j.value AS dataset_id, (
+         SELECT u.to_status FROM timeline u WHERE u.org_id = ?1 AND u.dataset_id = j.value AND u.kind = 'status'
+           AND u.at_key < ?2 ORDER BY u.at_key DESC, u.id DESC LIMIT 1) AS to_status
+       FROM json_each(?3) j`,
+      [orgId, since, JSON.stringify(changed)],
+    ))
+      if (row.to_status === 'FAILED' || row.to_status === 'MISSING')
+        statusAtStart.set(String(row.dataset_id), String(row.to_status));
   const notes = store
     .all(
       `SELECT dataset_id, at, by_name, text FROM timeline
