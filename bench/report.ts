@@ -78,11 +78,7 @@ export class Report {
     format: (v: number) => string,
     note?: string,
   ): void {
-    this.atMost(what, size, value, budget.limit, format, {
-      judged: budget.judged,
-      note,
-      statedAt: size > 10_000 ? '100k' : '10k',
-    });
+    this.atMost(what, size, value, budget.limit, format, sizedOptions(size, budget, note));
   }
 
   /** A figure that must stay at or above `limit`. */
@@ -116,11 +112,7 @@ export class Report {
     format: (v: number) => string,
     note?: string,
   ): void {
-    this.atLeast(what, size, value, budget.limit, format, {
-      judged: budget.judged,
-      note,
-      statedAt: size > 10_000 ? '100k' : '10k',
-    });
+    this.atLeast(what, size, value, budget.limit, format, sizedOptions(size, budget, note));
   }
 
   info(what: string, size: number, value: string, note?: string): void {
@@ -181,4 +173,13 @@ export class Report {
     if (failed.length > 0) lines.push(`${failed.length} measurement(s) failed (see notes).`);
     return `${lines.join('\n')}\n`;
   }
+}
+
+/** How a sized budget is judged at `size`, and the size it is stated at. */
+function sizedOptions(
+  size: number,
+  budget: SizedBudget,
+  note: string | undefined,
+): { judged: boolean; note?: string; statedAt: string } {
+  return { judged: budget.judged, note, statedAt: size > 10_000 ? '100k' : '10k' };
 }

@@ -119,7 +119,6 @@ function incidentsOf(rows: readonly Row[], acks: Map<string, AcknowledgementView
     else if (!TROUBLED.has(String(row.now_status))) group.over.push({ ...dataset, acknowledgement: null });
   }
   return [...byId.entries()].map(([incidentId, { row, live, over }]) => {
-    const cause = parsedCause(String(row.cause_id));
     // Unacknowledged first (they need someone), then by name (the rows came by name).
     live.sort((a, b) => Number(a.acknowledgement !== null) - Number(b.acknowledgement !== null));
     // Each dataset once: live ones, then recovered ones not live again (an incident keeps a dataset's
@@ -139,12 +138,7 @@ function incidentsOf(rows: readonly Row[], acks: Map<string, AcknowledgementView
     for (const dataset of live)
       if (representative === null || dataset.since > representative.since) representative = dataset;
     return {
-      incidentId,
-      causeId: String(row.cause_id),
-      kind: cause.kind,
-      title: String(row.title),
-      stage: cause.kind === 'failed' ? cause.stage : null,
-      shortCode: cause.kind === 'failed' ? cause.shortCode : null,
+      ...headerOf(incidentId, row),
       count: live.length,
       unacknowledged: live.filter((dataset) => dataset.acknowledgement === null).length,
       recovered: recovered.size,
