@@ -52,7 +52,10 @@ export interface HandoffFacts {
    * window, and those of the datasets the timeline's recoveries name, wherever they fall.
    */
   recoveries: readonly HistoryRecovery[];
-  /** Of the datasets with entries in the window, the troubled ones' status when it began. */
+  /**
+   * Of the datasets with entries in the window (the first of them from a status), the troubled ones'
+   * status when it began.
+   */
   statusAtStart: ReadonlyMap<string, string | null>;
   /** Status entries within the window, oldest first. */
   entries: readonly StatusEntry[];
@@ -256,9 +259,11 @@ export function readStoredFacts(
   'orgName' | 'incidents' | 'recoveries' | 'statusAtStart' | 'entries' | 'notes' | 'snoozes' | 'outages'
 > {
   const window = readHandoffWindow(store, orgId, since, now);
-  // The timeline's recoveries (timelineRecoveries) are of datasets with entries in the window: the
-  // history's word on them overrules theirs wherever it dates them.
-  const timelined = new Set(window.entries.map((entry) => entry.datasetId));
+  // The timeline's recoveries (timelineRecoveries) are of datasets troubled when the window began or by
+  // an entry in it: the history's word on them overrules theirs wherever it dates them.
+  const timelined = new Set(window.statusAtStart.keys());
+  for (const entry of window.entries)
+    if (entry.to !== null && TROUBLED.has(entry.to)) timelined.add(entry.datasetId);
   const reported = reportedRecoveries(history, since, timelined);
   const mayBeInWindow = reported.filter(({ reportedAt }) => !(reportedAt < since));
   const learned = readRecoveriesLearned(

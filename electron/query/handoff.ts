@@ -47,9 +47,14 @@ export function readHandoffWindow(store: Store, orgId: string, since: number, no
     }));
   // What the datasets with entries in the window were when it began (a recovery starts from it): one
   // seek each. Those without entries cannot have recovered by the timeline's word; reading every
-  // troubled entry before the window took 0.6 s at 100k datasets.
+  // troubled entry before the window took 0.6 s at 100k datasets. Nor can one whose first entry in the
+  // window comes from no status: it was new to the mirror then (a first sync's 100k entries), and its
+  // entries before, if any, ended in none.
   const statusAtStart = new Map<string, string | null>();
-  const changed = [...new Set(entries.map((entry) => entry.datasetId))];
+  const firstFrom = new Map<string, string | null>();
+  for (const entry of entries)
+    if (!firstFrom.has(entry.datasetId)) firstFrom.set(entry.datasetId, entry.from);
+  const changed = [...firstFrom].filter(([, from]) => from !== null).map(([datasetId]) => datasetId);
   if (changed.length > 0)
     for (const row of store.all(
       `SELECT j.value AS dataset_id, (

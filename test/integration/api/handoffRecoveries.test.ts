@@ -81,4 +81,17 @@ describe('recovered in the handoff', () => {
       ['z', at(NOW - 2 * HOUR)],
     ]);
   });
+
+  it('is the timeline’s where the history shows none: a MISSING delivery the remote rewrote as late', async () => {
+    fixture = await localFixture({ now: new Date(NOW - 12 * HOUR) });
+    // MISSING before the window (since 8h), and seen so by the mirror.
+    await syncAt(NOW - 10 * HOUR, dataset('m', 'm-1', 'MISSING', NOW - 10 * HOUR, null));
+    // In the window the remote rewrites that very delivery as late: the history holds no trouble any more.
+    await syncAt(NOW - 2 * HOUR, dataset('m', 'm-1', 'DELIVERED_LATE', NOW - 10 * HOUR, NOW - 3 * HOUR));
+    fixture.clock.now = new Date(NOW);
+    const report = (await fixture.get('/local/v1/handoff?since=8h')).json() as HandoffReport;
+    expect(report.recovered.map(({ datasetId, was, recoveredAt }) => [datasetId, was, recoveredAt])).toEqual([
+      ['m', 'MISSING', at(NOW - 2 * HOUR)],
+    ]);
+  });
 });
