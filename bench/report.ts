@@ -40,6 +40,13 @@ export function bytes(value: number): string {
   return `${(value / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** How a bound is judged: not at all where it is stated at another size (`statedAt`). */
+interface BoundOptions {
+  judged?: boolean;
+  note?: string;
+  statedAt?: string;
+}
+
 export class Report {
   readonly rows: Row[] = [];
 
@@ -54,19 +61,9 @@ export class Report {
     value: number,
     limit: number,
     format: (v: number) => string,
-    options: { judged?: boolean; note?: string; statedAt?: string } = {},
+    options: BoundOptions = {},
   ): void {
-    const judged = options.judged ?? true;
-    const ok = Number.isFinite(value) && value <= limit;
-    const statedAt = options.statedAt ?? '10k';
-    this.add({
-      what,
-      size,
-      value: format(value),
-      budget: `${judged ? '' : `(${statedAt}: `}≤ ${format(limit)}${judged ? '' : ')'}`,
-      verdict: judged ? (ok ? 'ok' : 'OVER BUDGET') : 'info',
-      note: options.note,
-    });
+    this.bounded('≤', what, size, value, limit, format, options);
   }
 
   /** A figure whose budget is stated at 10k and at 100k (cold start, memory, sync, the window). */
@@ -88,16 +85,29 @@ export class Report {
     value: number,
     limit: number,
     format: (v: number) => string,
-    options: { judged?: boolean; note?: string; statedAt?: string } = {},
+    options: BoundOptions = {},
+  ): void {
+    this.bounded('≥', what, size, value, limit, format, options);
+  }
+
+  /** A figure against its limit on one side; unjudged (stated at another size), printed as `info`. */
+  private bounded(
+    side: '≤' | '≥',
+    what: string,
+    size: number,
+    value: number,
+    limit: number,
+    format: (v: number) => string,
+    options: BoundOptions,
   ): void {
     const judged = options.judged ?? true;
-    const ok = Number.isFinite(value) && value >= limit;
+    const ok = Number.isFinite(value) && (side === '≤' ? value <= limit : value >= limit);
     const statedAt = options.statedAt ?? '10k';
     this.add({
       what,
       size,
       value: format(value),
-      budget: `${judged ? '' : `(${statedAt}: `}≥ ${format(limit)}${judged ? '' : ')'}`,
+      budget: `${judged ? '' : `(${statedAt}: `}${side} ${format(limit)}${judged ? '' : ')'}`,
       verdict: judged ? (ok ? 'ok' : 'OVER BUDGET') : 'info',
       note: options.note,
     });
@@ -176,10 +186,6 @@ export class Report {
 }
 
 /** How a sized budget is judged at `size`, and the size it is stated at. */
-function sizedOptions(
-  size: number,
-  budget: SizedBudget,
-  note: string | undefined,
-): { judged: boolean; note?: string; statedAt: string } {
+function sizedOptions(size: number, budget: SizedBudget, note: string | undefined): BoundOptions {
   return { judged: budget.judged, note, statedAt: size > 10_000 ? '100k' : '10k' };
 }
