@@ -2,8 +2,9 @@
  * The window's budgets (docs/architecture.md#performance-budgets) in Chromium against `serve --ui` on the benchmark org: from
  * opening the datasets view (a page load) to its first rows, from a status-chip change to the
  * updated table (the new total shown and the first row of the new query on screen), from opening
- * the Triage view (a page load) to its first content (every cause listed, the worst one first), and the
- * Upcoming and Handoff views' first content (Reliability's too where the bench builds no statistics org).
+ * the Triage view (a page load) to its first content (the summary counting every incident, the worst
+ * one drawn first; the cards below the fold follow over the next frames), and the Upcoming and Handoff
+ * views' first content (Reliability's too where the bench builds no statistics org).
  */
 import type { Page } from 'playwright-core';
 import { listIncidents } from '../electron/query/incidents';

@@ -107,6 +107,23 @@ describe('the Triage view', { timeout: 20_000 }, () => {
     expect(shownIds()).toEqual([]);
   });
 
+  it('draws a long list a screen first, then all of it; a link to the last incident draws and opens it at once', async () => {
+    loadDemo(engine.store, { orgId: 'long', datasets: 400, seed: 3, now: ENGINE_NOW });
+    const causes = await engine.client.call('incidents.list', { orgId: 'long' });
+    expect(causes.length).toBeGreaterThan(24);
+    view = await openTriage('long');
+    await vi.waitFor(() => expect(shownIds()).toEqual(causes.map((cause) => cause.incidentId)));
+    view.wrapper.unmount();
+
+    // The last incident is past the first screen: the link draws up to it before scrolling there.
+    const last = causes.at(-1)!.incidentId;
+    view = await openTriage('long', { incident: last });
+    await vi.waitFor(() => expect(card(last)).not.toBeNull());
+    await flushPromises();
+    expect(card(last)!.querySelector('button[aria-expanded]')!.getAttribute('aria-expanded')).toBe('true');
+    expect(document.activeElement?.getAttribute('data-stop')).toBe(`cause:${last}`);
+  });
+
   it('draws the first 200 datasets of a large cause, and the rest on request', async () => {
     // 250 datasets of one supplier MISSING: one cause.
     engine.store.transaction(() => {
