@@ -22,6 +22,8 @@ export const DeadlineConfig = Type.Object(
   { description: 'Cron-style schedule; every field is "" when unknown.' },
 );
 export type DeadlineConfig = Static<typeof DeadlineConfig>;
+/** Its fields in the order a normalized config holds them (and its stored JSON lists them). */
+export const DEADLINE_CONFIG_FIELDS = Object.keys(DeadlineConfig.properties) as (keyof DeadlineConfig)[];
 
 export const RunDetail = Type.Object(
   {

@@ -4,13 +4,14 @@
  * Strict mode (import) stops at the first problem with its JSON path; lenient mode (sync) turns a bad
  * value into null and counts it.
  */
-import type {
-  DatasetRecord,
-  DeadlineConfig,
-  DeliveryEvent,
-  RunDetail,
-  Task,
-  TasksRecord,
+import {
+  type DatasetRecord,
+  type DeadlineConfig,
+  type DeliveryEvent,
+  type RunDetail,
+  type Task,
+  type TasksRecord,
+  DEADLINE_CONFIG_FIELDS,
 } from '../../../shared/schemas';
 import { STAGES } from '../../../shared/status';
 import { normalizeDateTime } from './dateTime';
@@ -80,16 +81,7 @@ const SUPPLIER_FIELDS = fields(['id', 'name']);
 const GROUP_FIELDS = fields(['status', 'timestamp', 'tasks']);
 const STAGE_FIELDS = fields(STAGES);
 
-const CONFIG_FIELDS = [
-  'minute',
-  'hour',
-  'dayOfTheMonth',
-  'month',
-  'dayOfWeek',
-  'year',
-  'timezone',
-  'cronExpression',
-] as const;
+const CONFIG_FIELDS = DEADLINE_CONFIG_FIELDS;
 const CONFIG_KEYS = fields(CONFIG_FIELDS);
 
 /**

@@ -14,6 +14,7 @@ import {
   writeDataset,
   writePackedTasks,
 } from '../tables/datasetWriter';
+import { DeferredIndexes } from '../tables/deferredIndexes';
 import { ensureOrg } from '../tables/orgs';
 import { forgetDataset, pruneTimeline } from '../tables/timeline';
 import { DeliveryChecks } from './deliveryChecks';
@@ -54,7 +55,7 @@ export class SnapshotWriter {
   readonly file: FileLedger;
   private readonly deliveries: DeliveryChecks;
   /** Indexes dropped while the tables fill, and built again by `buildIndex`. */
-  private readonly deferred: { name: string; sql: string }[] = [];
+  private deferred!: DeferredIndexes;
   /** No dataset is stored: every dataset of the file is new. */
   private empty = false;
   /** No event is stored: every dataset's events go in as they are (see `deferIndexes`). */
@@ -84,23 +85,18 @@ export class SnapshotWriter {
    * table has a dozen and a half, one per sort order; events one on deliveryId): they are built once
    * from the finished tables, as their definitions say: at 10k datasets, a third less time writing (and
    * 4% fewer pages). The transaction holds it all: a rolled-back import leaves the indexes as they were.
+   * Events go in without the merge by deliveryId only when no event is stored (`repeatedDelivery`
+   * keeps a record's deliveryIds distinct).
    */
   private deferIndexes(): void {
     const empty = (table: string): boolean =>
       this.store.value(`SELECT 1 FROM ${table} LIMIT 1`) === undefined;
     this.empty = empty('datasets');
-    if (!this.empty) return;
-    this.fresh = empty('events');
-    const indexes = this.store.all(
-      // Not a UNIQUE constraint's own index (no SQL): the dataset upsert needs it.
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-         AND (tbl_name = 'datasets' OR (tbl_name = 'events' AND ?1))`,
-      [this.fresh ? 1 : 0],
+    this.fresh = this.empty && empty('events');
+    this.deferred = DeferredIndexes.whileEmpty(
+      this.store,
+      !this.empty ? [] : this.fresh ? ['datasets', 'events'] : ['datasets'],
     );
-    for (const { name, sql } of indexes) {
-      this.store.db.run(`DROP INDEX "${String(name).replaceAll('"', '""')}"`);
-      this.deferred.push({ name: String(name), sql: String(sql) });
-    }
   }
 
   /** Dataset record `index` of the file: checked against the records before it, then written. */
@@ -136,10 +132,7 @@ export class SnapshotWriter {
 
   /** Builds one of the indexes `deferIndexes` dropped; false when none is left. */
   buildIndex(): boolean {
-    const index = this.deferred.shift();
-    if (index === undefined) return false;
-    this.store.db.run(index.sql);
-    return true;
+    return this.deferred.buildNext();
   }
 
   /**
@@ -169,10 +162,7 @@ export class SnapshotWriter {
     if (this.across !== undefined) return null;
     if (!(error instanceof RecordProblem || error instanceof SnapshotError)) return null;
     if (this.written > 0) {
-      for (const name of ['events_by_delivery', 'datasets_delivery']) {
-        const at = this.deferred.findIndex((index) => index.name === name);
-        if (at >= 0) this.store.db.run(this.deferred.splice(at, 1)[0]!.sql);
-      }
+      for (const name of ['events_by_delivery', 'datasets_delivery']) this.deferred.build(name);
       this.across = this.deliveries.across().inFile;
     } else this.across = null;
     if (this.across !== null) return this.across;

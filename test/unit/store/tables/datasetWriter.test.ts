@@ -40,6 +40,50 @@ describe('writeDataset', () => {
   });
 });
 
+describe('schedules', () => {
+  const storedConfigs = (): unknown[] =>
+    store
+      .all(
+        `SELECT c.json FROM events e JOIN configs c ON c.id = e.config_id
+         ORDER BY e.deadline_key DESC, e.delivered_key DESC, e.seq DESC`,
+      )
+      .map((row) => JSON.parse(String(row.json)));
+
+  it("stores each event's own schedule, whether its object is shared, a copy or a neighbour's with one field changed", () => {
+    const [base] = fixtureRecords(1, 3, 'cfg');
+    const daily = base!.deliveryEventList[0]!.processingDeadlineConfig;
+    // Copies (a first sync's records come back from its spool as new objects, one per event), and
+    // schedules differing from the one before in a single field, the last field included.
+    const configs = [
+      daily,
+      { ...daily },
+      { ...daily, cronExpression: `${daily.cronExpression} ` },
+      { ...daily, minute: daily.minute === '7' ? '8' : '7' },
+      { ...daily },
+      daily,
+      { ...daily, timezone: daily.timezone === 'UTC' ? 'Europe/Paris' : 'UTC' },
+    ];
+    const events = configs.map((config, i) => ({
+      ...base!.deliveryEventList[0]!,
+      deliveryId: `cfg-${i}`,
+      deliveryDeadline: `2026-11-${String(20 - i).padStart(2, '0')}T04:00:00.000Z`,
+      processingDeadlineConfig: config,
+    }));
+    store.transaction(() => writeDataset(store, 'acme', { ...base!, deliveryEventList: events }, options));
+    expect(storedConfigs()).toEqual(configs);
+    // One row per distinct schedule.
+    expect(store.value('SELECT count(*) FROM configs')).toBe(
+      new Set(configs.map((config) => JSON.stringify(config))).size +
+        // The record's current schedule, if none of its events has it.
+        (configs.some(
+          (config) => JSON.stringify(config) === JSON.stringify(base!.currentProcessingDeadlineConfig),
+        )
+          ? 0
+          : 1),
+    );
+  });
+});
+
 describe('events tied in deadline and delivered time', () => {
   const [base] = fixtureRecords(1, 3, 'tie');
   // More than one statement's worth (EVENTS_PER_STATEMENT is 32), all due at once, none delivered.
