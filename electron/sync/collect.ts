@@ -20,6 +20,8 @@ interface Received {
   record: DatasetRecord;
   /** Its JSON length as received: what it weighs against the changes' memory bound. */
   bytes: number;
+  /** Its JSON as received, when it came as a list page's item (a view of the page's memory). */
+  item?: Uint8Array;
 }
 
 export class ChangeCollector {
@@ -86,16 +88,19 @@ export class ChangeCollector {
     return freeSlice(fn);
   };
 
-  private compare({ record, bytes }: Received, stored: ReadonlyMap<string, string | null>): void {
+  private compare({ record, bytes, item }: Received, stored: ReadonlyMap<string, string | null>): void {
     const hash = fingerprint(record);
-    if (stored.get(record.datasetId) !== hash) this.changes.add({ record, hash }, bytes);
+    if (stored.get(record.datasetId) !== hash) this.changes.add({ record, hash }, bytes, item);
   }
 
   /** An item (an object, or a list page's item in UTF-8) as a normalized record; null if skipped. */
   private receive(item: unknown): Received | null {
     const bytes = item instanceof Uint8Array ? item : undefined;
     const record = this.normalize(bytes === undefined ? item : parseItem(bytes, this.host));
-    return record && { record, bytes: bytes?.length ?? JSON.stringify(item).length };
+    if (record === null) return null;
+    return bytes === undefined
+      ? { record, bytes: JSON.stringify(item).length }
+      : { record, bytes: bytes.length, item: bytes };
   }
 
   private normalize(item: unknown): DatasetRecord | null {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeSet, type RecordChange } from '../../../electron/sync/changes';
 import { failedDeliveryOf, fingerprint } from '../../../electron/sync/fingerprint';
+import { normalizeRemoteRecord } from '../../../electron/sync/page';
 import { freeSlice } from '../../../electron/sync/slices';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { fixtureRecords } from '../../helpers/fixtures';
@@ -88,6 +89,44 @@ describe('changes past the memory bound', () => {
         await set.discard();
       }),
       { numRuns: 50, seed: 12 },
+    );
+  });
+
+  it('items spooled as the remote sent them come back as the records they were normalized to', async () => {
+    const [record] = fixtureRecords(1);
+    const dir = spoolDir();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'binary' }), { maxLength: 12 }),
+        fc.constantFrom(0, 2, '\t', '\r\n '),
+        async (names, indent) => {
+          const set = new ChangeSet({ dir, memoryBytes: 0 });
+          const changes: RecordChange[] = [];
+          for (const [index, datasetName] of names.entries()) {
+            // As a remote may send it: pretty-printed (newlines between tokens), a date in another
+            // form, a field this version does not know.
+            const item = {
+              ...record!,
+              datasetId: `ds-${index}`,
+              datasetName,
+              latestDeliveryTimestamp: '2026-11-20T04:00:00Z',
+              unknownField: { nested: [1, 'two'] },
+            };
+            let text = JSON.stringify(item, null, indent);
+            if (typeof indent === 'string') text = text.replaceAll('\n', indent === '\r\n ' ? '\r\n' : '\n');
+            const received = normalizeRemoteRecord(JSON.parse(text)).record!;
+            const change = { record: received, hash: fingerprint(received) };
+            set.add(change, text.length, Buffer.from(text));
+            await set.flush();
+            changes.push(change);
+          }
+          const read: RecordChange[] = [];
+          await set.each(freeSlice, (change) => read.push(change));
+          expect(read).toEqual(changes);
+          await set.discard();
+        },
+      ),
+      { numRuns: 40, seed: 5 },
     );
   });
 
