@@ -85,19 +85,13 @@ function namesOf(datasetId: string, facts: DatasetFacts | undefined): HandoffDat
   };
 }
 
-/** The window's entries and notes by dataset, read once (a long window of a large org has 10⁵ entries). */
+/** The window's notes by dataset, read once. */
 interface WindowIndex {
-  /** `datasetId\nstatus` of every status entry in the window. */
-  entered: Set<string>;
   notes: Map<string, (HandoffNote & { datasetId: string })[]>;
 }
 
-function windowIndex(
-  entries: readonly StatusEntry[],
-  notes: readonly (HandoffNote & { datasetId: string })[],
-): WindowIndex {
-  const index: WindowIndex = { entered: new Set(), notes: new Map() };
-  for (const entry of entries) index.entered.add(`${entry.datasetId}\n${entry.to}`);
+function windowIndex(notes: readonly (HandoffNote & { datasetId: string })[]): WindowIndex {
+  const index: WindowIndex = { notes: new Map() };
   for (const note of notes) {
     const own = index.notes.get(note.datasetId);
     if (own === undefined) index.notes.set(note.datasetId, [note]);
@@ -202,7 +196,7 @@ function overdueOf(facts: HandoffFacts): HandoffOverdue {
 
 /** The report, decided from the facts alone (same facts, same report). */
 export function assembleHandoff(facts: HandoffFacts): HandoffReport {
-  const inWindow = windowIndex(facts.entries, facts.notes);
+  const inWindow = windowIndex(facts.notes);
   const troubles = facts.incidents.flatMap((incident) =>
     incident.datasets.map((dataset) => troubleOf(incident, dataset, facts.since, inWindow)),
   );

@@ -5,6 +5,7 @@
  */
 import type { HandoffNote, HandoffOutage } from '../../shared/handoff';
 import type { Store } from '../store/database';
+import { HANDOFF_CHANGE, HANDOFF_NOTE } from '../store/schema/handoffIndexes';
 
 /** A status entry of the timeline. */
 export interface StatusEntry {
@@ -33,10 +34,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The org's timeline and outages of the window [since, now] (epoch ms). */
 export function readHandoffWindow(store: Store, orgId: string, since: number, now: number): HandoffWindow {
+  // Entries from no status into none of trouble (a dataset first seen healthy) are left out: nothing
+  // before them can make a recovery, and a first sync writes one per dataset.
   const entries = store
     .all(
       `SELECT dataset_id, at_key, from_status, to_status FROM timeline
-       WHERE org_id = ? AND kind = 'status' AND at_key >= ? AND at_key <= ? ORDER BY at_key, id`,
+       WHERE org_id = ? AND ${HANDOFF_CHANGE} AND at_key >= ? AND at_key <= ? ORDER BY at_key, id`,
       [orgId, since, now],
     )
     .map((row) => ({
@@ -48,8 +51,8 @@ export function readHandoffWindow(store: Store, orgId: string, since: number, no
   // What the datasets with entries in the window were when it began (a recovery starts from it): one
   // seek each. Those without entries cannot have recovered by the timeline's word; reading every
   // troubled entry before the window took 0.6 s at 100k datasets. Nor can one whose first entry in the
-  // window comes from no status: it was new to the mirror then (a first sync's 100k entries), and its
-  // entries before, if any, ended in none.
+  // window comes from no status: it was new to the mirror then, and its entries before, if any, ended
+  // in none. (One first seen healthy has its later entries read, if any: a seek that finds nothing.)
   const statusAtStart = new Map<string, string | null>();
   const firstFrom = new Map<string, string | null>();
   for (const entry of entries)
@@ -68,8 +71,7 @@ export function readHandoffWindow(store: Store, orgId: string, since: number, no
   const notes = store
     .all(
       `SELECT dataset_id, at, by_name, text FROM timeline
-       WHERE org_id = ? AND kind = 'acknowledged' AND text IS NOT NULL AND text <> ''
-         AND at_key >= ? AND at_key <= ? ORDER BY at_key, id`,
+       WHERE org_id = ? AND ${HANDOFF_NOTE} AND at_key >= ? AND at_key <= ? ORDER BY at_key, id`,
       [orgId, since, now],
     )
     .map((row) => ({

@@ -96,8 +96,10 @@ describe('migrations', () => {
     await before.close();
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
+    // Before the incidents' two migrations and the handoff's indexes after them.
     old.exec(`DROP TABLE incident_failures; DROP TABLE incidents; DROP INDEX events_troubled;
-      ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 2};`);
+      DROP INDEX timeline_handoff_changes; DROP INDEX timeline_handoff_notes;
+      ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 3};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
@@ -112,6 +114,9 @@ describe('migrations', () => {
         datasets: [{ datasetId: 'a', since: '2026-11-21T05:30:00.000Z' }],
       },
     ]);
+    // And the handoff's window reads through its indexes again.
+    for (const name of ['timeline_handoff_changes', 'timeline_handoff_notes'])
+      expect(store.value(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?`, [name])).toBe(1);
     await store.close();
   });
 
