@@ -24,10 +24,10 @@ export function decideReminders(ctx: AlertsContext, orgIds: readonly string[]): 
   const made: Announcement[] = [];
   for (const orgId of orgIds) {
     const snoozed = snoozedIds(ctx, orgId);
-    const due = remindableFailures(ctx.store, orgId).filter(
-      (failure) =>
-        !snoozed.has(failure.datasetId) &&
-        ctx.now.getTime() - Date.parse(failure.remindedAt ?? failure.announcedAt) >= minutes * MINUTE,
+    // Last told of at least `minutes` ago (ISO times, as remembered, compare as text).
+    const toldBefore = new Date(ctx.now.getTime() - minutes * MINUTE).toISOString();
+    const due = remindableFailures(ctx.store, orgId, toldBefore).filter(
+      (failure) => !snoozed.has(failure.datasetId),
     );
     if (due.length === 0) continue;
     const nth = new Map(due.map((failure) => [failure.deliveryId, failure.reminders + 1]));

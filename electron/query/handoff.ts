@@ -5,7 +5,7 @@
  */
 import type { HandoffNote, HandoffOutage } from '../../shared/handoff';
 import type { Store } from '../store/database';
-import { HANDOFF_CHANGE, HANDOFF_NOTE } from '../store/schema/handoffIndexes';
+import { HANDOFF_CHANGE, HANDOFF_NOTE } from '../store/schema/lookupIndexes';
 
 /** A status entry of the timeline. */
 export interface StatusEntry {

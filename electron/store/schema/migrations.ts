@@ -8,7 +8,7 @@ import { firstFailure } from '../../../shared/causes';
 import { DEFAULT_INCIDENT_GAP_HOURS, HOUR_MS, type IncidentSql, refreshIncidents } from './incidents';
 import { unpackTasks } from './tasksBlob';
 import { SORT_INDEXES } from './sortKeys';
-import { HANDOFF_INDEXES } from './handoffIndexes';
+import { LOOKUP_INDEXES } from './lookupIndexes';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -385,5 +385,5 @@ export const MIGRATIONS: readonly Migration[] = [
   COOL_DOWN_SCHEMA,
   INCIDENTS_SCHEMA,
   incidentsOfStoredTroubles,
-  HANDOFF_INDEXES,
+  LOOKUP_INDEXES,
 ];

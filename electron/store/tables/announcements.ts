@@ -10,6 +10,12 @@ import type { Store } from '../database';
 import { FAILED_DELIVERY } from '../schema/failedDelivery';
 import { addTimelineEntry } from './timeline';
 
+/**
+ * The name of a FAILED dataset of `f` (below), read only for the rows a question keeps: the datasets
+ * index gives the rest, and at 100k reading 6k names to keep none cost half of each question.
+ */
+const NAME_OF_F = '(SELECT n.name FROM datasets n WHERE n.pk = f.pk)';
+
 /** A dataset whose latest delivery FAILED, and that delivery. */
 export interface FailedDataset {
   orgId: string;
@@ -38,9 +44,9 @@ export function unannouncedFailures(store: Store, orgId: string): FailedDataset[
     .all(
       // MATERIALIZED: each failed delivery is found once (flattened, SQLite would look it up per use).
       `WITH f AS MATERIALIZED (
-         SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
+         SELECT d.pk, d.dataset_id, ${FAILED_DELIVERY} AS failed, d.name_key
          FROM datasets d WHERE d.org_id = ? AND d.status = 'FAILED')
-       SELECT f.dataset_id, f.name, f.failed FROM f
+       SELECT f.dataset_id, ${NAME_OF_F} AS name, f.failed FROM f
        WHERE f.failed IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM announced_deliveries a WHERE a.org_id = ? AND a.delivery_id = f.failed)
        ORDER BY f.name_key, f.dataset_id`,
@@ -181,20 +187,26 @@ export interface RemindableFailure extends FailedDataset {
  * holds, and were reminded fewer than MAX_REMINDERS times. Read
  * from the FAILED datasets (an index range), each looked up in the memory by its key.
  */
-export function remindableFailures(store: Store, orgId: string): RemindableFailure[] {
+export function remindableFailures(
+  store: Store,
+  orgId: string,
+  /** Only those last told of (announced, or reminded) at or before this ISO time; default: any. */
+  toldBefore = '9999',
+): RemindableFailure[] {
   return store
     .all(
       // MATERIALIZED: each failed delivery is found once (flattened, SQLite would look it up per use).
       `WITH f AS MATERIALIZED (
-         SELECT d.dataset_id, d.name, ${FAILED_DELIVERY} AS failed, d.name_key
+         SELECT d.pk, d.dataset_id, ${FAILED_DELIVERY} AS failed, d.name_key
          FROM datasets d WHERE d.org_id = ?1 AND d.status = 'FAILED')
-       SELECT f.dataset_id, f.name, f.failed, a.announced_at, a.reminders, a.reminded_at FROM f
+       SELECT f.dataset_id, ${NAME_OF_F} AS name, f.failed, a.announced_at, a.reminders, a.reminded_at FROM f
        JOIN announced_deliveries a ON a.org_id = ?1 AND a.delivery_id = f.failed
        WHERE a.outcome IN ('notified', 'summarized', 'first-sync', 'paused') AND a.reminders < ?2
+         AND coalesce(a.reminded_at, a.announced_at) <= ?3
          AND NOT EXISTS (SELECT 1 FROM acknowledgements k WHERE k.org_id = ?1 AND k.dataset_id = f.dataset_id
            AND k.delivery_id = f.failed AND k.status = 'FAILED' AND k.ended_at IS NULL)
        ORDER BY f.name_key, f.dataset_id`,
-      [orgId, MAX_REMINDERS],
+      [orgId, MAX_REMINDERS, toldBefore],
     )
     .map((row) => ({
       orgId,

@@ -96,9 +96,9 @@ describe('migrations', () => {
     await before.close();
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
-    // Before the incidents' two migrations and the handoff's indexes after them.
+    // Before the incidents' two migrations and the lookup indexes after them.
     old.exec(`DROP TABLE incident_failures; DROP TABLE incidents; DROP INDEX events_troubled;
-      DROP INDEX timeline_handoff_changes; DROP INDEX timeline_handoff_notes;
+      DROP INDEX timeline_handoff_changes; DROP INDEX timeline_handoff_notes; DROP INDEX events_failed;
       ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 3};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
@@ -114,8 +114,8 @@ describe('migrations', () => {
         datasets: [{ datasetId: 'a', since: '2026-11-21T05:30:00.000Z' }],
       },
     ]);
-    // And the handoff's window reads through its indexes again.
-    for (const name of ['timeline_handoff_changes', 'timeline_handoff_notes'])
+    // And the lookups read through their indexes again.
+    for (const name of ['timeline_handoff_changes', 'timeline_handoff_notes', 'events_failed'])
       expect(store.value(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?`, [name])).toBe(1);
     await store.close();
   });

@@ -121,4 +121,38 @@ describe('announced deliveries', () => {
     );
     expect(remindableFailures(store, ORG)).toEqual([]);
   });
+
+  it('lists only those last told of at or before a time, when asked (the reminders due)', () => {
+    putDataset(store, 1, 'FAILED', 'd1');
+    putDataset(store, 2, 'FAILED', 'd2');
+    remember(store, [failure(1, 'd1')], 'notified', NOW);
+    remember(store, [failure(2, 'd2')], 'notified', LATER);
+    const ids = (toldBefore: string) => remindableFailures(store, ORG, toldBefore).map((f) => f.datasetId);
+    expect(ids(NOW.toISOString())).toEqual(['ds-1']);
+    expect(ids(new Date(NOW.getTime() - 1).toISOString())).toEqual([]);
+    expect(ids(LATER.toISOString())).toEqual(['ds-1', 'ds-2']);
+    // Reminded since: told of then, not when announced.
+    rememberReminder(store, [failure(1, 'd1')], LATER, 'Still failing');
+    expect(ids(NOW.toISOString())).toEqual([]);
+    expect(ids(LATER.toISOString())).toEqual(['ds-1', 'ds-2']);
+  });
+
+  it("finds each FAILED dataset's failed delivery in the FAILED events' index, not the whole history", () => {
+    putDataset(store, 1, 'FAILED', 'd1');
+    remember(store, [failure(1, 'd1')], 'notified', NOW);
+    const asked: { sql: string; params: unknown[] }[] = [];
+    const all = store.all.bind(store);
+    store.all = ((sql: string, params: unknown[] = []) => {
+      asked.push({ sql, params });
+      return all(sql, params as never);
+    }) as typeof store.all;
+    unannouncedFailures(store, ORG);
+    remindableFailures(store, ORG, LATER.toISOString());
+    store.all = all;
+    expect(asked).toHaveLength(2);
+    for (const { sql, params } of asked) {
+      const plan = all(`EXPLAIN QUERY PLAN ${sql}`, params as never).map((row) => String(row.detail));
+      expect(plan.join(' | ')).toContain('USING COVERING INDEX events_failed (dataset_pk=?)');
+    }
+  });
 });
