@@ -16,6 +16,9 @@ import type { Changes } from './changes';
 import { failedDeliveryOf } from './fingerprint';
 import { inSlices, stepsInSlices } from './slices';
 
+/** Records from which a first sync builds the datasets' sort indexes at its end. */
+export const DEFER_INDEXES_FROM = 20_000;
+
 export interface ApplyInput {
   orgId: string;
   /** Records that differ from what is stored. */
@@ -31,6 +34,8 @@ export interface ApplyInput {
   /** Failures of one cause this close in time are one incident (store/schema/incidents.ts); default 6 h. */
   incidentGapMs?: number;
   signal?: AbortSignal;
+  /** From this many records a first sync sets the datasets' sort indexes aside (tests lower it). */
+  deferIndexesFrom?: number;
 }
 
 export interface ApplyResult {
@@ -106,9 +111,15 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
     let removed = 0;
     const written = new Set<string>();
     await slice(() => ensureOrg(store, orgId, input.now));
-    // A first sync into a new data directory: the datasets' sort indexes are built once, at the end
-    // (docs/decisions.md "Indexes built once, into empty tables").
-    const deferred = await slice(() => DeferredIndexes.whileEmpty(store, ['datasets']));
+    // A large first sync into a new data directory: the datasets' sort indexes are built once, at the
+    // end (docs/decisions.md "Indexes built once, into empty tables"). Below DEFER_INDEXES_FROM records
+    // their pages stay in SQLite's cache anyway, and each build would be a stall of its own.
+    const deferred = await slice(() =>
+      DeferredIndexes.whileEmpty(
+        store,
+        input.changes.count >= (input.deferIndexesFrom ?? DEFER_INDEXES_FROM) ? ['datasets'] : [],
+      ),
+    );
     // Read once: a query per changed dataset would cost a sixth of a second at 10k changes.
     const acknowledged = await slice(() => new Set(openAcknowledgements(store, orgId).keys()));
     await input.changes.each(

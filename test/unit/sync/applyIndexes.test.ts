@@ -41,9 +41,9 @@ function changesOf(orgId: string, count: number, seed: string): ChangeSet {
   return changes;
 }
 
-async function sync(store: Store, orgId: string, changes: Changes): Promise<void> {
+async function sync(store: Store, orgId: string, changes: Changes, deferIndexesFrom = 1): Promise<void> {
   const stored = new Map(storedDatasetIds(store, orgId).map((id) => [id, true]));
-  await applySync(store, { orgId, changes, stored, now: NOW, deliveriesPerDataset: 30 });
+  await applySync(store, { orgId, changes, stored, now: NOW, deliveriesPerDataset: 30, deferIndexesFrom });
 }
 
 /** Every sort order of the list, first page: what the indexes serve. */
@@ -89,19 +89,26 @@ describe('a first sync into an empty datasets table', () => {
     const before = indexes(store);
     const records = changesOf('acme', 50, 'half');
     let seen = 0;
+    let midway: string[] = [];
     const failing: Changes = {
       count: records.count,
       each: (slice, fn, signal) =>
         records.each(
           slice,
           (change) => {
-            if (++seen === 30) throw new Error('the remote went away half-way');
+            if (++seen === 30) {
+              midway = indexes(store);
+              throw new Error('the remote went away half-way');
+            }
             fn(change);
           },
           signal,
         ),
     };
     await expect(sync(store, 'acme', failing)).rejects.toThrow('the remote went away half-way');
+    // Half-way, the sort indexes were set aside; after the rollback they are back.
+    expect(midway.filter((index) => index.startsWith('datasets_by_'))).toEqual([]);
+    expect(before.filter((index) => index.startsWith('datasets_by_')).length).toBeGreaterThan(10);
     expect(indexes(store)).toEqual(before);
     expect(store.value('SELECT count(*) FROM datasets')).toBe(0);
     // And the next sync writes as usual.
