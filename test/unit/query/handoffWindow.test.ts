@@ -9,6 +9,7 @@ import { readHandoffWindow } from '../../../electron/query/handoff';
 import { Store } from '../../../electron/store/database';
 import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { addTimelineEntry } from '../../../electron/store/tables/timeline';
+import { plannedQueries } from '../../helpers/queryPlans';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
@@ -91,21 +92,13 @@ describe("the handoff's window", () => {
   });
 
   it("reads the timeline through its indexes by time, not the org's whole timeline", () => {
-    const asked: { sql: string; params: unknown[] }[] = [];
-    const all = store.all.bind(store);
-    store.all = ((sql: string, params: unknown[] = []) => {
-      asked.push({ sql, params });
-      return all(sql, params as never);
-    }) as typeof store.all;
-    readHandoffWindow(store, 'acme', SINCE, NOW);
-    store.all = all;
-    const windowQueries = asked.filter(({ sql }) => /FROM timeline\s/.test(sql) && /at_key >= \?/.test(sql));
+    const windowQueries = plannedQueries(store, () => readHandoffWindow(store, 'acme', SINCE, NOW)).filter(
+      ({ sql }) => /FROM timeline\s/.test(sql) && /at_key >= \?/.test(sql),
+    );
     expect(windowQueries).toHaveLength(2);
-    for (const { sql, params } of windowQueries) {
-      const plan = all(`EXPLAIN QUERY PLAN ${sql}`, params as never).map((row) => String(row.detail));
-      expect(plan.join(' | ')).toMatch(
+    for (const { plan } of windowQueries)
+      expect(plan).toMatch(
         /USING INDEX timeline_handoff_(changes|notes) \(org_id=\? AND at_key>\? AND at_key<\?\)/,
       );
-    }
   });
 });

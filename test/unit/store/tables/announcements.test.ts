@@ -16,6 +16,7 @@ import { datasetTimeline } from '../../../../electron/store/tables/timeline';
 import { Store } from '../../../../electron/store/database';
 import { deleteDataset } from '../../../../electron/store/tables/datasetWriter';
 import { ORG, putDataset } from '../../../helpers/alerts';
+import { plannedQueries } from '../../../helpers/queryPlans';
 
 let store: Store;
 beforeEach(async () => {
@@ -140,19 +141,11 @@ describe('announced deliveries', () => {
   it("finds each FAILED dataset's failed delivery in the FAILED events' index, not the whole history", () => {
     putDataset(store, 1, 'FAILED', 'd1');
     remember(store, [failure(1, 'd1')], 'notified', NOW);
-    const asked: { sql: string; params: unknown[] }[] = [];
-    const all = store.all.bind(store);
-    store.all = ((sql: string, params: unknown[] = []) => {
-      asked.push({ sql, params });
-      return all(sql, params as never);
-    }) as typeof store.all;
-    unannouncedFailures(store, ORG);
-    remindableFailures(store, ORG, LATER.toISOString());
-    store.all = all;
+    const asked = plannedQueries(store, () => {
+      unannouncedFailures(store, ORG);
+      remindableFailures(store, ORG, LATER.toISOString());
+    });
     expect(asked).toHaveLength(2);
-    for (const { sql, params } of asked) {
-      const plan = all(`EXPLAIN QUERY PLAN ${sql}`, params as never).map((row) => String(row.detail));
-      expect(plan.join(' | ')).toContain('USING COVERING INDEX events_failed (dataset_pk=?)');
-    }
+    for (const { plan } of asked) expect(plan).toContain('USING COVERING INDEX events_failed (dataset_pk=?)');
   });
 });
