@@ -157,7 +157,6 @@ export class Alerter {
   private async evaluate(event: CycleEvent | null): Promise<Announcement[]> {
     const { store } = this.options;
     const decided = await store.whenIdle(() => {
-      // Read once the store is idle: a first sync's commit may have taken a minute.
       const ctx = this.context();
       const states = this.options.sync.states();
       const held = releaseHeld(ctx);
@@ -176,20 +175,11 @@ export class Alerter {
       // The summary rule over the whole evaluation: releases and new failures together.
       const made = announceFailures(ctx, drafts);
       if (recovered) made.push(recovered);
-      return { made, remembered: remembered || made.length > 0, ctx, states };
+      const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
+      const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
+      made.push(...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states, justSynced));
+      return { made, remembered: remembered || made.length > 0 };
     });
-    const { ctx, states } = decided;
-    // Reminders and source contact in a turn of their own (they read the store as it is then): at 100k
-    // datasets the new failures and the reminders each read every FAILED dataset's failed delivery,
-    // 50–70 ms apiece, one stall of over 100 ms together (docs/decisions.md "What a commit sets off").
-    const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
-    const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
-    const later = await store.whenIdle(() => [
-      ...decideReminders(ctx, orgIds),
-      ...this.contact.decide(ctx, states, justSynced),
-    ]);
-    decided.made.push(...later);
-    decided.remembered ||= later.length > 0;
     if (decided.remembered) await this.saveDecisions();
     this.emit(decided.made);
     await this.refreshNow();

@@ -66,7 +66,9 @@ function spoolLine({ record, hash }: RecordChange, received: Uint8Array | undefi
 function readSpoolLine(line: string): RecordChange {
   const tab = line.indexOf('\t');
   const hash = line.slice(1, tab);
-  const json: unknown = JSON.parse(line.slice(tab + 1));
+  const text = line.slice(tab + 1);
+  // An item's leading byte-order mark was dropped when it was received (pageText.ts), and is again.
+  const json: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (line[0] === 'n') return { record: json as DatasetRecord, hash };
   // The same item normalized the same way as when it was received: it was kept then, so it is now.
   const { record } = normalizeRemoteRecord(json);
