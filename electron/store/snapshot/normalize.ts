@@ -81,8 +81,7 @@ const SUPPLIER_FIELDS = fields(['id', 'name']);
 const GROUP_FIELDS = fields(['status', 'timestamp', 'tasks']);
 const STAGE_FIELDS = fields(STAGES);
 
-const CONFIG_FIELDS = DEADLINE_CONFIG_FIELDS;
-const CONFIG_KEYS = fields(CONFIG_FIELDS);
+const CONFIG_KEYS = fields(DEADLINE_CONFIG_FIELDS);
 
 /**
  * Configs repeat on every event of a dataset and across datasets: equal ones become one shared, frozen
@@ -103,8 +102,8 @@ let lastConfig: { ctx: NormalizeContext; values: unknown[]; fields: number; conf
 function sameAsLast(ctx: NormalizeContext, value: unknown): DeadlineConfig | null {
   const last = lastConfig;
   if (last === null || last.ctx !== ctx || !isObject(value)) return null;
-  for (let i = 0; i < CONFIG_FIELDS.length; i++) {
-    if (value[CONFIG_FIELDS[i]!] !== last.values[i]) return null;
+  for (let i = 0; i < DEADLINE_CONFIG_FIELDS.length; i++) {
+    if (value[DEADLINE_CONFIG_FIELDS[i]!] !== last.values[i]) return null;
   }
   // The same values and as many fields: no field the last one did not have.
   return Object.keys(value).length === last.fields ? last.config : null;
@@ -118,7 +117,12 @@ export function normalizeDeadlineConfig(ctx: NormalizeContext, value: unknown, p
   // Remembered only when it came through without problems (lenient mode would have to count them again).
   lastConfig =
     isObject(value) && ctx.problems.length === problems
-      ? { ctx, values: CONFIG_FIELDS.map((field) => value[field]), fields: Object.keys(value).length, config }
+      ? {
+          ctx,
+          values: DEADLINE_CONFIG_FIELDS.map((field) => value[field]),
+          fields: Object.keys(value).length,
+          config,
+        }
       : null;
   return config;
 }
@@ -127,8 +131,8 @@ function normalizeNewConfig(ctx: NormalizeContext, value: unknown, path: string)
   const input = object(ctx, value, path) ?? {};
   knownKeys(ctx, input, CONFIG_KEYS, path);
   const config = {} as DeadlineConfig;
-  for (const field of CONFIG_FIELDS) config[field] = str(ctx, input, field, path) ?? '';
-  const key = CONFIG_FIELDS.map((field) => config[field]).join('\u0000');
+  for (const field of DEADLINE_CONFIG_FIELDS) config[field] = str(ctx, input, field, path) ?? '';
+  const key = DEADLINE_CONFIG_FIELDS.map((field) => config[field]).join('\u0000');
   if (ctx.strict && !validConfigs.has(key)) {
     const zone = timeZoneProblem(config.timezone.trim());
     if (zone !== null) problem(ctx, `${path}.timezone`, zone);
