@@ -32,6 +32,7 @@ import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rateLimit';
+import { lazyCompilers } from './lazyCompilers';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,6 +68,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const port = typeof options.port === 'number' ? () => options.port as number : options.port;
   const limits = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const app = Fastify({
+    schemaController: { compilersFactory: lazyCompilers },
     loggerInstance: options.logger || undefined,
     routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: false },
     return503OnClosing: true,

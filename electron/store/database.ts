@@ -22,7 +22,7 @@ import {
 } from './storeOptions';
 import { ChunkLock, type ChunkRunner } from './chunkLock';
 import { type Rows, openRows } from './rows';
-import { configure, loadSqlJs, newDatabase, newPagedDatabase, openChecked } from './sqlJs';
+import { configure, loadSqlJs, newDatabase, newPagedDatabase, openWhenLoaded } from './sqlJs';
 
 export { loadSqlJs } from './sqlJs';
 
@@ -63,17 +63,17 @@ export class Store {
   ) {}
 
   static async open(options: StoreOptions): Promise<Store> {
-    const SQL = await loadSqlJs();
+    const loading = loadSqlJs();
+    // Awaited below; a replay that fails first must not leave its failure unhandled.
+    loading.catch(() => {});
     const log = options.log ?? NO_LOG;
     let loaded: LoadedDatabase<{ db: Database; file: PageFile }> | undefined;
     if (options.dataDir !== null) {
       mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-      loaded = await readDatabaseFile(options.dataDir, (file, verified) => {
-        const result = openChecked(SQL, file, verified);
-        return 'problem' in result ? result : { opened: { db: result.opened, file } };
-      });
+      loaded = await readDatabaseFile(options.dataDir, openWhenLoaded(loading), options.opening);
       for (const warning of loaded.warnings) log.warn(`${options.dataDir}: ${warning}`);
     }
+    const SQL = await loading;
     const opened =
       loaded?.opened ?? (options.dataDir !== null ? newPagedDatabase(SQL, options.dataDir) : null);
     const db = configure(opened?.db ?? newDatabase(SQL));

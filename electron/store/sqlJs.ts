@@ -1,7 +1,7 @@
 /** sql.js, loaded once per process with the page capture the journal needs, and opening checked bytes. */
 import { createRequire } from 'node:module';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import type { OpenResult } from './durability/opening';
+import type { OpenFile, OpenResult } from './durability/opening';
 import { PageFile } from './durability/pageFile';
 import { installPageCapture, openPaged } from './durability/sqlFiles';
 
@@ -75,4 +75,15 @@ export function openChecked(SQL: SqlJsStatic, file: PageFile, verified = false):
     db?.close();
     return { problem: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * Opens a data directory's database file once sql.js has loaded: it loads while the journal replays
+ * (the replay does not need it), which hides the background compiles its first use sets off.
+ */
+export function openWhenLoaded(loading: Promise<SqlJsStatic>): OpenFile<{ db: Database; file: PageFile }> {
+  return async (file, verified) => {
+    const result = openChecked(await loading, file, verified);
+    return 'problem' in result ? result : { opened: { db: result.opened, file } };
+  };
 }

@@ -2,6 +2,7 @@
  * What a store is opened with (its data directory, how soon commits are fsynced, checkpoint
  * thresholds), and what it tells of how its database reaches disk (durability/).
  */
+import type { OpeningOptions } from './durability/opening';
 import type { PersistOptions, PersistProblem, PersistStats, CommitWriter } from './durability/writer';
 
 export interface StoreLogger {
@@ -24,6 +25,8 @@ export interface StoreOptions {
     | 'idleCheckpointMs'
     | 'openCheckpointDelayMs'
   >;
+  /** How the database is opened (durability/opening.ts); the defaults suit the app, tests pass smaller sizes. */
+  opening?: Pick<OpeningOptions, 'offThreadFrom' | 'replayCacheBytes'>;
   /** How journal files are opened; tests pass one that reaches `/dev/full` (a disk that is full). */
   openJournal?: PersistOptions['openJournal'];
 }

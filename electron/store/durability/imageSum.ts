@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DATABASE_FILE, isErrno, tempFile } from './files';
+import { type OffThread, SUM_CHUNK_BYTES } from './offThread';
 import type { BaseImage } from './pageFile';
 
 export const SUM_FILE = `${DATABASE_FILE}.sum`;
@@ -59,20 +60,23 @@ export async function readImageSum(dataDir: string): Promise<ImageSum | null> {
   return { gen: bytes.readUInt32LE(8), size: Number(bytes.readBigUInt64LE(12)), crc: bytes.readUInt32LE(20) };
 }
 
-/** Sums an image this many bytes at a time: one buffer, reused. */
-const SUM_CHUNK_BYTES = 8 * 1024 * 1024;
 const readAt = promisify(read);
 
 /**
  * Whether `image` (an image file, open) is the one the sum describes: 'unknown' when it is not about
- * it. Read in chunks, so the check costs a buffer, not the image's size in memory.
+ * it. Read in chunks, so the check costs a buffer, not the image's size in memory; on `offThread`
+ * when one is given (here if it fails).
  */
 export async function checkImageFile(
   sum: ImageSum | null,
   gen: number,
   image: BaseImage,
+  offThread: OffThread | null = null,
 ): Promise<'ok' | 'corrupt' | 'unknown'> {
   if (!sum || gen === 0 || sum.gen !== gen || sum.size !== image.size) return 'unknown';
+  const summed = await offThread?.sum(image.fd, image.size).catch(() => undefined);
+  // Null: the file shrank since it was opened, so it is not the image the sum describes.
+  if (summed !== undefined) return summed === sum.crc ? 'ok' : 'corrupt';
   const buffer = Buffer.allocUnsafe(Math.min(SUM_CHUNK_BYTES, Math.max(1, image.size)));
   let crc = 0;
   for (let at = 0; at < image.size;) {

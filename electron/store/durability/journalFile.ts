@@ -5,28 +5,25 @@
  * as the runs of bytes that changed since the previous commit; a transaction is the run of records up
  * to one flagged `commit`. Reading stops at the first record that
  * is short or does not check out: that torn or corrupt tail, and any uncommitted records before it,
- * are dropped, everything before them kept.
+ * are dropped, everything before them kept. Reading records back is journalReading.ts.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { crc32, deflateRaw, inflateRawSync } from 'node:zlib';
+import { crc32, deflateRaw } from 'node:zlib';
 
 const MAGIC = Buffer.from('DHJOURNL', 'latin1');
 /** Format 2 writes a changed page as the runs of bytes that changed; format 1 (whole pages) still reads. */
 export const JOURNAL_VERSION = 2;
 const READABLE_VERSIONS = [1, 2];
 export const HEADER_BYTES = 40;
-const RECORD_FRAME_BYTES = 8;
-const BODY_FIXED_BYTES = 12;
+export const RECORD_FRAME_BYTES = 8;
+export const BODY_FIXED_BYTES = 12;
 /** Flag bits of a record body's first field: it commits its transaction; its pages are deflated. */
-const COMMITS = 1;
-const DEFLATED = 2;
+export const COMMITS = 1;
+export const DEFLATED = 2;
 /** No record is larger (a commit is journaled in records of a few MiB). */
-const MAX_RECORD_BYTES = 256 * 1024 * 1024;
+export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** SQLite's largest page number (its default max_page_count). */
-const MAX_PAGE_NUMBER = 0x3fffffff;
-/** Journals are read this many bytes at a time (more when a record is larger). */
-const READ_BYTES = 4 * 1024 * 1024;
+export const MAX_PAGE_NUMBER = 0x3fffffff;
 
 /** What a journal's changes apply to: an image of generation `gen`, or the end of another journal. */
 export type JournalBase = { kind: 'image'; gen: number } | { kind: 'journal'; gen: number; length: number };
@@ -71,11 +68,11 @@ export function decodeHeader(bytes: Buffer): JournalHeader | { problem: string }
 }
 
 /** A page entry's run count that means "the whole page follows". */
-const WHOLE_PAGE = 0xffffffff;
+export const WHOLE_PAGE = 0xffffffff;
 /** Bytes of a page entry before its contents: the page number and its run count. */
-const PAGE_ENTRY_BYTES = 8;
+export const PAGE_ENTRY_BYTES = 8;
 /** Bytes of a run's header: its offset in the page and its length. */
-const RUN_HEADER_BYTES = 8;
+export const RUN_HEADER_BYTES = 8;
 /** Runs up to this long are copied byte by byte when applied. */
 const SHORT_RUN_BYTES = 64;
 /** Unchanged bytes shorter than this between two changed ones stay in one run (a run header costs as much). */
@@ -180,29 +177,6 @@ export async function recordForDisk(
 }
 
 /**
- * A stored body as `recordPages` reads it: inflated when it was deflated (its fixed fields, then the
- * pages), or null when it does not inflate to the length it gives (a forged checksum, or a bug).
- * Synchronously: zlib's asynchronous calls cost the event loop more per record than inflating does.
- */
-function inflatedBody(stored: Buffer): Buffer | null {
-  if ((stored.readUInt32LE(0) & DEFLATED) === 0) return stored;
-  if (stored.length < BODY_FIXED_BYTES + 4) return null;
-  const payloadLength = stored.readUInt32LE(BODY_FIXED_BYTES);
-  let payload: Buffer;
-  try {
-    payload = inflateRawSync(stored.subarray(BODY_FIXED_BYTES + 4), { maxOutputLength: MAX_RECORD_BYTES });
-  } catch {
-    return null;
-  }
-  if (payload.length !== payloadLength) return null;
-  const body = Buffer.allocUnsafe(BODY_FIXED_BYTES + payloadLength);
-  stored.copy(body, 0, 0, BODY_FIXED_BYTES);
-  body.writeUInt32LE(stored.readUInt32LE(0) & ~DEFLATED, 0);
-  payload.copy(body, BODY_FIXED_BYTES);
-  return body;
-}
-
-/**
  * Writes the runs where `page` differs from `base` into `out` at `at` (after the entry's run count, at
  * `at - 4`), and returns their bytes; -1 when they would not be smaller than the whole page (nothing
  * useful written then).
@@ -284,105 +258,6 @@ export function applyPage(
     if (length <= SHORT_RUN_BYTES) for (let j = 0; j < length; j++) target[at + offset + j] = body[from + j]!;
     else body.copy(target, at + offset, from, from + length);
     i = from + length;
-  }
-}
-
-export interface RecordInfo {
-  /** Where the next record would start in the file. */
-  end: number;
-  /** The database's size in pages after the transaction this record commits; 0 for a part. */
-  dbPages: number;
-  /** Its body, inflated if it was stored deflated. */
-  body: Buffer;
-}
-
-/**
- * The pages of a record's body, or null when they do not fit it (only a bug or a forged checksum
- * could do that: the record is treated as a corrupt tail).
- */
-function recordPages(body: Buffer, header: JournalHeader): JournalPage[] | null {
-  const { pageSize } = header;
-  const count = body.readUInt32LE(4);
-  const pages: JournalPage[] = [];
-  let at = BODY_FIXED_BYTES;
-  for (let i = 0; i < count; i++) {
-    if (at + PAGE_ENTRY_BYTES > body.length) return null;
-    const pgno = body.readUInt32LE(at);
-    if (pgno < 1 || pgno > MAX_PAGE_NUMBER) return null;
-    if (header.version === 1) {
-      // Format 1 had no run count: every page whole, right after its number.
-      if (at + 4 + pageSize > body.length) return null;
-      pages.push({ pgno, whole: true, start: at + 4, end: at + 4 + pageSize });
-      at += 4 + pageSize;
-      continue;
-    }
-    const runCount = body.readUInt32LE(at + 4);
-    at += PAGE_ENTRY_BYTES;
-    if (runCount === WHOLE_PAGE) {
-      if (at + pageSize > body.length) return null;
-      pages.push({ pgno, whole: true, start: at, end: at + pageSize });
-      at += pageSize;
-      continue;
-    }
-    const start = at;
-    for (let run = 0; run < runCount; run++) {
-      if (at + RUN_HEADER_BYTES > body.length) return null;
-      const offset = body.readUInt32LE(at);
-      const length = body.readUInt32LE(at + 4);
-      if (offset + length > pageSize || at + RUN_HEADER_BYTES + length > body.length) return null;
-      at += RUN_HEADER_BYTES + length;
-    }
-    pages.push({ pgno, whole: false, start, end: at });
-  }
-  return at === body.length ? pages : null;
-}
-
-/** A checked record: where it is, what it commits, and its pages. */
-export interface JournalRecord extends RecordInfo {
-  pages: JournalPage[];
-}
-
-/**
- * Reads the records of an open journal in order, from just after the header, stopping quietly at the
- * first one that is short or does not check out (a torn or corrupt tail).
- */
-export async function* readRecords(
-  handle: FileHandle,
-  header: JournalHeader,
-  fileSize: number,
-): AsyncGenerator<JournalRecord> {
-  // Read a few MiB at a time: a journal of small commits has tens of thousands of records, and two
-  // reads for each cost more than applying them.
-  let buffer = Buffer.alloc(0);
-  let bufferStart = HEADER_BYTES;
-  const have = async (from: number, length: number): Promise<boolean> => {
-    if (from >= bufferStart && from + length <= bufferStart + buffer.length) return true;
-    const size = Math.min(Math.max(length, READ_BYTES), fileSize - from);
-    if (size < length) return false;
-    buffer = Buffer.allocUnsafe(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, from);
-    // The file was shorter than it said (it shrank meanwhile): only what was read counts.
-    buffer = buffer.subarray(0, bytesRead);
-    bufferStart = from;
-    return bytesRead >= length;
-  };
-  let at = HEADER_BYTES;
-  while (at + RECORD_FRAME_BYTES <= fileSize) {
-    if (!(await have(at, RECORD_FRAME_BYTES))) return;
-    const length = buffer.readUInt32LE(at - bufferStart);
-    const crc = buffer.readUInt32LE(at - bufferStart + 4);
-    const end = at + RECORD_FRAME_BYTES + length;
-    if (length < BODY_FIXED_BYTES || length > MAX_RECORD_BYTES || end > fileSize) return;
-    if (!(await have(at, RECORD_FRAME_BYTES + length))) return;
-    const from = at - bufferStart + RECORD_FRAME_BYTES;
-    const stored = buffer.subarray(from, from + length);
-    if (crc32(stored, header.gen) !== crc) return;
-    const body = inflatedBody(stored);
-    const pages = body && recordPages(body, header);
-    if (!body || !pages) return;
-    const dbPages = (body.readUInt32LE(0) & COMMITS) !== 0 ? body.readUInt32LE(8) : 0;
-    yield { end, dbPages, body, pages };
-    at = end;
   }
 }
 

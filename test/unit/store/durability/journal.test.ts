@@ -21,14 +21,15 @@ import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../../electron/store/database';
+import type { StoreOptions } from '../../../../electron/store/storeOptions';
 import { DATABASE_FILE } from '../../../../electron/store/durability/files';
 import {
   HEADER_BYTES,
   applyPage,
   decodeHeader,
   encodeHeader,
-  readRecords,
 } from '../../../../electron/store/durability/journalFile';
+import { readRecords } from '../../../../electron/store/durability/journalReading';
 
 let root: string;
 let copies = 0;
@@ -48,8 +49,11 @@ const warningsOf = () => {
   return { warnings, log: { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } };
 };
 
+/** How stores are opened in the current test (see `bothWays`). */
+let opening: StoreOptions['opening'];
+
 async function open(dir: string, log = warningsOf().log): Promise<Store> {
-  const store = await Store.open({ dataDir: dir, debounceMs: 10_000, log });
+  const store = await Store.open({ dataDir: dir, debounceMs: 10_000, log, opening });
   stores.push(store);
   return store;
 }
@@ -84,113 +88,134 @@ const waitUntil = async (condition: () => boolean): Promise<void> => {
   }
 };
 
-describe('a damaged journal', () => {
-  it('garbage after the last record: every commit is kept, and appending goes on after them', async () => {
-    const dir = join(root, 'data');
-    const store = await open(dir);
-    note(store, 'one');
-    note(store, 'two');
-    await store.flush();
-    const [journal] = journalFiles(dir);
-    appendFileSync(journal!, Buffer.from('\x07\x00\x00\x00garbage from a torn write'.repeat(10)));
-
-    const reopened = await reopenCopy(dir);
-    expect(notes(reopened)).toEqual(['one', 'two']);
-    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
-    note(reopened, 'three');
-    await reopened.flush();
-    expect(notes(await reopenCopy(join(root, `copy-${copies - 1}`)))).toEqual(['one', 'two', 'three']);
-  });
-
-  it('a corrupt record: the commits before it are kept, it and everything after are dropped', async () => {
-    const dir = join(root, 'data');
-    const store = await open(dir);
-    note(store, 'one');
-    await store.flush();
-    const [journal] = journalFiles(dir);
-    const goodLength = readFileSync(journal!).length;
-    note(store, 'two');
-    note(store, 'three');
-    await store.flush();
-    const bytes = readFileSync(journal!);
-    // A byte inside the next record (its body: length and checksum are its first 8 bytes).
-    bytes[goodLength + 12] = bytes[goodLength + 12]! ^ 0xff;
-    writeFileSync(journal!, bytes);
-
-    const reopened = await reopenCopy(dir);
-    expect(notes(reopened)).toEqual(['one']);
-    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
-  });
-
-  it('a record whose checksum holds but whose deflated pages do not inflate: dropped with what follows', async () => {
-    const dir = join(root, 'data');
-    const store = await open(dir);
-    note(store, 'one');
-    await store.flush();
-    const [journal] = journalFiles(dir);
-    const header = decodeHeader(readFileSync(journal!).subarray(0, HEADER_BYTES));
-    if ('problem' in header) throw new Error(header.problem);
-    // Commits (1) and deflated (2), one page, 5 pages after it, 100 bytes once inflated: not deflate data.
-    const body = Buffer.concat([Buffer.alloc(16), Buffer.from('not deflate data at all')]);
-    body.writeUInt32LE(3, 0);
-    body.writeUInt32LE(1, 4);
-    body.writeUInt32LE(5, 8);
-    body.writeUInt32LE(100, 12);
-    const frame = Buffer.alloc(8);
-    frame.writeUInt32LE(body.length, 0);
-    frame.writeUInt32LE(crc32(body, header.gen), 4);
-    appendFileSync(journal!, Buffer.concat([frame, body]));
-
-    const reopened = await reopenCopy(dir);
-    expect(notes(reopened)).toEqual(['one']);
-    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
-  });
-
-  it('a header that does not check out: the journal is ignored, with a warning', async () => {
-    const dir = join(root, 'data');
-    const store = await open(dir);
-    note(store, 'one');
-    await store.persistence!.checkpoint();
-    note(store, 'two');
-    await store.flush();
-    // The image's own journal: its generation is the one stamped in the image (application_id).
-    const gen = readFileSync(join(dir, DATABASE_FILE)).readUInt32BE(68);
-    const current = journalFiles(dir).find((file) => readFileSync(file).readUInt32LE(12) === gen)!;
-    const bytes = readFileSync(current);
-    bytes[12] = bytes[12]! ^ 0xff;
-    writeFileSync(current, bytes);
-
-    const { warnings, log } = warningsOf();
-    const reopened = await reopenCopy(dir, log);
-    expect(notes(reopened)).toEqual(['one']);
-    expect(warnings).toEqual([expect.stringMatching(/ignored the journal .*header checksum mismatch/)]);
-  });
-
-  it('a commit cut before its last record, over pages that existed: they read as before it', async () => {
-    const dir = join(root, 'data');
-    const store = await open(dir);
-    store.run('CREATE TABLE big (n INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
-    store.transaction(() => {
-      for (let n = 0; n < 40; n++)
-        store.run('INSERT INTO big VALUES (?, ?)', [n, `before ${n} `.repeat(20_000)]);
+/**
+ * Runs `tests` as a small data directory opens (on one thread, pages kept in memory until the end of
+ * the replay) and as a large one does (the image summed and records inflated on a worker thread, while
+ * pages come and go through a replay cache far smaller than what the journal touches).
+ */
+function bothWays(tests: () => void): void {
+  describe.each([
+    ['on one thread', undefined],
+    ['on a worker, through a cache of 2 pages', { offThreadFrom: 0, replayCacheBytes: 2 * 8192 }],
+  ])('opened %s', (_way, way: StoreOptions['opening']) => {
+    beforeEach(() => {
+      opening = way;
     });
-    await store.flush();
-    const [journal] = journalFiles(dir);
-    const beforeLength = readFileSync(journal!).length;
-    // Rewrites every page of the table in place: several records, the last one its commit.
-    store.run("UPDATE big SET payload = replace(payload, 'before', 'after!')");
-    await store.flush();
-    const bytes = readFileSync(journal!);
-    let last = beforeLength;
-    for (let at = beforeLength; at + 8 <= bytes.length; at += 8 + bytes.readUInt32LE(at)) last = at;
-    expect(last).toBeGreaterThan(beforeLength);
-    writeFileSync(journal!, bytes.subarray(0, last));
-
-    const reopened = await reopenCopy(dir);
-    expect(reopened.value('PRAGMA quick_check')).toBe('ok');
-    expect(reopened.value("SELECT count(*) FROM big WHERE payload LIKE 'before %'")).toBe(40);
+    afterEach(() => {
+      opening = undefined;
+    });
+    tests();
   });
-});
+}
+
+describe('a damaged journal', () =>
+  bothWays(() => {
+    it('garbage after the last record: every commit is kept, and appending goes on after them', async () => {
+      const dir = join(root, 'data');
+      const store = await open(dir);
+      note(store, 'one');
+      note(store, 'two');
+      await store.flush();
+      const [journal] = journalFiles(dir);
+      appendFileSync(journal!, Buffer.from('\x07\x00\x00\x00garbage from a torn write'.repeat(10)));
+
+      const reopened = await reopenCopy(dir);
+      expect(notes(reopened)).toEqual(['one', 'two']);
+      expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+      note(reopened, 'three');
+      await reopened.flush();
+      expect(notes(await reopenCopy(join(root, `copy-${copies - 1}`)))).toEqual(['one', 'two', 'three']);
+    });
+
+    it('a corrupt record: the commits before it are kept, it and everything after are dropped', async () => {
+      const dir = join(root, 'data');
+      const store = await open(dir);
+      note(store, 'one');
+      await store.flush();
+      const [journal] = journalFiles(dir);
+      const goodLength = readFileSync(journal!).length;
+      note(store, 'two');
+      note(store, 'three');
+      await store.flush();
+      const bytes = readFileSync(journal!);
+      // A byte inside the next record (its body: length and checksum are its first 8 bytes).
+      bytes[goodLength + 12] = bytes[goodLength + 12]! ^ 0xff;
+      writeFileSync(journal!, bytes);
+
+      const reopened = await reopenCopy(dir);
+      expect(notes(reopened)).toEqual(['one']);
+      expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+    });
+
+    it('a record whose checksum holds but whose deflated pages do not inflate: dropped with what follows', async () => {
+      const dir = join(root, 'data');
+      const store = await open(dir);
+      note(store, 'one');
+      await store.flush();
+      const [journal] = journalFiles(dir);
+      const header = decodeHeader(readFileSync(journal!).subarray(0, HEADER_BYTES));
+      if ('problem' in header) throw new Error(header.problem);
+      // Commits (1) and deflated (2), one page, 5 pages after it, 100 bytes once inflated: not deflate data.
+      const body = Buffer.concat([Buffer.alloc(16), Buffer.from('not deflate data at all')]);
+      body.writeUInt32LE(3, 0);
+      body.writeUInt32LE(1, 4);
+      body.writeUInt32LE(5, 8);
+      body.writeUInt32LE(100, 12);
+      const frame = Buffer.alloc(8);
+      frame.writeUInt32LE(body.length, 0);
+      frame.writeUInt32LE(crc32(body, header.gen), 4);
+      appendFileSync(journal!, Buffer.concat([frame, body]));
+
+      const reopened = await reopenCopy(dir);
+      expect(notes(reopened)).toEqual(['one']);
+      expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+    });
+
+    it('a header that does not check out: the journal is ignored, with a warning', async () => {
+      const dir = join(root, 'data');
+      const store = await open(dir);
+      note(store, 'one');
+      await store.persistence!.checkpoint();
+      note(store, 'two');
+      await store.flush();
+      // The image's own journal: its generation is the one stamped in the image (application_id).
+      const gen = readFileSync(join(dir, DATABASE_FILE)).readUInt32BE(68);
+      const current = journalFiles(dir).find((file) => readFileSync(file).readUInt32LE(12) === gen)!;
+      const bytes = readFileSync(current);
+      bytes[12] = bytes[12]! ^ 0xff;
+      writeFileSync(current, bytes);
+
+      const { warnings, log } = warningsOf();
+      const reopened = await reopenCopy(dir, log);
+      expect(notes(reopened)).toEqual(['one']);
+      expect(warnings).toEqual([expect.stringMatching(/ignored the journal .*header checksum mismatch/)]);
+    });
+
+    it('a commit cut before its last record, over pages that existed: they read as before it', async () => {
+      const dir = join(root, 'data');
+      const store = await open(dir);
+      store.run('CREATE TABLE big (n INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+      store.transaction(() => {
+        for (let n = 0; n < 40; n++)
+          store.run('INSERT INTO big VALUES (?, ?)', [n, `before ${n} `.repeat(20_000)]);
+      });
+      await store.flush();
+      const [journal] = journalFiles(dir);
+      const beforeLength = readFileSync(journal!).length;
+      // Rewrites every page of the table in place: several records, the last one its commit.
+      store.run("UPDATE big SET payload = replace(payload, 'before', 'after!')");
+      await store.flush();
+      const bytes = readFileSync(journal!);
+      let last = beforeLength;
+      for (let at = beforeLength; at + 8 <= bytes.length; at += 8 + bytes.readUInt32LE(at)) last = at;
+      expect(last).toBeGreaterThan(beforeLength);
+      writeFileSync(journal!, bytes.subarray(0, last));
+
+      const reopened = await reopenCopy(dir);
+      expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+      expect(reopened.value("SELECT count(*) FROM big WHERE payload LIKE 'before %'")).toBe(40);
+    });
+  }));
 
 describe('files that belong elsewhere', () => {
   it("another folder's journal is never replayed here", async () => {
@@ -302,63 +327,64 @@ describe('a kill during a checkpoint', () => {
   });
 });
 
-describe('any sequence of commits, rollbacks and checkpoints', () => {
-  type Step =
-    { kind: 'commit'; rows: number } | { kind: 'rollback' } | { kind: 'checkpoint' } | { kind: 'big' };
-  const step = fc.oneof(
-    fc.record({ kind: fc.constant('commit' as const), rows: fc.integer({ min: 1, max: 40 }) }),
-    fc.record({ kind: fc.constant('rollback' as const) }),
-    fc.record({ kind: fc.constant('checkpoint' as const) }),
-    fc.record({ kind: fc.constant('big' as const) }),
-  );
-
-  it('reopens to exactly the database in memory, every time', async () => {
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps: Step[]) => {
-        const dir = join(root, `property-${run++}`);
-        const store = await open(dir);
-        store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
-        let next = 0;
-        for (const s of steps) {
-          if (s.kind === 'commit') {
-            store.transaction(() => {
-              for (let n = 0; n < s.rows; n++)
-                store.run('INSERT INTO item (payload) VALUES (?)', [`${next++}:`.repeat(50)]);
-              store.run('DELETE FROM item WHERE id % 7 = ?', [next % 7]);
-            });
-          } else if (s.kind === 'rollback') {
-            expect(() =>
-              store.transaction(() => {
-                store.run('UPDATE item SET payload = ?', ['rolled back']);
-                throw new Error('no');
-              }),
-            ).toThrow('no');
-          } else if (s.kind === 'big') {
-            // A sync's commit: in slices, with the event loop (and group commits) running between them.
-            await store.transactionInChunks(async (slice) => {
-              for (let n = 0; n < 5; n++) {
-                await slice(() => store.run('INSERT INTO item (payload) VALUES (hex(randomblob(100000)))'));
-              }
-            });
-          } else {
-            await store.persistence!.checkpoint();
-          }
-        }
-        await store.flush();
-        const expected = store.all(
-          'SELECT id, length(payload) AS size, substr(payload, 1, 20) AS head FROM item ORDER BY id',
-        );
-        const reopened = await reopenCopy(dir);
-        expect(reopened.value('PRAGMA quick_check')).toBe('ok');
-        expect(
-          reopened.all(
-            'SELECT id, length(payload) AS size, substr(payload, 1, 20) AS head FROM item ORDER BY id',
-          ),
-        ).toEqual(expected);
-        for (const opened of stores.splice(0)) await opened.close();
-      }),
-      { numRuns: 12, seed: 0x12_2026 },
+describe('any sequence of commits, rollbacks and checkpoints', () =>
+  bothWays(() => {
+    type Step =
+      { kind: 'commit'; rows: number } | { kind: 'rollback' } | { kind: 'checkpoint' } | { kind: 'big' };
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('commit' as const), rows: fc.integer({ min: 1, max: 40 }) }),
+      fc.record({ kind: fc.constant('rollback' as const) }),
+      fc.record({ kind: fc.constant('checkpoint' as const) }),
+      fc.record({ kind: fc.constant('big' as const) }),
     );
-  }, 120_000);
-});
+
+    it('reopens to exactly the database in memory, every time', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps: Step[]) => {
+          const dir = join(root, `property-${run++}`);
+          const store = await open(dir);
+          store.run('CREATE TABLE item (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+          let next = 0;
+          for (const s of steps) {
+            if (s.kind === 'commit') {
+              store.transaction(() => {
+                for (let n = 0; n < s.rows; n++)
+                  store.run('INSERT INTO item (payload) VALUES (?)', [`${next++}:`.repeat(50)]);
+                store.run('DELETE FROM item WHERE id % 7 = ?', [next % 7]);
+              });
+            } else if (s.kind === 'rollback') {
+              expect(() =>
+                store.transaction(() => {
+                  store.run('UPDATE item SET payload = ?', ['rolled back']);
+                  throw new Error('no');
+                }),
+              ).toThrow('no');
+            } else if (s.kind === 'big') {
+              // A sync's commit: in slices, with the event loop (and group commits) running between them.
+              await store.transactionInChunks(async (slice) => {
+                for (let n = 0; n < 5; n++) {
+                  await slice(() => store.run('INSERT INTO item (payload) VALUES (hex(randomblob(100000)))'));
+                }
+              });
+            } else {
+              await store.persistence!.checkpoint();
+            }
+          }
+          await store.flush();
+          const expected = store.all(
+            'SELECT id, length(payload) AS size, substr(payload, 1, 20) AS head FROM item ORDER BY id',
+          );
+          const reopened = await reopenCopy(dir);
+          expect(reopened.value('PRAGMA quick_check')).toBe('ok');
+          expect(
+            reopened.all(
+              'SELECT id, length(payload) AS size, substr(payload, 1, 20) AS head FROM item ORDER BY id',
+            ),
+          ).toEqual(expected);
+          for (const opened of stores.splice(0)) await opened.close();
+        }),
+        { numRuns: 12, seed: 0x12_2026 },
+      );
+    }, 120_000);
+  }));

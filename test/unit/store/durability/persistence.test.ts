@@ -674,19 +674,25 @@ describe('opening', () => {
 });
 
 describe('the image checksum (health.sqlite.sum)', () => {
-  it('a changed byte SQLite would not notice is caught: the image is moved aside and the backup used', async () => {
-    await writeTwoVersions();
-    const image = readFileSync(mainFile());
-    const at = image.indexOf(Buffer.from('two'));
-    expect(at).toBeGreaterThan(0);
-    image[at] = 'T'.charCodeAt(0);
-    writeFileSync(mainFile(), image);
+  it.each([
+    ['summed on this thread', undefined],
+    ['summed on a worker, as a large image is', { offThreadFrom: 0 }],
+  ])(
+    'a changed byte SQLite would not notice is caught (%s): the image is moved aside and the backup used',
+    async (_how, opening) => {
+      await writeTwoVersions();
+      const image = readFileSync(mainFile());
+      const at = image.indexOf(Buffer.from('two'));
+      expect(at).toBeGreaterThan(0);
+      image[at] = 'T'.charCodeAt(0);
+      writeFileSync(mainFile(), image);
 
-    const { log, warnings } = recordingLog();
-    const store = await open({ log });
-    expect(warnings[0]).toMatch(/database file was unusable \(its checksum does not match\)/);
-    expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
-  });
+      const { log, warnings } = recordingLog();
+      const store = await open({ log, opening });
+      expect(warnings[0]).toMatch(/database file was unusable \(its checksum does not match\)/);
+      expect(store.column('SELECT text FROM note ORDER BY rowid')).toEqual(['one', 'two']);
+    },
+  );
 
   it('a sum about another image is not used: the integrity check runs and the image opens', async () => {
     await writeTwoVersions();
