@@ -106,7 +106,8 @@ export const MARKDOWN_SECTION_ITEMS = 30;
 /**
  * A section: its title with the count ("not known" when `count` is null), then each item's lines — the
  * first MARKDOWN_SECTION_ITEMS, which are the newest (every list is newest first; at-risk deadlines
- * soonest first) — and a line saying how many it left out and where they are.
+ * soonest first) — and a line saying how many it left out (of the count: a report cut to its first rows,
+ * shared/handoff.ts handoffFirstRows, reads the same) and where they are.
  */
 function section<T>(
   title: string,
@@ -117,7 +118,7 @@ function section<T>(
   older = 'older',
 ): string[] {
   const shown = items.slice(0, MARKDOWN_SECTION_ITEMS).flatMap(lines);
-  const more = items.length - MARKDOWN_SECTION_ITEMS;
+  const more = (count ?? items.length) - Math.min(items.length, MARKDOWN_SECTION_ITEMS);
   return [
     `## ${title} (${count === null ? 'not known' : count.toLocaleString('en-US')})`,
     '',

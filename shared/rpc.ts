@@ -183,10 +183,17 @@ export const RPC_CALLS = {
   'overdue.get': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
   /** One dataset's place on the deadline clock: previous and next deadlines, habits, or why none. */
   'dataset.deadlines': call(Type.Object({ orgId: Id, datasetId: Id }, { additionalProperties: false })),
-  /** The org's shift handoff since a time (RFC 3339; a duration like 8h is read too) up to now. */
+  /**
+   * The org's shift handoff since a time (RFC 3339; a duration like 8h is read too) up to now; `rows`:
+   * only the first rows of each section (shared/handoff.ts handoffFirstRows), the summary counting all.
+   */
   'handoff.get': call(
     Type.Object(
-      { orgId: Id, since: Type.String({ minLength: 1, maxLength: 100 }) },
+      {
+        orgId: Id,
+        since: Type.String({ minLength: 1, maxLength: 100 }),
+        rows: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+      },
       { additionalProperties: false },
     ),
   ),

@@ -6,7 +6,7 @@
  * overdue and at-risk answers. Reading (`readHandoffFacts`) is apart from deciding
  * (`assembleHandoff`, pure), so the rules are tested on constructed facts as well as on a real store.
  */
-import type { CauseDataset, Incident } from '../../shared/causes';
+import { type CauseDataset, type Incident, parseCauseId } from '../../shared/causes';
 import {
   HANDOFF_AT_RISK_HOURS,
   atRiskByDataset,
@@ -248,6 +248,8 @@ export function readStoredFacts(
   since: number,
   now: number,
   history: OrgHistory,
+  /** false: the troubles without names and messages (see `withTroubleDetails`). */
+  details = true,
 ): Pick<
   HandoffFacts,
   'orgName' | 'incidents' | 'recoveries' | 'statusAtStart' | 'entries' | 'notes' | 'snoozes' | 'outages'
@@ -267,9 +269,43 @@ export function readStoredFacts(
   );
   return {
     orgName: getOrg(store, orgId)?.name ?? orgId,
-    incidents: listIncidents(store, orgId),
+    incidents: listIncidents(store, orgId, { details }),
     recoveries: datedRecoveries(reported, learned, now),
     ...window,
     snoozes: listSnoozes(store, orgId, new Date(now)),
   };
+}
+
+/**
+ * The troubles of `report` (assembled from incidents read without details) given their names, from the
+ * org's history, and their messages (a failed cause's first failed task's, from `messages`): done for
+ * the first rows the window shows, where reading them for every trouble took most of a 100k handoff.
+ */
+export function withTroubleDetails(
+  report: HandoffReport,
+  facts: (datasetId: string) => DatasetFacts | undefined,
+  messages: ReadonlyMap<string, string>,
+): HandoffReport {
+  const detailed = (trouble: HandoffTrouble): HandoffTrouble => ({
+    ...trouble,
+    ...namesOf(trouble.datasetId, facts(trouble.datasetId)),
+    message:
+      trouble.deliveryId !== null && parsedKind(trouble.causeId) === 'failed'
+        ? (messages.get(trouble.deliveryId) ?? null)
+        : null,
+  });
+  return {
+    ...report,
+    newlyFailed: report.newlyFailed.map(detailed),
+    stillFailing: report.stillFailing.map(detailed),
+    missing: report.missing.map(detailed),
+  };
+}
+
+function parsedKind(causeId: string): string {
+  try {
+    return parseCauseId(causeId).kind;
+  } catch {
+    return 'unknown';
+  }
 }

@@ -14,12 +14,13 @@ import {
 } from '../../shared/reliability';
 import type { DatasetDeadlines } from '../../shared/views';
 import type { DeadlineConfig } from '../../shared/schemas';
-import { HANDOFF_AT_RISK_HOURS, type HandoffReport } from '../../shared/handoff';
+import { HANDOFF_AT_RISK_HOURS, type HandoffReport, handoffFirstRows } from '../../shared/handoff';
 import { nextOccurrenceAfter } from '../../shared/deadlines';
 import type { Store } from '../store/database';
+import { failMessages } from '../query/incidents';
 import { habitsOf } from './habits';
 import { DeadlineClock } from './deadlineClock';
-import { assembleHandoff, readStoredFacts } from './handoff';
+import { assembleHandoff, readStoredFacts, withTroubleDetails } from './handoff';
 import { HistoryIndex, type HistoryIndexOptions, OrgHistory } from './history';
 import { orgFreshness, overdueDatasets, upcomingDeadlines } from './upcoming';
 import { StatsCache, statsWindowEnd } from './statsCache';
@@ -141,8 +142,11 @@ export class OnCallKnowledge {
     return this.options.now();
   }
 
-  /** The org's shift handoff for the window [since, now] (docs/architecture.md#handoff). */
-  async handoff(orgId: string, since: Date): Promise<HandoffReport> {
+  /**
+   * The org's shift handoff for the window [since, now] (docs/architecture.md#handoff); `rows`: only the
+   * first rows of each section (shared/handoff.ts handoffFirstRows), the details read for those alone.
+   */
+  async handoff(orgId: string, since: Date, rows?: number): Promise<HandoffReport> {
     const now = this.options.now();
     const history = await this.history.current(orgId);
     // At-risk datasets only, before the cap: a busy org's 8 hours may hold more than the cap's deadlines.
@@ -152,17 +156,26 @@ export class OnCallKnowledge {
     // Overdue is known only where a source of the org runs (its states say whether the data is stale).
     const syncing = !this.options.offline && this.options.sources().some((state) => state.orgId === orgId);
     const overdue = syncing ? await this.overdue(orgId) : null;
-    const stored = await this.options.store.whenReadable(() =>
-      readStoredFacts(this.options.store, orgId, since.getTime(), now.getTime(), history),
-    );
-    return assembleHandoff({
-      ...stored,
-      orgId,
-      since: since.getTime(),
-      now: now.getTime(),
-      datasets: { get: (datasetId) => history.facts(datasetId) },
-      overdue,
-      upcoming: upcoming.deadlines,
+    const { store } = this.options;
+    return store.whenReadable(() => {
+      const details = rows === undefined;
+      const stored = readStoredFacts(store, orgId, since.getTime(), now.getTime(), history, details);
+      const report = assembleHandoff({
+        ...stored,
+        orgId,
+        since: since.getTime(),
+        now: now.getTime(),
+        datasets: { get: (datasetId) => history.facts(datasetId) },
+        overdue,
+        upcoming: upcoming.deadlines,
+      });
+      if (details) return report;
+      const cut = handoffFirstRows(report, rows);
+      const deliveries = [...cut.newlyFailed, ...cut.stillFailing, ...cut.missing].flatMap(
+        ({ deliveryId }) => (deliveryId === null ? [] : [deliveryId]),
+      );
+      const messages = failMessages(store, orgId, deliveries);
+      return withTroubleDetails(cut, (datasetId) => history.facts(datasetId), messages);
     });
   }
 

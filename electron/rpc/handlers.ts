@@ -238,7 +238,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'upcoming.list': ({ orgId, hours }) => knownOrg(orgId, () => knowledge.upcoming(orgId, hours)),
     'overdue.get': ({ orgId }) => knownOrg(orgId, () => knowledge.overdue(orgId)),
     'dataset.deadlines': ({ orgId, datasetId }) => knowledge.datasetDeadlines(orgId, datasetId),
-    'handoff.get': ({ orgId, since }) =>
+    'handoff.get': ({ orgId, since, rows }) =>
       knownOrg(orgId, () => {
         let start: Date;
         try {
@@ -246,7 +246,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
         } catch (error) {
           throw new RpcError('invalid-argument', `since: ${(error as Error).message}`);
         }
-        return knowledge.handoff(orgId, start);
+        return knowledge.handoff(orgId, start, rows);
       }),
     'stats.get': ({ orgId, groupBy, days, key, weeks }) =>
       knownOrg(orgId, () => knowledge.stats(orgId, groupBy, days, key ?? null, { weeks: weeks ?? true })),

@@ -205,7 +205,7 @@ describe('handoff view', { timeout: 120_000 }, () => {
     const answer = page.waitForResponse((response) => response.url().endsWith('/rpc/handoff.get'));
     await page.locator('[data-since="24h"]').click();
     await poll(() => decodeURIComponent(page.url())).toBe(handoffUrl('?since=24h'));
-    expect((await answer).request().postDataJSON()).toEqual({ orgId: SHIFT_ORG, since: '24h' });
+    expect((await answer).request().postDataJSON()).toEqual({ orgId: SHIFT_ORG, since: '24h', rows: 100 });
     await page.locator('[data-since="8h"]').click();
     await poll(() => page.url()).toBe(handoffUrl(''));
   });

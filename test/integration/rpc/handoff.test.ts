@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
 import { Store } from '../../../electron/store/database';
+import { type HandoffReport, handoffFirstRows } from '../../../shared/handoff';
 import { RpcError } from '../../../shared/rpc';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { engineDispatch } from '../../helpers/engineClient';
@@ -45,6 +46,23 @@ describe('handoff.get', () => {
     );
     expect(await dispatch('handoff.get', { orgId: SHIFT_ORG, since: '8h' })).toEqual(expected);
     expect(expected.summary).toMatchObject({ newlyFailed: 2, recovered: 1, stillFailing: 1, atRisk: 1 });
+  });
+
+  it('answers the first rows of each section when asked (the window asks so), the summary counting all', async () => {
+    const { dispatch } = engineDispatch(store, dataDir, SHIFT_END);
+    const whole = (await dispatch('handoff.get', { orgId: SHIFT_ORG, since: '8h' })) as HandoffReport;
+    const cut = (await dispatch('handoff.get', { orgId: SHIFT_ORG, since: '8h', rows: 1 })) as HandoffReport;
+    // The rows' names and messages are read for them alone: the same as the whole report's.
+    expect(cut).toEqual(handoffFirstRows(whole, 1));
+    expect(await dispatch('handoff.get', { orgId: SHIFT_ORG, since: '8h', rows: 100 })).toEqual(whole);
+    expect(whole.newlyFailed.map((trouble) => trouble.message)).toContain('SFTP login refused for user acme');
+    expect(cut.summary).toEqual(whole.summary);
+    expect(cut.newlyFailed).toHaveLength(1);
+    expect(whole.newlyFailed).toHaveLength(2);
+    for (const rows of [0, 1.5, -3, 'all'])
+      expect(
+        (await refusal(dispatch('handoff.get', { orgId: SHIFT_ORG, since: '8h', rows } as never))).code,
+      ).toBe('invalid-argument');
   });
 
   it('refuses a bad since, an unknown org and a malformed request, saying which', async () => {

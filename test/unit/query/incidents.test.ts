@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
-import { failingCount, failurePlaces, listIncidents } from '../../../electron/query/incidents';
+import { failMessages, failingCount, failurePlaces, listIncidents } from '../../../electron/query/incidents';
+import { plannedQueries } from '../../helpers/queryPlans';
 import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/schema/incidents';
 import { Store } from '../../../electron/store/database';
 import { writeDataset, writeTasks } from '../../../electron/store/tables/datasetWriter';
@@ -218,6 +219,40 @@ describe('incidents by cause', () => {
 
   it('keeps another org’s failures out', () => {
     expect(listIncidents(store, 'other')).toEqual([]);
+  });
+
+  it('without details, the same incidents and failures with names and messages left out; the messages read by delivery, a seek each', () => {
+    const full = listIncidents(store, ORG);
+    const light = listIncidents(store, ORG, { details: false });
+    const plain = (incidents: typeof full) =>
+      incidents.map((incident) => ({
+        incidentId: incident.incidentId,
+        count: incident.count,
+        datasets: incident.datasets
+          .map(({ datasetId, deliveryId, status, since, acknowledgement }) => ({
+            datasetId,
+            deliveryId,
+            status,
+            since,
+            acknowledgement,
+          }))
+          .sort((a, b) => a.datasetId.localeCompare(b.datasetId)),
+      }));
+    expect(plain(light)).toEqual(plain(full));
+    for (const dataset of light.flatMap((incident) => incident.datasets))
+      expect([dataset.datasetName, dataset.supplierName, dataset.message]).toEqual([null, null, null]);
+
+    const failed = full
+      .filter((incident) => incident.kind === 'failed')
+      .flatMap((incident) => incident.datasets);
+    const deliveries = failed.map((dataset) => dataset.deliveryId!);
+    const [query] = plannedQueries(store, () => failMessages(store, ORG, deliveries));
+    expect(query!.plan).toMatch(/^SCAN j .*SEARCH t USING INDEX \S+ \(org_id=\? AND delivery_id=\?\)$/);
+    const messages = failMessages(store, ORG, [...deliveries, 'no-such-delivery']);
+    expect(Object.fromEntries(messages)).toEqual(
+      Object.fromEntries(failed.filter((d) => d.message !== null).map((d) => [d.deliveryId, d.message])),
+    );
+    expect(messages.size).toBeGreaterThan(0);
   });
 
   it('places FAILED failures in their live incidents as the list does, a seek each (what the alerts name)', () => {

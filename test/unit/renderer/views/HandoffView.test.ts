@@ -134,13 +134,16 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
 
   it('keeps since in the URL: 8 h by default and left out, a choice written, a link read', async () => {
     view = await openHandoff();
+    // The first 100 rows of each section are asked for (see the "Show all" test).
     expect(calls.filter((c) => c.name === 'handoff.get').map((c) => c.request)).toEqual([
-      { orgId: SHIFT_ORG, since: '8h' },
+      { orgId: SHIFT_ORG, since: '8h', rows: 100 },
     ]);
     expect(document.querySelector('[data-since="8h"] input')!.matches(':checked')).toBe(true);
     document.querySelector<HTMLInputElement>('[data-since="24h"] input')!.click();
     await vi.waitFor(() => expect(view!.router.currentRoute.value.query.since).toBe('24h'));
-    await vi.waitFor(() => expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '24h' }));
+    await vi.waitFor(() =>
+      expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '24h', rows: 100 }),
+    );
     await flushPromises();
     const report = await engineReport('24h');
     expect(section('newlyFailed').getAttribute('data-count')).toBe(String(report.newlyFailed.length));
@@ -156,13 +159,13 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
     picker.vm.$emit('update:value', Date.parse('2026-11-20T07:15:42.500Z'));
     await vi.waitFor(() => expect(view!.router.currentRoute.value.query.since).toBe('2026-11-20T07:15:42Z'));
     await vi.waitFor(() =>
-      expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '2026-11-20T07:15:42Z' }),
+      expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '2026-11-20T07:15:42Z', rows: 100 }),
     );
 
     // A fixed time from a link is asked as it is, and the date-time picker shows.
     view.wrapper.unmount();
     view = await openHandoff({ since: '2026-11-20T06:00:00Z' });
-    expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '2026-11-20T06:00:00Z' });
+    expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '2026-11-20T06:00:00Z', rows: 100 });
     expect(document.querySelector('[data-since="custom"] input')!.matches(':checked')).toBe(true);
     expect(document.querySelector('[data-since-picker]')).not.toBeNull();
   });
@@ -179,7 +182,7 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
       expect(alert.textContent).toContain("The link's since is not valid");
       expect(alert.textContent).toContain(why);
       expect(alert.textContent).toContain('90m, 8h, 2d');
-      expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '8h' });
+      expect(calls.at(-1)!.request).toEqual({ orgId: SHIFT_ORG, since: '8h', rows: 100 });
     },
   );
 
@@ -254,9 +257,17 @@ describe('the Handoff view', { timeout: 30_000 }, () => {
     expect(rowIds('atRisk')).toEqual(rows.slice(0, 100));
     const more = section('atRisk').querySelector<HTMLButtonElement>('[data-more]')!;
     expect(more.textContent).toContain(`Show all ${rows.length} (${rows.length - 100} more)`);
+    // Only the first rows came (the view's one ask; the test's own is the whole report), and the
+    // Markdown is the whole report's all the same.
+    expect(calls.filter((c) => c.name === 'handoff.get').map((c) => c.request)).toEqual([
+      { orgId: SHIFT_ORG, since: '8h', rows: 100 },
+      { orgId: SHIFT_ORG, since: '8h' },
+    ]);
+    expect(document.querySelector('[data-markdown]')!.textContent).toBe(handoffMarkdown(report));
     more.click();
-    await flushPromises();
-    expect(rowIds('atRisk')).toEqual(rows);
+    // The whole report is asked for, the first rows staying on screen meanwhile.
+    await vi.waitFor(() => expect(rowIds('atRisk')).toEqual(rows));
+    expect(calls.at(-1)).toEqual({ name: 'handoff.get', request: { orgId: SHIFT_ORG, since: '8h' } });
     expect(section('atRisk').querySelector('[data-more]')).toBeNull();
   });
 
