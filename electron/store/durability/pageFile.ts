@@ -15,20 +15,11 @@
  * microseconds; SQLite's own page cache keeps the hottest pages from even that.
  *
  * The first pages written since the last checkpoint are kept in memory instead (up to `memoryBytes`,
- * 32 MiB by default), only later ones in the scratch file: a poll's few hundred changed pages then cost
- * no disk write beyond the journal's, as when the database was held in memory, and a checkpoint frees
- * them (docs/storage.md "Memory").
+ * by default an eighth of the image, 32–128 MiB), only later ones in the scratch file: a poll's few
+ * hundred changed pages then cost no disk write beyond the journal's, as when the database was held in
+ * memory, and a checkpoint frees them (docs/storage.md "Memory").
  */
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  openSync,
-  readSync,
-  rmSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { close, closeSync, fstatSync, openSync, readSync, rm, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tempFile } from './files';
 
 /** An image a page file reads pages from: an open file descriptor and the bytes of it that count. */
@@ -39,6 +30,17 @@ export interface BaseImage {
 
 /** Pages written since the last checkpoint kept in memory by default, before the scratch file takes them. */
 export const MEMORY_BYTES = 32 * 1024 * 1024;
+/** The most kept in memory by default, for an image of 1 GiB or more. */
+export const MAX_MEMORY_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Memory for the pages written since the last checkpoint, by default: an eighth of the image, between
+ * MEMORY_BYTES and MAX_MEMORY_BYTES. A poll at 100k datasets changes ~5 MiB of pages (the sort indexes
+ * are many): with 32 MiB, the scratch file took them from the sixth poll after a checkpoint on, 3 MiB
+ * of disk writes a poll against a journal of 0.6 MiB.
+ */
+export const memoryBytesFor = (imageBytes: number): number =>
+  Math.min(MAX_MEMORY_BYTES, Math.max(MEMORY_BYTES, Math.floor(imageBytes / 8)));
 /** Memory pages are allocated this many at a time. */
 const MEMORY_CHUNK_PAGES = 256;
 
@@ -65,18 +67,20 @@ export class PageFile {
   private memory: Uint8Array[] = [];
   private readonly freeMemory: number[] = [];
   private memoryCount = 0;
-  private readonly memoryCapacity: number;
+  private memoryCapacity: number;
 
   private constructor(
+    private readonly dataDir: string,
     readonly pageSize: number,
     private base: BaseImage | null,
-    private readonly scratch: number,
+    private scratch: number,
     /** The scratch file's name while it still has one (Windows, or an unlink that failed). */
     private scratchName: string | null,
-    memoryBytes: number,
+    /** null: `memoryBytesFor` the image, again at each rebase. */
+    private readonly memoryBytes: number | null,
   ) {
-    this.memoryCapacity = Math.floor(memoryBytes / pageSize);
     this.size = base?.size ?? 0;
+    this.memoryCapacity = Math.floor((memoryBytes ?? memoryBytesFor(this.size)) / pageSize);
     this.baseEnd = this.size;
     this.smallestSinceMark = this.size;
   }
@@ -89,22 +93,12 @@ export class PageFile {
     dataDir: string,
     pageSize: number,
     base: BaseImage | null,
-    memoryBytes = MEMORY_BYTES,
+    memoryBytes: number | null = null,
   ): PageFile {
     if (!Number.isInteger(pageSize) || pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
       throw new Error(`a page file needs a power-of-two page size, not ${pageSize}`);
-    const name = tempFile(dataDir);
-    const fd = openSync(name, 'wx+', 0o600);
-    let kept: string | null = name;
-    if (process.platform !== 'win32') {
-      try {
-        unlinkSync(name);
-        kept = null;
-      } catch {
-        // Removed at close instead.
-      }
-    }
-    return new PageFile(pageSize, base, fd, kept, memoryBytes);
+    const { fd, name } = newScratch(dataDir);
+    return new PageFile(dataDir, pageSize, base, fd, name, memoryBytes);
   }
 
   /** Opens `file` read-only as a base image of its current size. */
@@ -210,20 +204,29 @@ export class PageFile {
   rebase(image: BaseImage, mark: number): void {
     const old = this.base;
     this.base = image;
+    if (this.memoryBytes === null)
+      this.memoryCapacity = Math.floor(memoryBytesFor(image.size) / this.pageSize);
     this.baseEnd = Math.min(image.size, this.smallestSinceMark);
     for (let page = 0; page < this.slots.length; page++)
       if (this.slots[page] !== 0 && this.writtenIn[page]! < mark) this.freeSlot(page);
-    if (this.freeSlots.length === this.slotCount) {
+    if (this.freeSlots.length === this.slotCount && this.slotCount > 0) {
+      // A new scratch file, the old one let go on the thread pool: after a first sync it holds most
+      // of the database, and emptying it (or closing it) frees its blocks in the call, 150 ms at
+      // 100k datasets on the event loop.
+      const fresh = newScratch(this.dataDir);
+      letGo(this.scratch, this.scratchName);
+      this.scratch = fresh.fd;
+      this.scratchName = fresh.name;
       this.freeSlots.length = 0;
       this.slotCount = 0;
-      ftruncateSync(this.scratch, 0);
     }
     if (this.freeMemory.length === this.memoryCount) {
       this.freeMemory.length = 0;
       this.memoryCount = 0;
       this.memory = [];
     }
-    if (old) closeSync(old.fd);
+    // The old image may be unlinked by now (a backup replaced): its last close frees it, likewise.
+    if (old) letGo(old.fd, null);
   }
 
   /** Pages held in the scratch file (for tests and the benchmark). */
@@ -313,4 +316,28 @@ function readFully(fd: number, into: Uint8Array, at: number, length: number, pos
 function writeFully(fd: number, from: Uint8Array, at: number, length: number, position: number): void {
   let done = 0;
   while (done < length) done += writeSync(fd, from, at + done, length - done, position + done);
+}
+
+/**
+ * A new scratch file in `dataDir`: unlinked at once where the platform allows (its `name` null), else
+ * removed at close or by the next start.
+ */
+function newScratch(dataDir: string): { fd: number; name: string | null } {
+  const name = tempFile(dataDir);
+  const fd = openSync(name, 'wx+', 0o600);
+  if (process.platform === 'win32') return { fd, name };
+  try {
+    unlinkSync(name);
+    return { fd, name: null };
+  } catch {
+    // Removed at close instead.
+    return { fd, name };
+  }
+}
+
+/** Closes `fd` (and removes `name`) on the thread pool; a failure only leaves a temp file for the next start. */
+function letGo(fd: number, name: string | null): void {
+  close(fd, () => {
+    if (name !== null) rm(name, { force: true }, () => {});
+  });
 }

@@ -3,12 +3,18 @@
  * would (written pages, the base image's pages, zeros past what was cut), whatever the order of writes,
  * cuts and checkpoints, and a checkpoint's image takes over the pages written before it.
  */
-import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type BaseImage, PageFile } from '../../../../electron/store/durability/pageFile';
+import {
+  type BaseImage,
+  MAX_MEMORY_BYTES,
+  MEMORY_BYTES,
+  PageFile,
+  memoryBytesFor,
+} from '../../../../electron/store/durability/pageFile';
 
 const PAGE = 512;
 let root: string;
@@ -179,4 +185,36 @@ it('any sequence of writes, cuts and checkpoints reads back as the same file kep
     ),
     { numRuns: 300 },
   );
+});
+
+it('keeps an eighth of its image in memory by default (32–128 MiB), and takes a new image’s measure at a checkpoint', () => {
+  expect(memoryBytesFor(0)).toBe(MEMORY_BYTES);
+  expect(memoryBytesFor(712 * 2 ** 20)).toBe(89 * 2 ** 20);
+  expect(memoryBytesFor(4 * 2 ** 30)).toBe(MAX_MEMORY_BYTES);
+  // Images of 10 MiB and 800 MiB (sparse: no disk taken), pages of 64 KiB: 512 of them are 32 MiB,
+  // 1600 are 100 MiB.
+  const big = 64 * 1024;
+  const sparse = (bytes: number): BaseImage => {
+    const path = join(root, `sparse-${images++}`);
+    const fd = openSync(path, 'w');
+    ftruncateSync(fd, bytes);
+    closeSync(fd);
+    return PageFile.openBase(path);
+  };
+  const page = filled(big, 9);
+  const writeAll = (file: PageFile, pages: number): void => {
+    for (let n = 0; n < pages; n++) file.write(page, 0, big, n * big);
+  };
+  const small = PageFile.create(root, big, sparse(10 * 2 ** 20));
+  opened.push(small);
+  writeAll(small, 600);
+  expect([small.memoryPages, small.scratchPages]).toEqual([512, 88]);
+  const large = PageFile.create(root, big, sparse(800 * 2 ** 20));
+  opened.push(large);
+  writeAll(large, 600);
+  expect([large.memoryPages, large.scratchPages]).toEqual([600, 0]);
+  // A checkpoint's image of 800 MiB: the small one's next pages go to memory too.
+  small.rebase(sparse(800 * 2 ** 20), small.markSnapshot());
+  writeAll(small, 600);
+  expect([small.memoryPages, small.scratchPages]).toEqual([600, 0]);
 });
