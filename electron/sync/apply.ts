@@ -6,7 +6,7 @@ import type { StatusTransition } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { DatasetRecord } from '../../shared/schemas';
 import { type StoredHealth, storedDatasetIds, storedHealth } from '../query/storedHealth';
-import { deleteDataset, pruneTasks, writeDataset } from '../store/tables/datasetWriter';
+import { deleteDataset, pruneTasksAfter, writeDataset } from '../store/tables/datasetWriter';
 import { DeferredIndexes } from '../store/tables/deferredIndexes';
 import { DEFAULT_INCIDENT_GAP_MS, refreshScope, refreshSteps } from '../store/schema/incidents';
 import { ensureOrg, markOrgSynced } from '../store/tables/orgs';
@@ -18,6 +18,8 @@ import { inSlices, stepsInSlices } from './slices';
 
 /** Records from which a first sync builds the datasets' sort indexes at its end. */
 export const DEFER_INDEXES_FROM = 20_000;
+/** Tasks records looked at per slice when pruning those no delivery names any more. */
+const PRUNE_BATCH = 1000;
 
 export interface ApplyInput {
   orgId: string;
@@ -166,11 +168,14 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
       },
       input.signal,
     );
-    await slice(() => {
-      input.signal?.throwIfAborted();
-      pruneTasks(store, orgId);
-      markOrgSynced(store, orgId, input.now);
-    });
+    for (let after: string | null = ''; after !== null;) {
+      const from: string = after;
+      after = await slice(() => {
+        input.signal?.throwIfAborted();
+        return pruneTasksAfter(store, orgId, from, PRUNE_BATCH);
+      });
+    }
+    await slice(() => markOrgSynced(store, orgId, input.now));
     // Only the datasets written or removed can have changed trouble; in slices of their own (a first sync
     // of a 100k org groups 10k failures).
     await stepsInSlices(

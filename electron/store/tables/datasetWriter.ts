@@ -283,13 +283,31 @@ export function hasDelivery(store: Store, orgId: string, deliveryId: string): bo
 /** Drops tasks of deliveries no dataset of the org retains any more (docs/architecture.md#retention). */
 export function pruneTasks(store: Store, orgId: string): number {
   // One index probe per stored tasks record (far fewer than events).
-  return store.run(
-    `DELETE FROM delivery_tasks WHERE org_id = ?1
-       AND NOT EXISTS (SELECT 1 FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
-                       WHERE e.delivery_id = delivery_tasks.delivery_id AND d.org_id = ?1)
-       AND NOT EXISTS (SELECT 1 FROM datasets WHERE org_id = ?1 AND delivery_id = delivery_tasks.delivery_id)`,
-    [orgId],
+  return store.run(`DELETE FROM delivery_tasks WHERE org_id = ?1 AND ${ORPHANED_TASKS}`, [orgId]);
+}
+
+/** A tasks record (of org ?1) whose delivery no event or dataset of the org names any more. */
+const ORPHANED_TASKS = `NOT EXISTS (SELECT 1 FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
+                   WHERE e.delivery_id = delivery_tasks.delivery_id AND d.org_id = ?1)
+  AND NOT EXISTS (SELECT 1 FROM datasets WHERE org_id = ?1 AND delivery_id = delivery_tasks.delivery_id)`;
+
+/**
+ * `pruneTasks` over the `count` tasks records after delivery `after` (in delivery id order); returns the
+ * last one looked at, or null when none was left. A sync prunes in such batches, the event loop free
+ * between them: the whole org's at once held it for 40 ms a poll at 100k datasets.
+ */
+export function pruneTasksAfter(store: Store, orgId: string, after: string, count: number): string | null {
+  const last = store.value<string>(
+    `SELECT max(delivery_id) FROM (SELECT delivery_id FROM delivery_tasks
+       WHERE org_id = ?1 AND delivery_id > ?2 ORDER BY delivery_id LIMIT ?3)`,
+    [orgId, after, count],
   );
+  if (last === null || last === undefined) return null;
+  store.run(
+    `DELETE FROM delivery_tasks WHERE org_id = ?1 AND delivery_id > ?2 AND delivery_id <= ?3 AND ${ORPHANED_TASKS}`,
+    [orgId, after, last],
+  );
+  return last;
 }
 
 /** Removes a dataset with its events (tasks of its deliveries go with the next `pruneTasks`). */

@@ -6,9 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportSnapshot } from '../../../../electron/query/exportSnapshot';
 import { createApiKey, recordKeyUse } from '../../../../electron/store/tables/apiKeys';
 import { Store } from '../../../../electron/store/database';
-import { writeDataset } from '../../../../electron/store/tables/datasetWriter';
+import {
+  pruneTasks,
+  pruneTasksAfter,
+  writeDataset,
+  writeTasks,
+} from '../../../../electron/store/tables/datasetWriter';
 import { ensureOrg } from '../../../../electron/store/tables/orgs';
-import { fixtureRecords } from '../../../helpers/fixtures';
+import { fixtureRecords, fixtureTasks } from '../../../helpers/fixtures';
 
 let store: Store;
 beforeEach(async () => {
@@ -156,5 +161,51 @@ describe('data revision', () => {
     expect(store.value('SELECT last_used_at FROM api_keys')).not.toBeNull();
     store.transaction(() => writeDataset(store, 'acme', fixtureRecords(1, 4, 'rev')[0]!, options));
     expect(store.dataRevision).not.toBe(before);
+  });
+});
+
+describe('pruning tasks records no delivery names any more', () => {
+  /** A store with 6 datasets, tasks for some of their deliveries and for deliveries none names. */
+  async function withTasks(): Promise<Store> {
+    const pruning = await Store.open({ dataDir: null });
+    ensureOrg(pruning, 'acme', new Date());
+    ensureOrg(pruning, 'other', new Date());
+    const records = fixtureRecords(6, 11, 'ds');
+    pruning.transaction(() => {
+      for (const record of records) writeDataset(pruning, 'acme', record, options);
+      const named = records
+        .flatMap((record) => record.deliveryEventList.map((event) => event.deliveryId!))
+        .slice(0, 7);
+      for (const deliveryId of named) writeTasks(pruning, 'acme', deliveryId, fixtureTasks(deliveryId, 'ds'));
+      for (const gone of ['a-gone', 'm-gone', 'z-gone', 'zz-gone'])
+        writeTasks(pruning, 'acme', gone, fixtureTasks(gone, 'ds'));
+      writeTasks(pruning, 'other', 'a-gone', fixtureTasks('a-gone', 'ds'));
+    });
+    return pruning;
+  }
+  const kept = (s: Store): string[] =>
+    s.column<string>('SELECT org_id || ":" || delivery_id FROM delivery_tasks ORDER BY 1');
+
+  it('in batches after a delivery id, as a sync prunes them, removes what one pass removes', async () => {
+    const whole = await withTasks();
+    const batched = await withTasks();
+    try {
+      const before = kept(whole);
+      pruneTasks(whole, 'acme');
+      expect(kept(whole)).toHaveLength(before.length - 4);
+      expect(kept(whole)).toContain('other:a-gone');
+      const looked: string[] = [];
+      for (let after: string | null = ''; after !== null;) {
+        after = pruneTasksAfter(batched, 'acme', after, 2);
+        if (after !== null) looked.push(after);
+      }
+      expect(kept(batched)).toEqual(kept(whole));
+      // Two at a time over 11 records: six batches, each ending where the next starts.
+      expect(looked).toHaveLength(6);
+      expect(looked.at(-1)).toBe('zz-gone');
+    } finally {
+      await whole.close();
+      await batched.close();
+    }
   });
 });

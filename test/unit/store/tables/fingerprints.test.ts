@@ -1,4 +1,4 @@
-/** The sync's fingerprints: every stored dataset's, or the given ones', read in batches of 1000. */
+/** The sync's fingerprints: every stored dataset's, or the given ones', read in batches of 1000, the event loop free between them. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../../electron/store/database';
 import { writeDataset } from '../../../../electron/store/tables/datasetWriter';
@@ -48,5 +48,13 @@ describe('fingerprints', () => {
     expect(hashes.get(ids[0]!)).toBeNull();
     expect(hashes.get(ids[1499]!)).toBe(`hash-${ids[1499]}`);
     expect(await remoteHashesOf(store, 'acme', [])).toEqual(new Map());
+  });
+
+  it('gives the event loop a turn between batches of the given datasets (a poll reads thousands)', async () => {
+    const ids = putDatasets('acme', 1500);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const turnedBeforeTheEnd = await remoteHashesOf(store, 'acme', ids).then(() => turned);
+    expect(turnedBeforeTheEnd).toBe(true);
   });
 });
