@@ -4,6 +4,7 @@
  * engine's part of a view's first content, and work the engine's memory must hold (docs/architecture.md#performance-budgets).
  */
 import { LOCAL_PATHS } from '../electron/api/localRoutes';
+import { HANDOFF_FIRST_ROWS } from '../shared/handoff';
 import { DEFAULT_HANDOFF_SINCE } from '../shared/handoffOptions';
 import { DEFAULT_STATS_DAYS, DEFAULT_STATS_GROUP_BY } from '../shared/reliability';
 import { DEFAULT_UPCOMING_HOURS } from '../shared/upcoming';
@@ -22,7 +23,11 @@ export const VIEW_CALLS: readonly ViewCall[] = [
     name: 'Reliability',
     path: `${LOCAL_PATHS.stats}?groupBy=${DEFAULT_STATS_GROUP_BY}&days=${DEFAULT_STATS_DAYS}`,
   },
-  { name: 'Handoff', path: `${LOCAL_PATHS.handoff}?since=${DEFAULT_HANDOFF_SINCE}` },
+  // The first rows of each section, as the window asks for them.
+  {
+    name: 'Handoff',
+    path: `${LOCAL_PATHS.handoff}?since=${DEFAULT_HANDOFF_SINCE}&rows=${HANDOFF_FIRST_ROWS}`,
+  },
 ];
 
 export interface ViewAnswer {

@@ -11,6 +11,9 @@ import type { UpcomingDeadline } from './upcoming';
 /** How far ahead the handoff lists at-risk deadlines. */
 export const HANDOFF_AT_RISK_HOURS = 8;
 
+/** Rows of each section the window draws (and asks for) first; "Show all" the rest. */
+export const HANDOFF_FIRST_ROWS = 100;
+
 /** Who a line is about. */
 export interface HandoffDataset {
   datasetId: string;

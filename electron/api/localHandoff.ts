@@ -12,7 +12,14 @@ import { parseHandoffSince } from '../../shared/handoffSince';
 import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
 import { ApiError, quote } from './errors';
-import { Acknowledgement, FORMAT_RULE, LOCAL_ERRORS, type LocalAnswer, SINCE_RULE } from './localSchemas';
+import {
+  Acknowledgement,
+  FORMAT_RULE,
+  LOCAL_ERRORS,
+  type LocalAnswer,
+  ROWS_RULE,
+  SINCE_RULE,
+} from './localSchemas';
 import { Deadline } from './localUpcoming';
 import { clockFreeTag, notModified, orgOf } from './versioning';
 
@@ -155,6 +162,7 @@ const HandoffBody = Type.Object({
 const HandoffQuery = Type.Object({
   since: Type.Optional(Type.String({ maxLength: 100, description: SINCE_RULE })),
   format: Type.Optional(Type.String({ maxLength: 10, description: FORMAT_RULE })),
+  rows: Type.Optional(Type.String({ maxLength: 20, description: ROWS_RULE })),
 });
 
 // The response schema says exactly what the engine's type says (a compile error otherwise).
@@ -168,6 +176,14 @@ function sinceOf(value: string | undefined, now: Date): Date {
     // The message quotes the value (shortened there) and names the accepted forms.
     throw new ApiError('INVALID_ARGUMENT', `since: ${(error as Error).message}`, 'since');
   }
+}
+
+function rowsOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const rows = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(rows) || rows < 1 || rows > 100_000)
+    throw new ApiError('INVALID_ARGUMENT', `rows '${quote(value)}': ${ROWS_RULE}`, 'rows');
+  return rows;
 }
 
 function formatOf(value: string | undefined): 'json' | 'md' {
@@ -198,13 +214,13 @@ export function registerHandoffRoute(
           ...LOCAL_ERRORS,
         },
         summary: "The org's shift handoff since a time",
-        description: `Since \`since\` (default ${DEFAULT_HANDOFF_HOURS} h ago) up to now: newly FAILED datasets with cause, acknowledgement and notes; recovered; still failing; MISSING; overdue (unverified); snoozed; at-risk deadlines of the next ${HANDOFF_AT_RISK_HOURS} h; sync outages. \`format=md\` answers the same report as Markdown, as the window's "Copy as Markdown" and the CLI's \`handoff\` print it.`,
+        description: `Since \`since\` (default ${DEFAULT_HANDOFF_HOURS} h ago) up to now: newly FAILED datasets with cause, acknowledgement and notes; recovered; still failing; MISSING; overdue (unverified); snoozed; at-risk deadlines of the next ${HANDOFF_AT_RISK_HOURS} h; sync outages. \`format=md\` answers the same report as Markdown, as the window's "Copy as Markdown" and the CLI's \`handoff\` print it. \`rows\` lists only the first rows of each section, as the window asks for them.`,
       },
     },
     async (request, reply) => {
       const format = formatOf(request.query.format);
       const since = sinceOf(request.query.since, knowledge.now());
-      const report = await knowledge.handoff(orgOf(request), since);
+      const report = await knowledge.handoff(orgOf(request), since, rowsOf(request.query.rows));
       // A relative `since`, when it was made and the at-risk horizon move with the clock; the report's
       // contents are the answer, in either format.
       if (format === 'json') return answer(request, reply, report, HANDOFF_CLOCK_FIELDS);

@@ -288,6 +288,8 @@ export const KEY_RULE =
 
 export const SINCE_RULE = `since must be given once: ${SINCE_FORMS}, not in the future, a duration at most ${MAX_SINCE_DAYS} days and a time in years 0000–9999 (default ${DEFAULT_HANDOFF_HOURS}h)`;
 export const FORMAT_RULE = 'format must be given once: json or md (default json)';
+export const ROWS_RULE =
+  'rows must be given once: a whole number from 1 to 100000 (each section lists only its first rows; the summary still counts all)';
 
 /** What each parameter accepts, for 400 messages. */
 export const LOCAL_PARAMETER_RULES: Record<string, string> = {
@@ -303,6 +305,7 @@ export const LOCAL_PARAMETER_RULES: Record<string, string> = {
   key: KEY_RULE,
   since: SINCE_RULE,
   format: FORMAT_RULE,
+  rows: ROWS_RULE,
 };
 
 /** A flag's value; `fallback` when absent (the schema has already refused anything but true/false/1/0). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnCallKnowledge } from '../../../electron/knowledge/service';
-import { type HandoffReport } from '../../../shared/handoff';
+import { type HandoffReport, handoffFirstRows } from '../../../shared/handoff';
 import { handoffMarkdown } from '../../../shared/handoffMarkdown';
 import { SHIFT_END, SHIFT_ORG, SHIFT_START, playShift } from '../../helpers/handoffShift';
 import { type LocalFixture, localFixture } from '../../helpers/localApi';
@@ -83,6 +83,24 @@ describe('GET /local/v1/handoff', () => {
     );
   });
 
+  it('lists only the first rows of each section with rows=N, the summary counting all', async () => {
+    expect(await report('/local/v1/handoff?rows=1')).toEqual(handoffFirstRows(expected, 1));
+    expect((await report('/local/v1/handoff?rows=1')).newlyFailed).toHaveLength(1);
+    expect(await report('/local/v1/handoff?rows=100000')).toEqual(expected);
+  });
+
+  it.each(['0', '1.5', '-1', 'all', '100001', '', '1&rows=2'])(
+    'refuses rows=%s with 400 naming rows',
+    async (value) => {
+      const answer = await fixture.get(`/local/v1/handoff?rows=${value}`);
+      expect(answer.status, answer.body).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'rows' });
+      expect((answer.json() as { message: string }).message).toContain(
+        'rows must be given once: a whole number from 1 to 100000',
+      );
+    },
+  );
+
   it('repeats its ETag for a relative since as the clock moves while the report is the same', async () => {
     const first = await fixture.get('/local/v1/handoff?since=8h');
     const markdown = await fixture.get('/local/v1/handoff?since=8h&format=md');
@@ -128,6 +146,7 @@ describe('GET /local/v1/handoff', () => {
     expect(paths['/local/v1/handoff']?.get?.parameters?.map((parameter) => parameter.name)).toEqual([
       'since',
       'format',
+      'rows',
     ]);
   });
 });

@@ -4,7 +4,7 @@
  * snoozed, say), so a row is its section and its dataset.
  */
 import { type InjectionKey, type Ref, ref } from 'vue';
-import { type HandoffReport, atRiskByDataset } from '../../../../shared/handoff';
+import { HANDOFF_FIRST_ROWS, type HandoffReport, atRiskByDataset } from '../../../../shared/handoff';
 
 /** The report's sections that list datasets, in the order the view (and the Markdown) shows them. */
 export const DATASET_SECTIONS = [
@@ -35,7 +35,7 @@ export function sectionDatasets(report: HandoffReport, section: DatasetSection):
 }
 
 /** Rows drawn per section at first; "Show all" draws the rest (at 10k a section may hold thousands). */
-export const FIRST_ROWS = 100;
+export const FIRST_ROWS = HANDOFF_FIRST_ROWS;
 
 /**
  * Every drawn row, top to bottom (`limit`: how many of a section are drawn). The index keeps two rows of
