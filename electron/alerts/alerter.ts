@@ -158,7 +158,6 @@ export class Alerter {
     const { store } = this.options;
     const first = await store.whenIdle(() => {
       const ctx = this.context();
-      const states = this.options.sync.states();
       const held = releaseHeld(ctx);
       // Released before the cycle's own: a cause out of its cool-down says "N more" now, and the
       // cycle's new failures of it wait for the next window.
@@ -175,7 +174,7 @@ export class Alerter {
       // The summary rule over the whole evaluation: releases and new failures together.
       const made = announceFailures(ctx, drafts);
       if (recovered) made.push(recovered);
-      return { ctx, states, made, remembered: remembered || made.length > 0 };
+      return { made, remembered: remembered || made.length > 0 };
     });
     if (first.remembered) await this.saveDecisions();
     this.emit(first.made);
@@ -183,13 +182,14 @@ export class Alerter {
     // and shown: together they held the engine for 60–80 ms after a poll at 100k datasets
     // (docs/decisions.md "What a commit sets off, at 100k").
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const { ctx, states } = first;
-    const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
-    const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
-    const then = await store.whenIdle(() => [
-      ...decideReminders(ctx, orgIds),
-      ...this.contact.decide(ctx, states, justSynced),
-    ]);
+    // Settings, the clock and the sources as they are now: a long commit may have come in between.
+    const then = await store.whenIdle(() => {
+      const ctx = this.context();
+      const states = this.options.sync.states();
+      const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
+      const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
+      return [...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states, justSynced)];
+    });
     if (then.length > 0) await this.saveDecisions();
     this.emit(then);
     await new Promise<void>((resolve) => setImmediate(resolve));

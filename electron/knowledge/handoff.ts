@@ -20,7 +20,7 @@ import {
 } from '../../shared/handoff';
 import type { SnoozeView } from '../../shared/views';
 import type { OverdueSummary, UpcomingDeadline } from '../../shared/upcoming';
-import { listIncidents } from '../query/incidents';
+import { type DatasetNames, listIncidents } from '../query/incidents';
 import {
   type HistoryRecovery,
   readHandoffWindow,
@@ -277,23 +277,29 @@ export function readStoredFacts(
 }
 
 /**
- * The troubles of `report` (assembled from incidents read without details) given their names, from the
- * org's history, and their messages (a failed cause's first failed task's, from `messages`): done for
- * the first rows the window shows, where reading them for every trouble took most of a 100k handoff.
+ * The troubles of `report` (assembled from incidents read without details) given their names and
+ * messages (a failed cause's first failed task's), as the store holds them: done for the first rows
+ * the window shows, where reading them for every trouble took most of a 100k handoff.
  */
 export function withTroubleDetails(
   report: HandoffReport,
-  facts: (datasetId: string) => DatasetFacts | undefined,
+  names: ReadonlyMap<string, DatasetNames>,
   messages: ReadonlyMap<string, string>,
 ): HandoffReport {
-  const detailed = (trouble: HandoffTrouble): HandoffTrouble => ({
-    ...trouble,
-    ...namesOf(trouble.datasetId, facts(trouble.datasetId)),
-    message:
-      trouble.deliveryId !== null && parsedKind(trouble.causeId) === 'failed'
-        ? (messages.get(trouble.deliveryId) ?? null)
-        : null,
-  });
+  const detailed = (trouble: HandoffTrouble): HandoffTrouble => {
+    const named = names.get(trouble.datasetId);
+    return {
+      ...trouble,
+      datasetName: named?.datasetName ?? null,
+      supplierId: named?.supplierId ?? null,
+      supplierName: named?.supplierName ?? null,
+      dataProductName: named?.dataProductName ?? null,
+      message:
+        trouble.deliveryId !== null && parsedKind(trouble.causeId) === 'failed'
+          ? (messages.get(trouble.deliveryId) ?? null)
+          : null,
+    };
+  };
   return {
     ...report,
     newlyFailed: report.newlyFailed.map(detailed),

@@ -17,7 +17,7 @@ import type { DeadlineConfig } from '../../shared/schemas';
 import { HANDOFF_AT_RISK_HOURS, type HandoffReport, handoffFirstRows } from '../../shared/handoff';
 import { nextOccurrenceAfter } from '../../shared/deadlines';
 import type { Store } from '../store/database';
-import { failMessages } from '../query/incidents';
+import { datasetNames, failMessages } from '../query/incidents';
 import { habitsOf } from './habits';
 import { DeadlineClock } from './deadlineClock';
 import { assembleHandoff, readStoredFacts, withTroubleDetails } from './handoff';
@@ -171,11 +171,17 @@ export class OnCallKnowledge {
       });
       if (details) return report;
       const cut = handoffFirstRows(report, rows);
-      const deliveries = [...cut.newlyFailed, ...cut.stillFailing, ...cut.missing].flatMap(
-        ({ deliveryId }) => (deliveryId === null ? [] : [deliveryId]),
+      const troubles = [...cut.newlyFailed, ...cut.stillFailing, ...cut.missing];
+      const deliveries = troubles.flatMap(({ deliveryId }) => (deliveryId === null ? [] : [deliveryId]));
+      return withTroubleDetails(
+        cut,
+        datasetNames(
+          store,
+          orgId,
+          troubles.map(({ datasetId }) => datasetId),
+        ),
+        failMessages(store, orgId, deliveries),
       );
-      const messages = failMessages(store, orgId, deliveries);
-      return withTroubleDetails(cut, (datasetId) => history.facts(datasetId), messages);
     });
   }
 

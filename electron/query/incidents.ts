@@ -205,6 +205,38 @@ export function listIncidents(
   return incidentsOf(rows, acks).sort(compareIncidents);
 }
 
+/** Who a dataset is, as last synced. */
+export interface DatasetNames {
+  datasetName: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+  dataProductName: string | null;
+}
+
+/** The names of these datasets of the org (those not stored are absent), a seek each. */
+export function datasetNames(
+  store: Store,
+  orgId: string,
+  datasetIds: readonly string[],
+): Map<string, DatasetNames> {
+  const rows = store.all(
+    `SELECT d.dataset_id, d.name, d.supplier_id, d.supplier_name, d.data_product_name FROM json_each(?2) j
+     CROSS JOIN datasets d ON d.org_id = ?1 AND d.dataset_id = j.value`,
+    [orgId, JSON.stringify(datasetIds)],
+  );
+  return new Map(
+    rows.map((row) => [
+      String(row.dataset_id),
+      {
+        datasetName: text(row.name),
+        supplierId: text(row.supplier_id),
+        supplierName: text(row.supplier_name),
+        dataProductName: text(row.data_product_name),
+      },
+    ]),
+  );
+}
+
 /** The first failed task's message of each of these deliveries that has one stored, by delivery id. */
 export function failMessages(
   store: Store,

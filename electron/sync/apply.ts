@@ -168,12 +168,14 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
       },
       input.signal,
     );
-    for (let after: string | null = ''; after !== null;) {
-      const from: string = after;
-      after = await slice(() => {
+    for (let after: string | null = null; ;) {
+      const from: string | null = after;
+      const last: string | null = await slice((): string | null => {
         input.signal?.throwIfAborted();
         return pruneTasksAfter(store, orgId, from, PRUNE_BATCH);
       });
+      if (last === null) break;
+      after = last;
     }
     await slice(() => markOrgSynced(store, orgId, input.now));
     // Only the datasets written or removed can have changed trouble; in slices of their own (a first sync

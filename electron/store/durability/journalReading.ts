@@ -145,8 +145,8 @@ class FrameReader {
   private async read(from: number, size: number): Promise<Buffer> {
     const buffer = Buffer.allocUnsafe(size);
     const { bytesRead } = await this.handle.read(buffer, 0, size, from);
-    // The file was shorter than it said (it shrank meanwhile): only what was read counts.
-    if (bytesRead < size && bytesRead < RECORD_FRAME_BYTES) this.done = true;
+    // The file was shorter than it said (it shrank meanwhile): only the whole records read count.
+    if (bytesRead < size) this.done = true;
     return buffer.subarray(0, bytesRead);
   }
 }

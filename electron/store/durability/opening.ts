@@ -214,6 +214,8 @@ async function tryImage<T>(image: ImageToTry<T>): Promise<TryResult<T>> {
       return { status: 'unusable', problem: 'its journal was written with another page size' };
     }
     if (base) check = checkImageFile(sum, gen, base, sum ? worker(base.size) : null);
+    // Awaited after the replay: a failure meanwhile must not go unhandled.
+    check?.catch(() => {});
     try {
       pages = PageFile.create(dataDir, pageSize, base);
     } catch (error) {
@@ -234,9 +236,12 @@ async function tryImage<T>(image: ImageToTry<T>): Promise<TryResult<T>> {
   } finally {
     // The image's file stays open until its check is done with it.
     await check?.catch(() => {});
-    pages?.close();
-    if (base) closeSync(base.fd);
-    await Promise.all(workers.map((started) => started.close()));
+    try {
+      pages?.close();
+      if (base) closeSync(base.fd);
+    } finally {
+      await Promise.all(workers.map((started) => started.close()));
+    }
   }
 }
 

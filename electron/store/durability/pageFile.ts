@@ -19,7 +19,18 @@
  * hundred changed pages then cost no disk write beyond the journal's, as when the database was held in
  * memory, and a checkpoint frees them (docs/storage.md "Memory").
  */
-import { close, closeSync, fstatSync, openSync, readSync, rm, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  rm,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { tempFile } from './files';
 
 /** An image a page file reads pages from: an open file descriptor and the bytes of it that count. */
@@ -212,11 +223,18 @@ export class PageFile {
     if (this.freeSlots.length === this.slotCount && this.slotCount > 0) {
       // A new scratch file, the old one let go on the thread pool: after a first sync it holds most
       // of the database, and emptying it (or closing it) frees its blocks in the call, 150 ms at
-      // 100k datasets on the event loop.
-      const fresh = newScratch(this.dataDir);
-      letGo(this.scratch, this.scratchName);
-      this.scratch = fresh.fd;
-      this.scratchName = fresh.name;
+      // 100k datasets on the event loop. Where no new file can be made, the old one is emptied.
+      let fresh: { fd: number; name: string | null } | null = null;
+      try {
+        fresh = newScratch(this.dataDir);
+      } catch {
+        ftruncateSync(this.scratch, 0);
+      }
+      if (fresh) {
+        letGo(this.scratch, this.scratchName);
+        this.scratch = fresh.fd;
+        this.scratchName = fresh.name;
+      }
       this.freeSlots.length = 0;
       this.slotCount = 0;
     }

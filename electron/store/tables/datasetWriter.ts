@@ -292,19 +292,26 @@ const ORPHANED_TASKS = `NOT EXISTS (SELECT 1 FROM events e CROSS JOIN datasets d
   AND NOT EXISTS (SELECT 1 FROM datasets WHERE org_id = ?1 AND delivery_id = delivery_tasks.delivery_id)`;
 
 /**
- * `pruneTasks` over the `count` tasks records after delivery `after` (in delivery id order); returns the
- * last one looked at, or null when none was left. A sync prunes in such batches, the event loop free
- * between them: the whole org's at once held it for 40 ms a poll at 100k datasets.
+ * `pruneTasks` over the `count` tasks records after delivery `after` (null: from the first), in
+ * delivery id order; returns the last one looked at, or null when none was left. A sync prunes in such
+ * batches, the event loop free between them: the whole org's at once held it for 40 ms a poll at 100k
+ * datasets.
  */
-export function pruneTasksAfter(store: Store, orgId: string, after: string, count: number): string | null {
+export function pruneTasksAfter(
+  store: Store,
+  orgId: string,
+  after: string | null,
+  count: number,
+): string | null {
+  const from = `(?2 IS NULL OR delivery_id > ?2)`;
   const last = store.value<string>(
     `SELECT max(delivery_id) FROM (SELECT delivery_id FROM delivery_tasks
-       WHERE org_id = ?1 AND delivery_id > ?2 ORDER BY delivery_id LIMIT ?3)`,
+       WHERE org_id = ?1 AND ${from} ORDER BY delivery_id LIMIT ?3)`,
     [orgId, after, count],
   );
   if (last === null || last === undefined) return null;
   store.run(
-    `DELETE FROM delivery_tasks WHERE org_id = ?1 AND delivery_id > ?2 AND delivery_id <= ?3 AND ${ORPHANED_TASKS}`,
+    `DELETE FROM delivery_tasks WHERE org_id = ?1 AND ${from} AND delivery_id <= ?3 AND ${ORPHANED_TASKS}`,
     [orgId, after, last],
   );
   return last;

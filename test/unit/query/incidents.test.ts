@@ -7,7 +7,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetRecord } from '../../../shared/schemas';
 import { STAGES, type Stage } from '../../../shared/status';
-import { failMessages, failingCount, failurePlaces, listIncidents } from '../../../electron/query/incidents';
+import {
+  datasetNames,
+  failMessages,
+  failingCount,
+  failurePlaces,
+  listIncidents,
+} from '../../../electron/query/incidents';
 import { plannedQueries } from '../../helpers/queryPlans';
 import { DEFAULT_INCIDENT_GAP_MS, refreshIncidents } from '../../../electron/store/schema/incidents';
 import { Store } from '../../../electron/store/database';
@@ -253,6 +259,20 @@ describe('incidents by cause', () => {
       Object.fromEntries(failed.filter((d) => d.message !== null).map((d) => [d.deliveryId, d.message])),
     );
     expect(messages.size).toBeGreaterThan(0);
+
+    const everyDataset = full.flatMap((incident) => incident.datasets);
+    const ids = everyDataset.map((dataset) => dataset.datasetId);
+    const [namesQuery] = plannedQueries(store, () => datasetNames(store, ORG, ids));
+    expect(namesQuery!.plan).toMatch(/SEARCH d USING INDEX \S+ \(org_id=\? AND dataset_id=\?\)$/);
+    const names = datasetNames(store, ORG, [...ids, 'not-stored']);
+    expect(names.size).toBe(new Set(ids).size);
+    for (const dataset of everyDataset)
+      expect(names.get(dataset.datasetId)).toEqual({
+        datasetName: dataset.datasetName,
+        supplierId: dataset.supplierId,
+        supplierName: dataset.supplierName,
+        dataProductName: dataset.dataProductName,
+      });
   });
 
   it('places FAILED failures in their live incidents as the list does, a seek each (what the alerts name)', () => {

@@ -12,6 +12,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
@@ -216,6 +217,38 @@ describe('a damaged journal', () =>
       expect(reopened.value("SELECT count(*) FROM big WHERE payload LIKE 'before %'")).toBe(40);
     });
   }));
+
+describe('a journal that shrinks while it is read', () => {
+  it('gives the whole records still there and stops, whatever size it had when listed', async () => {
+    const dir = join(root, 'data');
+    const store = await open(dir);
+    for (let n = 0; n < 30; n++) {
+      note(store, `note ${n} `.repeat(300));
+      await store.flush();
+    }
+    const [journal] = journalFiles(dir);
+    const listedSize = statSync(journal!).size;
+    const header = decodeHeader(readFileSync(journal!).subarray(0, HEADER_BYTES));
+    if ('problem' in header) throw new Error(header.problem);
+    const read = async (size: number): Promise<number[]> => {
+      const handle = await openFile(journal!, 'r');
+      try {
+        const ends: number[] = [];
+        for await (const record of readRecords(handle, header, size)) ends.push(record.end);
+        return ends;
+      } finally {
+        await handle.close();
+      }
+    };
+    const all = await read(listedSize);
+    expect(all.length).toBeGreaterThan(20);
+    // Cut in the middle of the 20th record, more than a frame's header of it left.
+    const cutAt = all[18]! + Math.floor((all[19]! - all[18]!) / 2);
+    expect(cutAt - all[18]!).toBeGreaterThan(8);
+    truncateSync(journal!, cutAt);
+    expect(await read(listedSize)).toEqual(all.slice(0, 19));
+  });
+});
 
 describe('files that belong elsewhere', () => {
   it("another folder's journal is never replayed here", async () => {

@@ -177,7 +177,8 @@ describe('pruning tasks records no delivery names any more', () => {
         .flatMap((record) => record.deliveryEventList.map((event) => event.deliveryId!))
         .slice(0, 7);
       for (const deliveryId of named) writeTasks(pruning, 'acme', deliveryId, fixtureTasks(deliveryId, 'ds'));
-      for (const gone of ['a-gone', 'm-gone', 'z-gone', 'zz-gone'])
+      // An empty delivery id sorts first: pruned like any other.
+      for (const gone of ['', 'a-gone', 'm-gone', 'z-gone', 'zz-gone'])
         writeTasks(pruning, 'acme', gone, fixtureTasks(gone, 'ds'));
       writeTasks(pruning, 'other', 'a-gone', fixtureTasks('a-gone', 'ds'));
     });
@@ -192,15 +193,16 @@ describe('pruning tasks records no delivery names any more', () => {
     try {
       const before = kept(whole);
       pruneTasks(whole, 'acme');
-      expect(kept(whole)).toHaveLength(before.length - 4);
+      expect(kept(whole)).toHaveLength(before.length - 5);
       expect(kept(whole)).toContain('other:a-gone');
       const looked: string[] = [];
-      for (let after: string | null = ''; after !== null;) {
-        after = pruneTasksAfter(batched, 'acme', after, 2);
-        if (after !== null) looked.push(after);
+      for (let after: string | null = null; ;) {
+        const last = pruneTasksAfter(batched, 'acme', after, 2);
+        if (last === null) break;
+        looked.push((after = last));
       }
       expect(kept(batched)).toEqual(kept(whole));
-      // Two at a time over 11 records: six batches, each ending where the next starts.
+      // Two at a time over 12 records: six batches, each ending where the next starts.
       expect(looked).toHaveLength(6);
       expect(looked.at(-1)).toBe('zz-gone');
     } finally {
