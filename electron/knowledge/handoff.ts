@@ -6,7 +6,7 @@
  * overdue and at-risk answers. Reading (`readHandoffFacts`) is apart from deciding
  * (`assembleHandoff`, pure), so the rules are tested on constructed facts as well as on a real store.
  */
-import { type CauseDataset, type Incident, parseCauseId } from '../../shared/causes';
+import type { CauseDataset, Incident } from '../../shared/causes';
 import {
   HANDOFF_AT_RISK_HOURS,
   atRiskByDataset,
@@ -20,7 +20,7 @@ import {
 } from '../../shared/handoff';
 import type { SnoozeView } from '../../shared/views';
 import type { OverdueSummary, UpcomingDeadline } from '../../shared/upcoming';
-import { type DatasetNames, listIncidents } from '../query/incidents';
+import { type DatasetNames, listIncidents, parsedCause } from '../query/incidents';
 import {
   type HistoryRecovery,
   readHandoffWindow,
@@ -295,7 +295,7 @@ export function withTroubleDetails(
       supplierName: named?.supplierName ?? null,
       dataProductName: named?.dataProductName ?? null,
       message:
-        trouble.deliveryId !== null && parsedKind(trouble.causeId) === 'failed'
+        trouble.deliveryId !== null && parsedCause(trouble.causeId).kind === 'failed'
           ? (messages.get(trouble.deliveryId) ?? null)
           : null,
     };
@@ -306,12 +306,4 @@ export function withTroubleDetails(
     stillFailing: report.stillFailing.map(detailed),
     missing: report.missing.map(detailed),
   };
-}
-
-function parsedKind(causeId: string): string {
-  try {
-    return parseCauseId(causeId).kind;
-  } catch {
-    return 'unknown';
-  }
 }

@@ -114,7 +114,8 @@ function datasetOf(row: Row, kind: Incident['kind'], acks: Map<string, Acknowled
   };
 }
 
-function parsedCause(causeId: string): ParsedCause {
+/** A stored cause id's parts; one this version cannot read is `unknown`. */
+export function parsedCause(causeId: string): ParsedCause {
   try {
     return parseCauseId(causeId);
   } catch {
