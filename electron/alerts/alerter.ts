@@ -32,6 +32,7 @@ import type { CycleEvent, SourceState } from '../../shared/sync';
 import type { Store } from '../store/database';
 import type { AlertsContext } from './context';
 import { ContactWatch } from './contact';
+import { readCandidates, stillCurrent } from './candidates';
 import { announceFailures, decideCycle, releaseBatched, releaseHeld } from './failures';
 import { decideReminders } from './reminders';
 import { NO_OVERDUE, type TrayOverdue, type TrayState, computeTrayState } from './trayState';
@@ -43,6 +44,8 @@ export { COOL_DOWN_MS } from './coolDown';
 export const TICK_MS = 30_000;
 /** Source state changes (progress every page) are gathered for this long before the tray is redrawn. */
 const STATE_SETTLE_MS = 500;
+/** Lets the event loop run (timers, I/O, the API's requests) between two parts of an evaluation. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface AlertTimers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -156,8 +159,15 @@ export class Alerter {
 
   private async evaluate(event: CycleEvent | null): Promise<Announcement[]> {
     const { store } = this.options;
+    const cycle = event?.outcome === 'ok' ? event : null;
+    // The cycle's unannounced failures first, in a turn of their own (reading them was half of the
+    // decision's turn at 100k datasets); used below only if no data commit came in between.
+    const read = cycle ? await store.whenReadable(() => readCandidates(store, cycle.orgId)) : undefined;
+    if (read) await nextTurn();
     const first = await store.whenIdle(() => {
       const ctx = this.context();
+      // Checked before the releases, whose own commits change the revision but no candidate.
+      const candidates = stillCurrent(store, read);
       const held = releaseHeld(ctx);
       // Released before the cycle's own: a cause out of its cool-down says "N more" now, and the
       // cycle's new failures of it wait for the next window.
@@ -165,11 +175,11 @@ export class Alerter {
       let remembered = held.remembered || released.remembered;
       const drafts = [...held.drafts, ...released.drafts];
       let recovered: Announcement | null = null;
-      if (event?.outcome === 'ok') {
-        const cycle = decideCycle(ctx, event);
-        drafts.push(...cycle.drafts);
-        recovered = cycle.recovered;
-        remembered ||= cycle.remembered;
+      if (cycle) {
+        const decided = decideCycle(ctx, cycle, candidates);
+        drafts.push(...decided.drafts);
+        recovered = decided.recovered;
+        remembered ||= decided.remembered;
       }
       // The summary rule over the whole evaluation: releases and new failures together.
       const made = announceFailures(ctx, drafts);
@@ -181,7 +191,7 @@ export class Alerter {
     // Reminders and source contact in a turn of their own, once the cycle's announcements are made
     // and shown: together they held the engine for 60–80 ms after a poll at 100k datasets
     // (docs/decisions.md "What a commit sets off, at 100k").
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     // Settings, the clock and the sources as they are now: a long commit may have come in between.
     const then = await store.whenIdle(() => {
       const ctx = this.context();
@@ -192,7 +202,7 @@ export class Alerter {
     });
     if (then.length > 0) await this.saveDecisions();
     this.emit(then);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     await this.refreshNow();
     return [...first.made, ...then];
   }

@@ -24,6 +24,7 @@ import { openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
 import { datasetName } from '../query/dataset';
 import { failingCount } from '../query/incidents';
+import type { Candidates } from './candidates';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { triageTarget, withCauses } from './causes';
 import { CauseClock } from './coolDown';
@@ -118,10 +119,12 @@ const plain = (failure: CausedFailure): FailedDataset => ({
 export function decideCycle(
   ctx: AlertsContext,
   event: CycleEvent,
+  /** The org's unannounced failures if read already with nothing committed since (`readCandidates`). */
+  read?: Candidates,
 ): { drafts: Draft[]; recovered: Announcement | null; remembered: boolean } {
   const { store, now } = ctx;
   const snoozed = snoozedIds(ctx, event.orgId);
-  const candidates = unannouncedFailures(store, event.orgId);
+  const candidates = read?.failures ?? unannouncedFailures(store, event.orgId);
   const silenced = candidates.filter((dataset) => snoozed.has(dataset.datasetId));
   const awake = candidates.filter((dataset) => !snoozed.has(dataset.datasetId));
   remember(store, silenced, 'snoozed', now);

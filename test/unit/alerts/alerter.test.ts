@@ -137,6 +137,47 @@ describe('newly FAILED', () => {
   });
 });
 
+describe('the turns of an evaluation', () => {
+  /** Counts the reads of the org's unannounced failures (store/tables/announcements.ts). */
+  function countCandidateReads(store: Store): { reads: number } {
+    const counter = { reads: 0 };
+    const all = store.all.bind(store);
+    store.all = (sql, params) => {
+      if (sql.includes('NOT EXISTS (SELECT 1 FROM announced_deliveries')) counter.reads += 1;
+      return all(sql, params);
+    };
+    return counter;
+  }
+
+  it('reads the candidates in a turn of their own, and decides on them when nothing was committed since', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store);
+    putDataset(store, 1, 'FAILED', 'dlv-1');
+    const counter = countCandidateReads(store);
+    let between = false;
+    const evaluation = bench.cycle();
+    // Runs once the candidates are read: before the decision only if the read had a turn of its own.
+    setImmediate(() => (between = bench.heard.length === 0 && counter.reads === 1));
+    expect((await evaluation).map((a) => a.title)).toEqual(['FAILED: Dataset 1']);
+    expect(between).toBe(true);
+    expect(counter.reads).toBe(1);
+  });
+
+  it('announces, in the same evaluation and once, a failure committed between reading the candidates and deciding', async () => {
+    const store = await memoryStore();
+    const bench = alertsBench(store);
+    putDataset(store, 1, 'FAILED', 'dlv-1');
+    const counter = countCandidateReads(store);
+    const evaluation = bench.cycle();
+    setImmediate(() => putDataset(store, 2, 'FAILED', 'dlv-2', { shortCode: 'E_OTHER' }));
+    expect((await evaluation).map((a) => a.title).sort()).toEqual(['FAILED: Dataset 1', 'FAILED: Dataset 2']);
+    // Read again: the commit came after the first read.
+    expect(counter.reads).toBe(2);
+    expect(await bench.cycle()).toEqual([]);
+    expect(bench.heard).toHaveLength(2);
+  });
+});
+
 describe('memory across restarts', () => {
   it('never announces a delivery again after a restart over the same data folder', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'dh-alerts-'));
