@@ -171,21 +171,20 @@ export class JournalWriter {
       creating ? 'w' : 'r+',
     );
     const handle = this.handle;
-    const batch = Buffer.concat(this.queue);
+    // Written as they are queued (one writev), not copied into one buffer first: at 100k datasets a
+    // poll's records are several MiB, and the copy doubled them in memory and took 20–30 ms.
     const records = this.queue;
+    const total = records.reduce((sum, record) => sum + record.length, 0);
     this.queue = [];
     this.queuedBytes = 0;
-    this.inFlight = batch.length;
+    this.inFlight = total;
     try {
       let written = 0;
-      while (written < batch.length) {
-        const { bytesWritten } = await handle.write(
-          batch,
-          written,
-          batch.length - written,
-          this.durable + written,
-        );
+      let rest: Buffer[] = records;
+      while (written < total) {
+        const { bytesWritten } = await handle.writev(rest, this.durable + written);
         written += bytesWritten;
+        rest = unwritten(rest, bytesWritten);
       }
       await handle.datasync();
       if (creating) {
@@ -199,12 +198,12 @@ export class JournalWriter {
       await handle.close().catch(() => {});
       this.handle = undefined;
       this.queue = [...records, ...this.queue];
-      this.queuedBytes += batch.length;
+      this.queuedBytes += total;
       throw error;
     } finally {
       this.inFlight = 0;
     }
-    this.durable += batch.length;
+    this.durable += total;
   }
 
   /** Stops appending; what is queued and not synced is dropped (sync first to keep it). */
@@ -214,4 +213,14 @@ export class JournalWriter {
     this.closed = true;
     await this.handle?.close();
   }
+}
+
+/** What is left of `buffers` once their first `bytes` are written (a short write: rare on a file). */
+function unwritten(buffers: Buffer[], bytes: number): Buffer[] {
+  let skip = bytes;
+  let first = 0;
+  while (first < buffers.length && skip >= buffers[first]!.length) skip -= buffers[first++]!.length;
+  const rest = buffers.slice(first);
+  if (skip > 0 && rest.length > 0) rest[0] = rest[0]!.subarray(skip);
+  return rest;
 }

@@ -536,6 +536,32 @@ describe('writing', () => {
     expect((await reopenedCopy()).value('SELECT count(*) FROM ballast')).toBe(40);
   });
 
+  it('short writes (a disk that takes 1,000 bytes a call): the journal goes on where each stopped', async () => {
+    let calls = 0;
+    const openJournal: OpenJournalFile = async (file, flags) => {
+      const handle = await openFile(file, flags);
+      // The records a sync writes, at most 1,000 bytes at a time: what a slow or odd disk may do.
+      const writev = async (buffers: NodeJS.ArrayBufferView[], position?: number) => {
+        calls += 1;
+        const first = Buffer.concat(buffers.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
+        const part = first.subarray(0, 1000);
+        const { bytesWritten } = await handle.write(part, 0, part.length, position);
+        return { bytesWritten, buffers };
+      };
+      return new Proxy(handle, {
+        get: (target, key) =>
+          key === 'writev' ? writev : (Reflect.get(target, key) as unknown as () => unknown),
+      });
+    };
+    const store = await open({ debounceMs: 5, openJournal });
+    for (let n = 0; n < 20; n++) addNote(store, `note ${n} ${'x'.repeat(300)}`);
+    await store.flush();
+    expect(calls).toBeGreaterThan(3);
+    expect((await reopenedNotes()).map((note) => note.split(' ').slice(0, 2).join(' '))).toEqual(
+      Array.from({ length: 20 }, (_, n) => `note ${n}`),
+    );
+  });
+
   it('a full disk (ENOSPC from /dev/full): reported, the store keeps working, nothing lost once there is room', async () => {
     let full = false;
     const openJournal: OpenJournalFile = (file, flags) =>
