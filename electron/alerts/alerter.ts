@@ -166,7 +166,8 @@ export class Alerter {
     if (read) await nextTurn();
     const first = await store.whenIdle(() => {
       const ctx = this.context();
-      // Checked before the releases, whose own commits change the revision but no candidate.
+      // Checked first, before anything below commits: only a data commit since the read can have
+      // changed them (the releases rewrite rows already remembered, as bookkeeping).
       const candidates = stillCurrent(store, read);
       const held = releaseHeld(ctx);
       // Released before the cycle's own: a cause out of its cool-down says "N more" now, and the

@@ -183,6 +183,8 @@ export class JournalWriter {
       let rest: Buffer[] = records;
       while (written < total) {
         const { bytesWritten } = await handle.writev(rest, this.durable + written);
+        // A disk that takes nothing and reports no error: retried later like any failed write.
+        if (bytesWritten === 0) throw new Error('the disk wrote none of the journal records');
         written += bytesWritten;
         rest = unwritten(rest, bytesWritten);
       }
@@ -216,7 +218,7 @@ export class JournalWriter {
 }
 
 /** What is left of `buffers` once their first `bytes` are written (a short write: rare on a file). */
-function unwritten(buffers: Buffer[], bytes: number): Buffer[] {
+export function unwritten(buffers: Buffer[], bytes: number): Buffer[] {
   let skip = bytes;
   let first = 0;
   while (first < buffers.length && skip >= buffers[first]!.length) skip -= buffers[first++]!.length;

@@ -31,6 +31,7 @@ import {
   encodeHeader,
 } from '../../../../electron/store/durability/journalFile';
 import { readRecords } from '../../../../electron/store/durability/journalReading';
+import { unwritten } from '../../../../electron/store/durability/journal';
 
 let root: string;
 let copies = 0;
@@ -247,6 +248,23 @@ describe('a journal that shrinks while it is read', () => {
     expect(cutAt - all[18]!).toBeGreaterThan(8);
     truncateSync(journal!, cutAt);
     expect(await read(listedSize)).toEqual(all.slice(0, 19));
+  });
+});
+
+describe('a short write of queued records', () => {
+  it('leaves exactly the bytes not yet written, in order, whatever the split (empty records too)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 20 }), { maxLength: 8 }), fc.nat(), (records, cut) => {
+        const buffers = records.map((record) => Buffer.from(record));
+        const all = Buffer.concat(buffers);
+        const written = all.length === 0 ? 0 : cut % (all.length + 1);
+        const rest = unwritten(buffers, written);
+        expect(Buffer.concat(rest)).toEqual(all.subarray(written));
+        // Whole records written are dropped, not kept empty; the records given are untouched.
+        expect(rest.length).toBeLessThanOrEqual(buffers.length);
+        expect(Buffer.concat(buffers)).toEqual(all);
+      }),
+    );
   });
 });
 

@@ -549,8 +549,11 @@ describe('writing', () => {
         return { bytesWritten, buffers };
       };
       return new Proxy(handle, {
-        get: (target, key) =>
-          key === 'writev' ? writev : (Reflect.get(target, key) as unknown as () => unknown),
+        get: (target, key) => {
+          if (key === 'writev') return writev;
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        },
       });
     };
     const store = await open({ debounceMs: 5, openJournal });
