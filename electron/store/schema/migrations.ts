@@ -9,6 +9,7 @@ import { DEFAULT_INCIDENT_GAP_HOURS, HOUR_MS, type IncidentSql, refreshIncidents
 import { unpackTasks } from './tasksBlob';
 import { SORT_INDEXES } from './sortKeys';
 import { LOOKUP_INDEXES } from './lookupIndexes';
+import { addFailedDeliveryColumn } from './failedDelivery';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -356,6 +357,8 @@ const incidentsOfStoredTroubles: Migration = (db) => {
     read.free();
     write.free();
   }
+  // Its grouping reads the failed delivery stored on the row, a later migration's column.
+  addFailedDeliveryColumn(db);
   const sql = incidentSql(db);
   for (const org of sql.all('SELECT id, created_at, last_synced_at FROM orgs')) {
     const orgId = String(org.id);
@@ -386,4 +389,5 @@ export const MIGRATIONS: readonly Migration[] = [
   INCIDENTS_SCHEMA,
   incidentsOfStoredTroubles,
   LOOKUP_INDEXES,
+  addFailedDeliveryColumn,
 ];

@@ -13,6 +13,7 @@ import { type FailureCause, firstFailure } from '../../../shared/causes';
 import type { Store } from '../database';
 import { packTasks } from '../schema/tasksBlob';
 import { sortKeyValues } from '../schema/sortKeys';
+import { newestFailedOf } from '../schema/failedDelivery';
 
 export { DEFAULT_DELIVERIES_PER_DATASET } from './retention';
 
@@ -99,8 +100,8 @@ const UPSERT_DATASET = `
 INSERT INTO datasets (org_id, dataset_id, legacy_dataset_id, name, cdu_id, cdu_name, data_product_id, data_product_name,
   owner_org_id, supplier_id, supplier_name, config_id, delivery_id, status, latest_ts, next_expected_ts,
   dataset_id_lower, name_lower, data_product_lower, supplier_id_lower, name_key,
-  k_status_asc, k_status_desc, k_ts_asc, k_ts_desc, remote_hash)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  k_status_asc, k_status_desc, k_ts_asc, k_ts_desc, remote_hash, failed_delivery)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (org_id, dataset_id) DO UPDATE SET
   legacy_dataset_id = excluded.legacy_dataset_id, name = excluded.name, cdu_id = excluded.cdu_id,
   cdu_name = excluded.cdu_name, data_product_id = excluded.data_product_id,
@@ -112,7 +113,16 @@ ON CONFLICT (org_id, dataset_id) DO UPDATE SET
   supplier_id_lower = excluded.supplier_id_lower, name_key = excluded.name_key,
   k_status_asc = excluded.k_status_asc, k_status_desc = excluded.k_status_desc,
   k_ts_asc = excluded.k_ts_asc, k_ts_desc = excluded.k_ts_desc, remote_hash = excluded.remote_hash
+-- failed_delivery is not taken from the new values: a stored dataset's comes from its events, once written.
 RETURNING pk`;
+
+/**
+ * A dataset's failed delivery from the events it now has (see failedDelivery.ts); the row is rewritten
+ * only when it changes (the FROM is evaluated once per statement).
+ */
+const REFRESH_FAILED_DELIVERY = `UPDATE datasets SET failed_delivery = now.failed
+  FROM (SELECT ${newestFailedOf('?1')} AS failed) AS now
+  WHERE pk = ?1 AND failed_delivery IS NOT now.failed`;
 
 /** Events are written this many to a statement: one statement per row costs more than its values. */
 const EVENTS_PER_STATEMENT = 32;
@@ -177,6 +187,7 @@ export function writeDataset(
       keys.k_ts_asc,
       keys.k_ts_desc,
       options.remoteHash ?? null,
+      options.isNew ? newestFailedOfNew(record.deliveryEventList, options.deliveriesPerDataset) : null,
     ]),
   );
   if (options.events === 'replace' && !options.isNew)
@@ -191,12 +202,46 @@ export function writeDataset(
     ? record.deliveryEventList.length
     : Number(store.value<number>('SELECT count(*) FROM events WHERE dataset_pk = ?', [pk]));
   if (count > options.deliveriesPerDataset) keepNewestEvents(store, pk, options.deliveriesPerDataset);
+  else if (!options.isNew) store.run(REFRESH_FAILED_DELIVERY, [pk]);
   return pk;
 }
 
 /** Retention: keeps the newest `limit` events of a dataset (an import trims once its checks are made). */
 export function keepNewestEvents(store: Store, datasetPk: number, limit: number): void {
   store.run(TRIM_EVENTS, [datasetPk, limit]);
+  store.run(REFRESH_FAILED_DELIVERY, [datasetPk]);
+}
+
+/**
+ * The failed delivery a new dataset's events give it, worked out before they are written (a first sync
+ * writes 100k datasets: no look back at each). As writeEvents stores them: a deliveryId listed again
+ * updates the first listing's row, which keeps its place among equals (its `seq`); events without one
+ * are rows of their own; then the newest `limit` are kept. A property test holds it to the SQL.
+ */
+export function newestFailedOfNew(events: readonly DeliveryEvent[], limit: number): string | null {
+  interface Row {
+    deliveryId: string | null;
+    status: string | null;
+    deadline: number;
+    delivered: number;
+    place: number;
+  }
+  const rows: Row[] = [];
+  const byDelivery = new Map<string, Row>();
+  events.forEach((event, index) => {
+    const values = {
+      status: event.status,
+      deadline: timeKey(event.deliveryDeadline),
+      delivered: timeKey(event.deliveredAt),
+    };
+    const had = event.deliveryId === null ? undefined : byDelivery.get(event.deliveryId);
+    if (had !== undefined) return void Object.assign(had, values);
+    const row = { deliveryId: event.deliveryId, ...values, place: index };
+    rows.push(row);
+    if (event.deliveryId !== null) byDelivery.set(event.deliveryId, row);
+  });
+  rows.sort((a, b) => b.deadline - a.deadline || b.delivered - a.delivered || a.place - b.place);
+  return rows.slice(0, limit).find((row) => row.status === 'FAILED')?.deliveryId ?? null;
 }
 
 function writeEvents(

@@ -96,10 +96,11 @@ describe('migrations', () => {
     await before.close();
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
-    // Before the incidents' two migrations and the lookup indexes after them.
+    // Before the incidents' two migrations, the lookup indexes and the stored failed delivery after them.
     old.exec(`DROP TABLE incident_failures; DROP TABLE incidents; DROP INDEX events_troubled;
       DROP INDEX timeline_handoff_changes; DROP INDEX timeline_handoff_notes; DROP INDEX events_failed;
-      ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 3};`);
+      DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
+      ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 4};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
@@ -115,8 +116,63 @@ describe('migrations', () => {
       },
     ]);
     // And the lookups read through their indexes again.
-    for (const name of ['timeline_handoff_changes', 'timeline_handoff_notes', 'events_failed'])
+    for (const name of [
+      'timeline_handoff_changes',
+      'timeline_handoff_notes',
+      'events_failed',
+      'datasets_failed',
+    ])
       expect(store.value(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?`, [name])).toBe(1);
+    // The failed delivery is stored on the row, from the events it had.
+    expect(store.value(`SELECT failed_delivery FROM datasets WHERE dataset_id = 'a'`)).toBe('a-1');
+    await store.close();
+  });
+
+  it('a database from before the stored failed delivery gets it from its events, and its index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dh-migrations-'));
+    dirs.push(dir);
+    const before = await Store.open({ dataDir: null });
+    const base = fixtureRecords(1, 3, 'f')[0]!;
+    const event = (deliveryId: string, status: string, day: number) => ({
+      ...base.deliveryEventList[0]!,
+      deliveryId,
+      status,
+      deliveryDeadline: `2026-11-2${day}T08:00:00.000Z`,
+      deliveredAt: null,
+    });
+    before.transaction(() => {
+      ensureOrg(before, 'acme', new Date('2026-11-21T00:00:00.000Z'));
+      // Failed on the 21st, healthy since: its newest FAILED event is still the 21st's.
+      const events = [event('f-3', 'HEALTHY', 3), event('f-2', 'FAILED', 2), event('f-1', 'FAILED', 1)];
+      const record = { ...base, datasetId: 'f', deliveryId: 'f-3', deliveryEventList: events };
+      writeDataset(before, 'acme', record, { events: 'replace', deliveriesPerDataset: 100 });
+      writeDataset(
+        before,
+        'acme',
+        { ...record, datasetId: 'g', deliveryEventList: [event('g-1', 'HEALTHY', 1)] },
+        {
+          events: 'replace',
+          deliveriesPerDataset: 100,
+        },
+      );
+    });
+    const image = before.db.export();
+    await before.close();
+    const SQL = await loadSqlJs();
+    const old = new SQL.Database(image);
+    old.exec(`DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
+      PRAGMA user_version = ${MIGRATIONS.length - 1};`);
+    writeFileSync(join(dir, 'health.sqlite'), old.export());
+    old.close();
+    const store = await Store.open({ dataDir: dir });
+    expect(store.value('PRAGMA user_version')).toBe(MIGRATIONS.length);
+    expect(store.all('SELECT dataset_id, failed_delivery FROM datasets ORDER BY dataset_id')).toEqual([
+      { dataset_id: 'f', failed_delivery: 'f-2' },
+      { dataset_id: 'g', failed_delivery: null },
+    ]);
+    expect(store.value(`SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'datasets_failed'`)).toBe(
+      1,
+    );
     await store.close();
   });
 

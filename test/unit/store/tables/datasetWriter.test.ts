@@ -144,8 +144,11 @@ describe('merging events', () => {
       i === 2 ? { ...event, status: event.status === 'FAILED' ? 'HEALTHY' : 'FAILED' } : event,
     );
     const again = changes();
+    const failedBefore = store.value('SELECT failed_delivery FROM datasets');
     store.transaction(() => writeDataset(store, 'acme', { ...record!, deliveryEventList: events }, merge));
-    expect(changes() - again).toBe(2);
+    // The dataset's row, the changed event, and the row again: that event's status moved its failed delivery.
+    expect(store.value('SELECT failed_delivery FROM datasets')).not.toBe(failedBefore);
+    expect(changes() - again).toBe(3);
     expect(store.value('SELECT status FROM events WHERE delivery_id = ?', [events[2]!.deliveryId])).toBe(
       events[2]!.status,
     );
