@@ -14,7 +14,7 @@ import tseslint from 'typescript-eslint';
 const LAYERS = [
   ['store'],
   ['query'],
-  ['sync', 'alerts', 'knowledge', 'demo'],
+  ['sync', 'alerts', 'knowledge', 'demo', 'team'],
   ['api', 'rpc', 'control'],
   ['engine'],
   ['cli', 'main'],

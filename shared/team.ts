@@ -1,0 +1,87 @@
+/**
+ * What an on-call team shares (docs/decisions.md "On call as a team: operations"): every
+ * acknowledgement, withdrawal and snooze is an **operation**, made once by its author, sent to the team
+ * server, and applied by every member. An operation is a fact: it is never changed or removed, and two
+ * members that have the same operations show the same state, in whatever order they came
+ * (electron/team/converge.ts).
+ *
+ * The wire format, checked where operations cross a trust boundary (a member's push, a server's pull).
+ */
+import Type, { type Static } from 'typebox';
+import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from './ackLimits';
+import { MAX_CAUSE_ID_LENGTH } from './causes';
+
+/** Time of an operation: a hybrid logical clock reading (electron/team/clock.ts), `<ISO time>#<counter>`. */
+export const HLC_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{4}$';
+/** An operation's id: a UUID version 7 (time-ordered), lower case, made by its author. */
+export const OPERATION_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
+
+const Id = Type.String({ minLength: 1, maxLength: 256 });
+const Troubled = Type.Union([Type.Literal('FAILED'), Type.Literal('MISSING')]);
+
+/** One failure of a dataset: its failed (or missing) delivery, as acknowledgements name it. */
+const Failure = {
+  datasetId: Id,
+  deliveryId: Id,
+  status: Troubled,
+};
+
+export const AcknowledgePayload = Type.Object(
+  {
+    ...Failure,
+    note: Type.Union([Type.String({ maxLength: MAX_NOTE_LENGTH }), Type.Null()]),
+    /** The incident (or cause) acknowledged as a whole, when it was; null for one dataset. */
+    causeId: Type.Union([Type.String({ minLength: 1, maxLength: MAX_CAUSE_ID_LENGTH }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const UnacknowledgePayload = Type.Object(Failure, { additionalProperties: false });
+
+export const SnoozePayload = Type.Object(
+  {
+    datasetId: Id,
+    kind: Type.Union([
+      Type.Literal('1h'),
+      Type.Literal('4h'),
+      Type.Literal('next-delivery'),
+      Type.Literal('healthy'),
+    ]),
+    /** For 1h and 4h: when it ends, fixed by its author (every member ends it at the same time). */
+    until: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()]),
+    /** For next-delivery: the delivery it waits past. */
+    deliveryId: Type.Union([Id, Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const UnsnoozePayload = Type.Object({ datasetId: Id }, { additionalProperties: false });
+
+const head = {
+  opId: Type.String({ pattern: OPERATION_ID_PATTERN }),
+  orgId: Id,
+  /** The member who made it (the team server is to check it against the member's token). */
+  author: Type.String({ minLength: 1, maxLength: MAX_ACK_NAME_LENGTH }),
+  at: Type.String({ pattern: HLC_PATTERN }),
+};
+
+export const TeamOperation = Type.Union([
+  Type.Object(
+    { ...head, kind: Type.Literal('acknowledge'), payload: AcknowledgePayload },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { ...head, kind: Type.Literal('unacknowledge'), payload: UnacknowledgePayload },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { ...head, kind: Type.Literal('snooze'), payload: SnoozePayload },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { ...head, kind: Type.Literal('unsnooze'), payload: UnsnoozePayload },
+    { additionalProperties: false },
+  ),
+]);
+export type TeamOperation = Static<typeof TeamOperation>;
+export type OperationKind = TeamOperation['kind'];
