@@ -60,10 +60,12 @@ const STORE_PARTS = {
   schema: [],
   tables: ['schema'],
   snapshot: ['schema', 'tables', 'instance'],
+  // The team server's PostgreSQL (or PGlite) database: apart from the sql.js store.
+  teamDb: [],
 };
 /** The database core's files at store/'s root; the parts below it never import them. */
 const STORE_CORE = ['database', 'sqlJs', 'chunkLock', 'storeOptions'];
-const BELOW_CORE = ['instance', 'durability', 'schema'];
+const BELOW_CORE = ['instance', 'durability', 'schema', 'teamDb'];
 const STORE_ORDER =
   'instance < durability < the core (database.ts) < tables < snapshot, schema below the core; tables and snapshot reach durability only through the core';
 

@@ -111,6 +111,10 @@ const CASES: [string, string, boolean][] = [
   ['electron/store/snapshot/x.ts', "import { refreshIncidents } from '../schema/incidents';", false],
   ['electron/store/snapshot/x.ts', "import { writeFileAtomicSync } from '../instance/atomicFile';", false],
   ['electron/store/snapshot/x.ts', "import type { Store } from '../database';", false],
+  // The team server's database stands apart from the sql.js store, both ways.
+  ['electron/store/teamDb/x.ts', "import type { Store } from '../database';", true],
+  ['electron/store/teamDb/x.ts', "import { ensureOrg } from '../tables/orgs';", true],
+  ['electron/store/tables/x.ts', "import { appendOperations } from '../teamDb/operations';", true],
   ['renderer/src/x.ts', "import { parseFilter } from '../../shared/filter';", false],
 ];
 

@@ -1,0 +1,109 @@
+/**
+ * The team server's database (docs/decisions.md "On call as a team: operations"): PostgreSQL through
+ * `pg`, or PGlite (PostgreSQL compiled to WebAssembly, in-process) in the server's data directory when
+ * no server is given. Both speak the same SQL; this is the little the team's code needs of either.
+ *
+ * Loaded only by the team server: the drivers are imported when a database is opened, so no other
+ * command pays for them at start.
+ */
+
+export interface TeamSql {
+  /** The rows of one statement, parameters as $1, $2, … */
+  query<T extends object>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs statements separated by semicolons, without parameters (a migration). */
+  exec(text: string): Promise<void>;
+}
+
+export interface TeamDatabase extends TeamSql {
+  readonly engine: 'postgres' | 'pglite';
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (sql: TeamSql) => Promise<T>): Promise<T>;
+  /** Calls `onNotify` with each NOTIFY payload on `channel` (a plain name); resolves once listening. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]*$/;
+
+function checkChannel(channel: string): void {
+  if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${JSON.stringify(channel)}`);
+}
+
+/** A PostgreSQL server at `url` (postgres://user@host:port/database). */
+export async function openPostgres(url: string): Promise<TeamDatabase> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // An idle connection the server drops is replaced at the next query; it must not end the process.
+  pool.on('error', () => {});
+  await pool.query('SELECT 1');
+  return {
+    engine: 'postgres',
+    async query<T extends object>(text: string, params: unknown[] = []) {
+      return (await pool.query(text, params)).rows as T[];
+    },
+    async exec(text: string) {
+      await pool.query(text);
+    },
+    async transaction<T>(work: (sql: TeamSql) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const sql: TeamSql = {
+          query: async <R extends object>(text: string, params: unknown[] = []) =>
+            (await client.query(text, params)).rows as R[],
+          exec: async (text: string) => void (await client.query(text)),
+        };
+        const result = await work(sql);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onNotify) {
+      checkChannel(channel);
+      const client = await pool.connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      await client.query(`LISTEN ${channel}`);
+      return async () => {
+        await client.query(`UNLISTEN ${channel}`).catch(() => {});
+        client.release();
+      };
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PGlite in `dataDir` (made when missing), or in memory for null. */
+export async function openPglite(dataDir: string | null): Promise<TeamDatabase> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(dataDir ?? undefined);
+  return {
+    engine: 'pglite',
+    async query<T extends object>(text: string, params: unknown[] = []) {
+      return (await db.query<T>(text, params)).rows;
+    },
+    async exec(text: string) {
+      await db.exec(text);
+    },
+    transaction: <T>(work: (sql: TeamSql) => Promise<T>) =>
+      db.transaction((tx) =>
+        work({
+          query: async <R extends object>(text: string, params: unknown[] = []) =>
+            (await tx.query<R>(text, params)).rows,
+          exec: async (text: string) => void (await tx.exec(text)),
+        }),
+      ),
+    async listen(channel, onNotify) {
+      checkChannel(channel);
+      const stop = await db.listen(channel, onNotify);
+      return () => stop();
+    },
+    close: () => db.close(),
+  };
+}
