@@ -19,6 +19,17 @@ export const TEAM_MIGRATIONS: readonly string[] = [
      received_at timestamptz NOT NULL DEFAULT now()
    );
    CREATE INDEX team_operations_by_org ON team_operations (org_id, seq);`,
+  // Who may push and pull (tokens.ts): one token per member and org, stored as its SHA-256 only.
+  `CREATE TABLE team_tokens (
+     id text PRIMARY KEY,
+     org_id text NOT NULL,
+     member text NOT NULL,
+     role text NOT NULL CHECK (role IN ('member', 'viewer')),
+     hash bytea NOT NULL UNIQUE,
+     created_at text NOT NULL,
+     last_used_at text,
+     revoked_at text
+   );`,
 ];
 
 /** Any number taken by this app alone: the lock migrations hold. */

@@ -4,9 +4,9 @@
  * never rewritten, pulls by cursor that never skip an operation while pushes race, and the wake-up of
  * every server on the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TeamOperation } from '../../../../shared/team';
-import { type TeamDatabase, openPglite, openPostgres } from '../../../../electron/store/teamDb/driver';
+import type { TeamDatabase } from '../../../../electron/store/teamDb/driver';
 import { TEAM_MIGRATIONS, migrateTeamDatabase } from '../../../../electron/store/teamDb/migrations';
 import {
   OPERATIONS_CHANNEL,
@@ -14,7 +14,7 @@ import {
   appendOperations,
   operationsAfter,
 } from '../../../../electron/store/teamDb/operations';
-import { type TestPostgres, startPostgres } from '../../../helpers/postgres';
+import { useTeamDatabases } from '../../../helpers/teamDatabases';
 
 let counter = 0;
 /** An acknowledgement of `datasetId` by `author`, with a new id each time. */
@@ -30,28 +30,7 @@ function ack(orgId: string, datasetId: string, author = 'alice', note: string | 
   };
 }
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
-
-/** A new database on each engine: PGlite in memory, or a database of its own on the server. */
-const ENGINES: [string, () => Promise<TeamDatabase>][] = [
-  ['PGlite', () => openPglite(null)],
-  [
-    'PostgreSQL',
-    async () => {
-      const admin = await openPostgres(server.url);
-      const name = `team_${(counter += 1)}`;
-      await admin.exec(`CREATE DATABASE ${name}`);
-      await admin.close();
-      return openPostgres(server.url.replace(/\/postgres$/, `/${name}`));
-    },
-  ],
-];
+const { engines: ENGINES, another } = useTeamDatabases('team');
 
 /** Runs `test` on a new, migrated database of `open`, closed after. */
 async function withDatabase(open: () => Promise<TeamDatabase>, test: (db: TeamDatabase) => Promise<void>) {
@@ -126,8 +105,7 @@ describe.each(ENGINES)('the team database on %s', (_, open) => {
 describe('two team servers on one PostgreSQL', () => {
   it('let no pull pass a push still committing: a later push waits for it', async () => {
     const one = await ENGINES[1]![1]();
-    const dbName = (await one.query<{ name: string }>('SELECT current_database() AS name'))[0]!.name;
-    const other = await openPostgres(server.url.replace(/\/postgres$/, `/${dbName}`));
+    const other = await another(one);
     let release = (): void => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     try {
@@ -159,11 +137,9 @@ describe('two team servers on one PostgreSQL', () => {
   }, 60_000);
 
   it('never let a pull skip an operation while pushes race, and wake each other', async () => {
-    const [one, two] = await Promise.all([ENGINES[1]![1](), openPostgres(server.url)]);
+    const one = await ENGINES[1]![1]();
     // The second server on the first's database.
-    const dbName = (await one.query<{ name: string }>('SELECT current_database() AS name'))[0]!.name;
-    await two.close();
-    const other = await openPostgres(server.url.replace(/\/postgres$/, `/${dbName}`));
+    const other = await another(one);
     try {
       await Promise.all([migrateTeamDatabase(one), migrateTeamDatabase(other)]);
       const heard: string[] = [];
