@@ -1,0 +1,107 @@
+/**
+ * The team server's exchange of operations (docs/decisions.md "On call as a team: operations"),
+ * beside its v2 API: a member pushes the operations of its outbox and pulls the team's, by cursor.
+ *
+ * - `POST /team/v1/operations` `{ "operations": [...] }`: stored whole or not at all. Each must be of
+ *   the token's org and by its member (a viewer pushes nothing); a retried push stores nothing new.
+ *   Answers the operations stored, with their numbers.
+ * - `GET /team/v1/operations?after=N&limit=M`: the token's org's operations after number N, oldest
+ *   first, and the cursor to ask after next.
+ *
+ * Every request carries a team token (`Authorization: Bearer dht_…`); the token, not the request,
+ * says which org and which member.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+import { TeamOperation } from '../../shared/team';
+import type { TeamDatabase } from '../store/teamDb/driver';
+import { OperationConflict, appendOperations, operationsAfter } from '../store/teamDb/operations';
+import { type TeamCaller, authenticateTeamToken } from '../store/teamDb/tokens';
+import { pushProblem } from '../team/access';
+import { ApiError } from './errors';
+
+export const TEAM_OPERATIONS_PATH = '/team/v1/operations';
+/** Most operations one push carries (a member's outbox after a long offline stretch goes in several). */
+export const MAX_PUSH = 500;
+/** Most operations one pull answers, and the default. */
+export const MAX_PULL = 1000;
+
+const PushBody = Type.Object(
+  { operations: Type.Array(TeamOperation, { maxItems: MAX_PUSH }) },
+  { additionalProperties: false },
+);
+const checkPush = Compile(PushBody);
+
+export interface TeamRouteOptions {
+  db: TeamDatabase;
+  now: () => Date;
+}
+
+/** The schema's first complaint about a push, where it is. */
+function pushError(body: unknown): ApiError {
+  const [first] = [...checkPush.Errors(body)];
+  const where = first?.instancePath ? `at ${first.instancePath}` : 'in the body';
+  return new ApiError(
+    'INVALID_ARGUMENT',
+    `not a push of team operations: ${first?.message ?? 'expected { "operations": [...] }'} ${where}`,
+    'operations',
+  );
+}
+
+/** A whole non-negative number from the query, or `fallback` when absent. */
+function wholeNumber(value: unknown, field: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number > max)
+    throw new ApiError('INVALID_ARGUMENT', `${field} must be a whole number from 0 to ${max}`, field);
+  return number;
+}
+
+export async function registerTeamRoutes(app: FastifyInstance, options: TeamRouteOptions): Promise<void> {
+  const { db, now } = options;
+
+  const caller = async (request: FastifyRequest): Promise<TeamCaller> => {
+    const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
+    if (match === null)
+      throw new ApiError(
+        'UNAUTHENTICATED',
+        'a team token is needed: Authorization: Bearer dht_…',
+        undefined,
+        {
+          'WWW-Authenticate': 'Bearer',
+        },
+      );
+    const who = await authenticateTeamToken(db, match[1]!, now());
+    if (who === null)
+      throw new ApiError('UNAUTHENTICATED', 'this team token is unknown or was revoked', undefined, {
+        'WWW-Authenticate': 'Bearer',
+      });
+    return who;
+  };
+
+  app.post(TEAM_OPERATIONS_PATH, async (request) => {
+    const who = await caller(request);
+    const body = request.body;
+    if (!checkPush.Check(body)) throw pushError(body);
+    const problem = pushProblem(who, body.operations);
+    if (problem !== null) throw new ApiError('FORBIDDEN', problem);
+    try {
+      const stored = await appendOperations(db, body.operations);
+      return { stored: stored.map(({ opId, seq }) => ({ opId, seq })) };
+    } catch (error) {
+      if (error instanceof OperationConflict)
+        throw new ApiError('INVALID_ARGUMENT', error.message, 'operations', {}, 409);
+      throw error;
+    }
+  });
+
+  app.get(TEAM_OPERATIONS_PATH, async (request) => {
+    const who = await caller(request);
+    const query = request.query as Record<string, unknown>;
+    const after = wholeNumber(query.after, 'after', 0, Number.MAX_SAFE_INTEGER);
+    const limit = Math.max(1, wholeNumber(query.limit, 'limit', MAX_PULL, MAX_PULL));
+    const operations = await operationsAfter(db, who.orgId, after, limit);
+    return { orgId: who.orgId, operations, cursor: operations.at(-1)?.seq ?? after };
+  });
+}
