@@ -7,6 +7,9 @@
  *   Answers the operations stored, with their numbers.
  * - `GET /team/v1/operations?after=N&limit=M`: the token's org's operations after number N, oldest
  *   first, and the cursor to ask after next.
+ * - `GET /team/v1/events`: a server-sent event stream that says `operations` each time the org has new
+ *   ones, pushed through this server or any other on the database (NOTIFY): a member pulls then,
+ *   instead of polling.
  *
  * Every request carries a team token (`Authorization: Bearer dht_…`); the token, not the request,
  * says which org and which member.
@@ -16,12 +19,21 @@ import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { TeamOperation } from '../../shared/team';
 import type { TeamDatabase } from '../store/teamDb/driver';
-import { OperationConflict, appendOperations, operationsAfter } from '../store/teamDb/operations';
+import {
+  OPERATIONS_CHANNEL,
+  OperationConflict,
+  appendOperations,
+  operationsAfter,
+} from '../store/teamDb/operations';
+import type { ServerResponse } from 'node:http';
 import { type TeamCaller, authenticateTeamToken } from '../store/teamDb/tokens';
 import { pushProblem } from '../team/access';
 import { ApiError } from './errors';
 
 export const TEAM_OPERATIONS_PATH = '/team/v1/operations';
+export const TEAM_EVENTS_PATH = '/team/v1/events';
+/** Comments keep idle proxies from closing a member's stream. */
+const HEARTBEAT_MS = 25_000;
 /** Most operations one push carries (a member's outbox after a long offline stretch goes in several). */
 export const MAX_PUSH = 500;
 /** Most operations one pull answers, and the default. */
@@ -94,6 +106,36 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
         throw new ApiError('INVALID_ARGUMENT', error.message, 'operations', {}, 409);
       throw error;
     }
+  });
+
+  // One listener for the server; each stream is told of its own org's operations only.
+  const streams = new Map<ServerResponse, string>();
+  const stopListening = await db.listen(OPERATIONS_CHANNEL, (orgId) => {
+    for (const [stream, org] of streams)
+      if (org === orgId) stream.write(`event: operations\ndata: ${JSON.stringify({ orgId })}\n\n`);
+  });
+  // Open streams would hold the server's close forever.
+  app.addHook('preClose', async () => {
+    for (const stream of streams.keys()) stream.end();
+  });
+  app.addHook('onClose', async () => stopListening());
+
+  app.get(TEAM_EVENTS_PATH, async (request, reply) => {
+    const who = await caller(request);
+    reply.hijack();
+    const response = reply.raw;
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    response.write(': connected\n\n');
+    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    streams.set(response, who.orgId);
+    request.raw.on('close', () => {
+      clearInterval(heartbeat);
+      streams.delete(response);
+    });
   });
 
   app.get(TEAM_OPERATIONS_PATH, async (request) => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamOperation } from '../../../shared/team';
-import { TEAM_OPERATIONS_PATH, registerTeamRoutes } from '../../../electron/api/teamRoutes';
+import { TEAM_EVENTS_PATH, TEAM_OPERATIONS_PATH, registerTeamRoutes } from '../../../electron/api/teamRoutes';
 import { type ApiServer, startApiServer } from '../../../electron/api/server';
 import { Store } from '../../../electron/store/database';
 import { type TeamDatabase, openPglite } from '../../../electron/store/teamDb/driver';
@@ -144,5 +144,37 @@ describe('the team server’s operations over HTTP', () => {
     );
     for (const query of ['?after=-1', '?after=x', '?limit=5000'])
       expect((await pull(tokens.bob!, query)).status).toBe(400);
+  });
+
+  it('wakes a member’s event stream when its org has new operations, and only then', async () => {
+    const abort = new AbortController();
+    const stream = await fetch(`${server.url}${TEAM_EVENTS_PATH}`, {
+      headers: { authorization: `Bearer ${tokens.bob!}` },
+      signal: abort.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const readUntil = async (wanted: string) => {
+      while (!text.includes(wanted)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${wanted}: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    try {
+      await readUntil(': connected');
+      // Another org's push: nothing for Bob.
+      await push(tokens.olga!, { operations: [ack('other', 'Olga')] });
+      await push(tokens.alice!, { operations: [ack('acme', 'Alice')] });
+      await readUntil('event: operations');
+      expect(text).toContain('event: operations\ndata: {"orgId":"acme"}\n\n');
+      expect(text).not.toContain('other');
+    } finally {
+      abort.abort();
+    }
+    expect((await fetch(`${server.url}${TEAM_EVENTS_PATH}`)).status).toBe(401);
   });
 });
