@@ -28,6 +28,7 @@ import {
 import type { ServerResponse } from 'node:http';
 import { type TeamCaller, authenticateTeamToken } from '../store/teamDb/tokens';
 import { pushProblem } from '../team/access';
+import { MAX_AHEAD_MS, parseReading } from '../team/clock';
 import { ApiError } from './errors';
 
 export const TEAM_OPERATIONS_PATH = '/team/v1/operations';
@@ -59,6 +60,22 @@ function pushError(body: unknown): ApiError {
     `not a push of team operations: ${first?.message ?? 'expected { "operations": [...] }'} ${where}`,
     'operations',
   );
+}
+
+/**
+ * Why a push's clock readings cannot be taken, or null: each must be a real time, and not over an hour
+ * past the server's clock. A reading far ahead would win every later-writer comparison (team/converge.ts)
+ * for as long as it stays ahead, so a colleague's withdrawal could not undo it (one computer with its
+ * date set a year on would pin a failure's state for a year).
+ */
+function clockProblem(operations: readonly TeamOperation[], now: Date): string | null {
+  for (const op of operations) {
+    const reading = parseReading(op.at);
+    if (reading === null) return `operation ${op.opId} has no real time: ${JSON.stringify(op.at)}`;
+    if (reading.wall > now.getTime() + MAX_AHEAD_MS)
+      return `operation ${op.opId} is dated ${op.at}, over an hour after the team server's clock (${now.toISOString()}): check this computer's date and time`;
+  }
+  return null;
 }
 
 /** A whole non-negative number from the query, or `fallback` when absent. */
@@ -98,6 +115,8 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
     if (!checkPush.Check(body)) throw pushError(body);
     const problem = pushProblem(who, body.operations);
     if (problem !== null) throw new ApiError('FORBIDDEN', problem);
+    const late = clockProblem(body.operations, now());
+    if (late !== null) throw new ApiError('INVALID_ARGUMENT', late, 'at');
     try {
       const stored = await appendOperations(db, body.operations);
       return { stored: stored.map(({ opId, seq }) => ({ opId, seq })) };
@@ -110,10 +129,18 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
 
   // One listener for the server; each stream is told of its own org's operations only.
   const streams = new Map<ServerResponse, string>();
-  const stopListening = await db.listen(OPERATIONS_CHANNEL, (orgId) => {
-    for (const [stream, org] of streams)
-      if (org === orgId) stream.write(`event: operations\ndata: ${JSON.stringify({ orgId })}\n\n`);
-  });
+  const wake = (stream: ServerResponse, orgId: string): void =>
+    void stream.write(`event: operations\ndata: ${JSON.stringify({ orgId })}\n\n`);
+  const stopListening = await db.listen(
+    OPERATIONS_CHANNEL,
+    (orgId) => {
+      for (const [stream, org] of streams) if (org === orgId) wake(stream, org);
+    },
+    // Listening again after a lost connection: what was pushed meanwhile went unheard, so every member pulls.
+    () => {
+      for (const [stream, org] of streams) wake(stream, org);
+    },
+  );
   // Open streams would hold the server's close forever.
   app.addHook('preClose', async () => {
     for (const stream of streams.keys()) stream.end();

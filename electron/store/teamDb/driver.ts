@@ -7,6 +7,8 @@
  * command pays for them at start.
  */
 
+import type { PoolClient } from 'pg';
+
 export interface TeamSql {
   /** The rows of one statement, parameters as $1, $2, … */
   query<T extends object>(text: string, params?: unknown[]): Promise<T[]>;
@@ -18,12 +20,22 @@ export interface TeamDatabase extends TeamSql {
   readonly engine: 'postgres' | 'pglite';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (sql: TeamSql) => Promise<T>): Promise<T>;
-  /** Calls `onNotify` with each NOTIFY payload on `channel` (a plain name); resolves once listening. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onNotify` with each NOTIFY payload on `channel` (a plain name); resolves once listening.
+   * A lost connection (the server restarted, the network dropped) is replaced and listens again, a
+   * second later and on; `onResumed` is then called, since notifications sent meanwhile were missed.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onResumed?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]*$/;
+/** How soon a lost listening connection is replaced. */
+const RELISTEN_MS = 1_000;
 
 function checkChannel(channel: string): void {
   if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${JSON.stringify(channel)}`);
@@ -63,16 +75,46 @@ export async function openPostgres(url: string): Promise<TeamDatabase> {
         client.release();
       }
     },
-    async listen(channel, onNotify) {
+    async listen(channel, onNotify, onResumed = () => {}) {
       checkChannel(channel);
-      const client = await pool.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) onNotify(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${channel}`);
+      let stopped = false;
+      let client: PoolClient | null = null;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      const connect = async (): Promise<void> => {
+        const next = await pool.connect();
+        next.on('notification', (message) => {
+          if (message.channel === channel) onNotify(message.payload ?? '');
+        });
+        // A checked-out client's error has no other listener: unheard, it would end the process.
+        next.on('error', () => {
+          if (client === next) client = null;
+          try {
+            next.release(true);
+          } catch {
+            // Released already.
+          }
+          if (!stopped) retry = setTimeout(resume, RELISTEN_MS);
+        });
+        await next.query(`LISTEN ${channel}`);
+        client = next;
+      };
+      const resume = (): void => {
+        connect().then(
+          () => (stopped ? undefined : onResumed()),
+          () => {
+            if (!stopped) retry = setTimeout(resume, RELISTEN_MS);
+          },
+        );
+      };
+      await connect();
       return async () => {
-        await client.query(`UNLISTEN ${channel}`).catch(() => {});
-        client.release();
+        stopped = true;
+        clearTimeout(retry);
+        const last = client;
+        client = null;
+        if (last === null) return;
+        await last.query(`UNLISTEN ${channel}`).catch(() => {});
+        last.release();
       };
     },
     close: () => pool.end(),

@@ -134,6 +134,20 @@ describe('the team server’s operations over HTTP', () => {
     }
   });
 
+  it('refuses a time that is not one, or over an hour ahead of its clock (it would win every later word)', async () => {
+    const ahead = { ...ack('acme', 'Alice'), at: '2027-11-29T12:00:00.000Z#0000' };
+    const answer = await push(tokens.alice!, { operations: [ack('acme', 'Alice'), ahead] });
+    expect(answer.status).toBe(400);
+    const body = (await answer.json()) as { field: string; message: string };
+    expect(body).toMatchObject({ field: 'at' });
+    expect(body.message).toContain("over an hour after the team server's clock");
+    const impossible = { ...ack('acme', 'Alice'), at: '2026-02-30T12:00:00.000Z#0000' };
+    expect((await push(tokens.alice!, { operations: [impossible] })).status).toBe(400);
+    // Within the hour: taken.
+    const soon = { ...ack('acme', 'Alice'), at: '2026-11-29T12:59:00.000Z#0000' };
+    expect((await push(tokens.alice!, { operations: [soon] })).status).toBe(200);
+  });
+
   it('answers no one without a valid token, and refuses a bad cursor', async () => {
     expect((await push(null, { operations: [] })).status).toBe(401);
     expect((await push('dht_nope', { operations: [] })).status).toBe(401);

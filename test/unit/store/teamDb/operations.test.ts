@@ -103,6 +103,31 @@ describe.each(ENGINES)('the team database on %s', (_, open) => {
 });
 
 describe('two team servers on one PostgreSQL', () => {
+  it('listen again after losing their connection, and say so (what was pushed meanwhile went unheard)', async () => {
+    const one = await ENGINES[1]![1]();
+    const other = await another(one);
+    try {
+      await migrateTeamDatabase(one);
+      const heard: string[] = [];
+      let resumed = 0;
+      const stop = await one.listen(
+        OPERATIONS_CHANNEL,
+        (org) => heard.push(org),
+        () => (resumed += 1),
+      );
+      // The server ends the listening connection, as a restart would: the process lives on.
+      await other.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN ${OPERATIONS_CHANNEL}'`,
+      );
+      await expect.poll(() => resumed, { timeout: 10_000 }).toBe(1);
+      await appendOperations(other, [ack('acme', 'after')]);
+      await expect.poll(() => heard, { timeout: 5_000 }).toEqual(['acme']);
+      await stop();
+    } finally {
+      await Promise.all([one.close(), other.close()]);
+    }
+  }, 60_000);
+
   it('let no pull pass a push still committing: a later push waits for it', async () => {
     const one = await ENGINES[1]![1]();
     const other = await another(one);
