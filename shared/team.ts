@@ -85,3 +85,37 @@ export const TeamOperation = Type.Union([
 ]);
 export type TeamOperation = Static<typeof TeamOperation>;
 export type OperationKind = TeamOperation['kind'];
+
+/** Every string inside `value`, with where it is. */
+function* stringsOf(value: unknown, path: string): Generator<[string, string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (value !== null && typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) yield* stringsOf(inner, `${path}/${key}`);
+}
+
+/** Half of a surrogate pair alone: not a character. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const isTime = (text: string): boolean => {
+  const at = Date.parse(text);
+  return Number.isFinite(at) && new Date(at).toISOString() === text;
+};
+
+/**
+ * What the schema cannot say about an operation, or null: its text is text (no NUL, no half of a
+ * surrogate pair: PostgreSQL refuses both), and a snooze holds what its kind needs (an end time for 1 h
+ * and 4 h, the delivery for next-delivery, neither for healthy).
+ */
+export function operationProblem(op: TeamOperation): string | null {
+  for (const [path, text] of stringsOf(op, ''))
+    if (text.includes('\u0000') || LONE_SURROGATE.test(text))
+      return `operation ${op.opId}: ${path} holds a NUL or a broken character; operations hold text`;
+  if (op.kind !== 'snooze') return null;
+  const { kind, until, deliveryId } = op.payload;
+  const timed = kind === '1h' || kind === '4h';
+  if (timed !== (until !== null) || (until !== null && !isTime(until)))
+    return `operation ${op.opId}: a ${kind} snooze ${timed ? 'needs its end time (ISO, UTC)' : 'has no end time'} in "until"`;
+  if ((kind === 'next-delivery') !== (deliveryId !== null))
+    return `operation ${op.opId}: a ${kind} snooze ${kind === 'next-delivery' ? 'needs the delivery it waits past' : 'names no delivery'} in "deliveryId"`;
+  return null;
+}

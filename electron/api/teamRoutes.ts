@@ -17,7 +17,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
-import { TeamOperation } from '../../shared/team';
+import { TeamOperation, operationProblem } from '../../shared/team';
 import type { TeamDatabase } from '../store/teamDb/driver';
 import {
   OPERATIONS_CHANNEL,
@@ -113,6 +113,10 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
     const who = await caller(request);
     const body = request.body;
     if (!checkPush.Check(body)) throw pushError(body);
+    for (const op of body.operations) {
+      const wrong = operationProblem(op);
+      if (wrong !== null) throw new ApiError('INVALID_ARGUMENT', wrong, 'operations');
+    }
     const problem = pushProblem(who, body.operations);
     if (problem !== null) throw new ApiError('FORBIDDEN', problem);
     const late = clockProblem(body.operations, now());

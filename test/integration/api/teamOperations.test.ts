@@ -148,6 +148,17 @@ describe('the team server’s operations over HTTP', () => {
     expect((await push(tokens.alice!, { operations: [soon] })).status).toBe(200);
   });
 
+  it('answers 400, not a server error, for text PostgreSQL cannot hold', async () => {
+    for (const note of ['a\u0000b', 'x\uD83D']) {
+      const op = ack('acme', 'Alice');
+      const answer = await push(tokens.alice!, { operations: [{ ...op, payload: { ...op.payload, note } }] });
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { message: string }).message).toContain(
+        '/payload/note holds a NUL or a broken',
+      );
+    }
+  });
+
   it('answers no one without a valid token, and refuses a bad cursor', async () => {
     expect((await push(null, { operations: [] })).status).toBe(401);
     expect((await push('dht_nope', { operations: [] })).status).toBe(401);

@@ -1,7 +1,7 @@
 /** The team's wire format (shared/team.ts): what a push or a pull may carry, and what it refuses. */
 import { describe, expect, it } from 'vitest';
 import { Compile } from 'typebox/compile';
-import { TeamOperation } from '../../../shared/team';
+import { TeamOperation, operationProblem } from '../../../shared/team';
 
 const check = Compile(TeamOperation);
 const ack = {
@@ -40,5 +40,56 @@ describe('team operations on the wire', () => {
     ['a note over 2,000 characters', { payload: { ...ack.payload, note: 'x'.repeat(2001) } }],
   ])('refuse %s', (_, change) => {
     expect(check.Check({ ...ack, ...change })).toBe(false);
+  });
+});
+
+describe('what the schema cannot say of an operation', () => {
+  const snooze = (payload: Record<string, unknown>) =>
+    ({ ...ack, kind: 'snooze', payload: { datasetId: 'ds-a', ...payload } }) as never;
+
+  it('takes text and snoozes that hold what their kind needs', () => {
+    expect(operationProblem(ack as never)).toBeNull();
+    expect(operationProblem({ ...ack, payload: { ...ack.payload, note: 'on it 👍' } } as never)).toBeNull();
+    expect(
+      operationProblem(snooze({ kind: '4h', until: '2026-11-29T16:00:00.000Z', deliveryId: null })),
+    ).toBeNull();
+    expect(operationProblem(snooze({ kind: 'next-delivery', until: null, deliveryId: 'd-1' }))).toBeNull();
+    expect(operationProblem(snooze({ kind: 'healthy', until: null, deliveryId: null }))).toBeNull();
+  });
+
+  it.each([
+    [
+      'a NUL in a note',
+      { ...ack, payload: { ...ack.payload, note: 'a\u0000b' } },
+      '/payload/note holds a NUL',
+    ],
+    [
+      'half a surrogate pair',
+      { ...ack, payload: { ...ack.payload, datasetId: 'ds-\uD83D' } },
+      '/payload/datasetId',
+    ],
+    ['a 1 h snooze with no end', snooze({ kind: '1h', until: null, deliveryId: null }), 'needs its end time'],
+    [
+      'a 1 h snooze ending at no time',
+      snooze({ kind: '1h', until: 'soon', deliveryId: null }),
+      'needs its end time',
+    ],
+    [
+      'a healthy snooze with an end',
+      snooze({ kind: 'healthy', until: '2026-11-29T16:00:00.000Z', deliveryId: null }),
+      'has no end time',
+    ],
+    [
+      'a next-delivery snooze with no delivery',
+      snooze({ kind: 'next-delivery', until: null, deliveryId: null }),
+      'needs the delivery',
+    ],
+    [
+      'a 4 h snooze naming a delivery',
+      snooze({ kind: '4h', until: '2026-11-29T16:00:00.000Z', deliveryId: 'd-1' }),
+      'names no delivery',
+    ],
+  ])('refuses %s', (_, op, message) => {
+    expect(operationProblem(op as never)).toContain(message);
   });
 });
