@@ -52,7 +52,7 @@ export const DatasetQuery = Type.Object(
 export type DatasetQuery = Static<typeof DatasetQuery>;
 
 /** A tuple of literals (a mapped array would type as never[]). */
-const SnoozeKindSchema = Type.Union([
+export const SnoozeKindSchema = Type.Union([
   Type.Literal('1h'),
   Type.Literal('4h'),
   Type.Literal('next-delivery'),

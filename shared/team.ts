@@ -10,6 +10,7 @@
 import Type, { type Static } from 'typebox';
 import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from './ackLimits';
 import { MAX_CAUSE_ID_LENGTH } from './causes';
+import { SnoozeKindSchema } from './rpc';
 
 /** Time of an operation: a hybrid logical clock reading (electron/team/clock.ts), `<ISO time>#<counter>`. */
 export const HLC_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{4}$';
@@ -41,12 +42,7 @@ export const UnacknowledgePayload = Type.Object(Failure, { additionalProperties:
 export const SnoozePayload = Type.Object(
   {
     datasetId: Id,
-    kind: Type.Union([
-      Type.Literal('1h'),
-      Type.Literal('4h'),
-      Type.Literal('next-delivery'),
-      Type.Literal('healthy'),
-    ]),
+    kind: SnoozeKindSchema,
     /** For 1h and 4h: when it ends, fixed by its author (every member ends it at the same time). */
     until: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()]),
     /** For next-delivery: the delivery it waits past. */

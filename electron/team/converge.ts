@@ -14,6 +14,7 @@
  * delivery) is not decided here but from the shared health every member mirrors, as for one desktop.
  */
 import type { TeamOperation } from '../../shared/team';
+import type { SnoozeKind } from '../../shared/views';
 
 /** What orders two operations on one thing: the same on every member. */
 export interface Stamp {
@@ -55,7 +56,7 @@ export interface SharedSnooze {
   datasetId: string;
   snoozed: boolean;
   stamp: Stamp;
-  kind: '1h' | '4h' | 'next-delivery' | 'healthy' | null;
+  kind: SnoozeKind | null;
   until: string | null;
   deliveryId: string | null;
 }
