@@ -92,7 +92,8 @@ function* stringsOf(value: unknown, path: string): Generator<[string, string]> {
 /** Half of a surrogate pair alone: not a character. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const isTime = (text: string): boolean => {
+/** Whether `text` is a time exactly as `Date.toISOString` writes it (UTC, milliseconds). */
+export const isTime = (text: string): boolean => {
   const at = Date.parse(text);
   return Number.isFinite(at) && new Date(at).toISOString() === text;
 };

@@ -10,6 +10,8 @@
  * encode readings as bigints and bytes, where these must be text that sorts and reads as a time.
  */
 
+import { isTime } from '../../shared/team';
+
 /** Readings from further ahead than this are ordered by, but not followed: one computer with its clock set a
  * day ahead must not drag every member's clock along. */
 export const MAX_AHEAD_MS = 60 * 60 * 1000;
@@ -29,9 +31,8 @@ export function formatReading({ wall, counter }: ClockReading): string {
 export function parseReading(text: string): ClockReading | null {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#(\d{4})$/.exec(text);
   if (match === null) return null;
-  const wall = Date.parse(match[1]!);
-  if (!Number.isFinite(wall) || new Date(wall).toISOString() !== match[1]) return null;
-  return { wall, counter: Number(match[2]) };
+  if (!isTime(match[1]!)) return null;
+  return { wall: Date.parse(match[1]!), counter: Number(match[2]) };
 }
 
 const later = (a: ClockReading, b: ClockReading): boolean =>
