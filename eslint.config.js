@@ -14,7 +14,9 @@ import tseslint from 'typescript-eslint';
 const LAYERS = [
   ['store'],
   ['query'],
-  ['sync', 'alerts', 'knowledge', 'demo', 'team'],
+  // The team's shared state: acknowledging and snoozing (knowledge/, rpc/) record operations through it.
+  ['team'],
+  ['sync', 'alerts', 'knowledge', 'demo'],
   ['api', 'rpc', 'control'],
   ['engine'],
   ['cli', 'main'],

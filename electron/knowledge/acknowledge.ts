@@ -17,6 +17,7 @@ import type { Store } from '../store/database';
 import { InvalidArgument } from '../query/errors';
 import { getIncident, incidentOfDataset, listIncidents } from '../query/incidents';
 import { INCIDENT_ID } from '../store/schema/incidents';
+import { recordIfShared } from '../team/localOperations';
 
 /** A dataset or cause that is not (or no longer) in trouble: the API's 404, the CLI's one-line error. */
 export class NothingToAcknowledge extends Error {
@@ -111,18 +112,33 @@ export function acknowledgeDataset(
   if (!found || found.dataset.deliveryId === null)
     throw new NothingToAcknowledge(`dataset '${datasetId}' is not FAILED or MISSING in org '${orgId}'`);
   const { dataset } = found;
-  return store.transaction(() =>
-    acknowledge(store, {
+  const deliveryId = dataset.deliveryId!;
+  const status = troubled(dataset.status);
+  return store.transaction(() => {
+    // With a team, the acknowledgement is the team's operation, by the member's team name.
+    const shared = recordIfShared(
+      store,
+      orgId,
+      () => [
+        {
+          kind: 'acknowledge',
+          payload: { datasetId, deliveryId, status, note: text, causeId: null },
+        },
+      ],
+      { now: () => who.now },
+    );
+    if (shared) return openAcknowledgement(store, orgId, datasetId)!;
+    return acknowledge(store, {
       orgId,
       datasetId,
-      deliveryId: dataset.deliveryId!,
+      deliveryId,
       status: dataset.status,
       causeId: null,
       note: text,
       by,
       at: who.now.toISOString(),
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -140,30 +156,70 @@ export function acknowledgeCause(
   const by = checkName(who.by);
   const incident = liveIncident(store, orgId, incidentId);
   const at = who.now.toISOString();
-  return store.transaction(() =>
-    incident.datasets
-      .filter((dataset) => dataset.acknowledgement === null && dataset.deliveryId !== null)
-      .map((dataset) =>
-        acknowledge(store, {
-          orgId,
-          datasetId: dataset.datasetId,
-          deliveryId: dataset.deliveryId!,
-          status: dataset.status,
-          causeId: incident.incidentId,
-          note: text,
-          by,
-          at,
-        }),
-      ),
+  const open = incident.datasets.filter(
+    (dataset) => dataset.acknowledgement === null && dataset.deliveryId !== null,
   );
+  return store.transaction(() => {
+    const shared = recordIfShared(
+      store,
+      orgId,
+      () =>
+        open.map((dataset) => ({
+          kind: 'acknowledge' as const,
+          payload: {
+            datasetId: dataset.datasetId,
+            deliveryId: dataset.deliveryId!,
+            status: troubled(dataset.status),
+            note: text,
+            causeId: incident.incidentId,
+          },
+        })),
+      { now: () => who.now },
+    );
+    if (shared) return open.map((dataset) => openAcknowledgement(store, orgId, dataset.datasetId)!);
+    return open.map((dataset) =>
+      acknowledge(store, {
+        orgId,
+        datasetId: dataset.datasetId,
+        deliveryId: dataset.deliveryId!,
+        status: dataset.status,
+        causeId: incident.incidentId,
+        note: text,
+        by,
+        at,
+      }),
+    );
+  });
 }
 
 /** Withdraws the dataset's acknowledgement; false when it had none. */
 export function unacknowledgeDataset(store: Store, orgId: string, datasetId: string, who: Who): boolean {
   const by = checkName(who.by);
-  if (!openAcknowledgement(store, orgId, datasetId)) return false;
-  return store.transaction(() => unacknowledge(store, orgId, datasetId, by, who.now.toISOString()));
+  const open = openAcknowledgement(store, orgId, datasetId);
+  if (!open) return false;
+  return store.transaction(
+    () =>
+      recordIfShared(store, orgId, () => [withdrawal(open)], { now: () => who.now }) ||
+      unacknowledge(store, orgId, datasetId, by, who.now.toISOString()),
+  );
 }
+
+/** A troubled dataset's status, as an operation names it (the incidents hold troubled datasets only). */
+function troubled(status: string): 'FAILED' | 'MISSING' {
+  if (status === 'FAILED' || status === 'MISSING') return status;
+  throw new NothingToAcknowledge(`a ${status} dataset has no failure to acknowledge`);
+}
+
+/** The team operation that withdraws `ack`. */
+const withdrawal = (ack: AcknowledgementView) =>
+  ({
+    kind: 'unacknowledge',
+    payload: {
+      datasetId: ack.datasetId,
+      deliveryId: ack.deliveryId,
+      status: troubled(ack.status),
+    },
+  }) as const;
 
 /** Withdraws the acknowledgements of every troubled failure of the incident; how many were withdrawn. */
 export function unacknowledgeCause(store: Store, orgId: string, incidentId: string, who: Who): number {
@@ -176,11 +232,15 @@ export function unacknowledgeCause(store: Store, orgId: string, incidentId: stri
     throw error;
   }
   const at = who.now.toISOString();
-  return store.transaction(
-    () =>
-      incident.datasets.filter(
-        (dataset) =>
-          dataset.acknowledgement !== null && unacknowledge(store, orgId, dataset.datasetId, by, at),
-      ).length,
-  );
+  const acknowledged = incident.datasets.filter((dataset) => dataset.acknowledgement !== null);
+  return store.transaction(() => {
+    const shared = recordIfShared(
+      store,
+      orgId,
+      () => acknowledged.map((dataset) => withdrawal(openAcknowledgement(store, orgId, dataset.datasetId)!)),
+      { now: () => who.now },
+    );
+    if (shared) return acknowledged.length;
+    return acknowledged.filter((dataset) => unacknowledge(store, orgId, dataset.datasetId, by, at)).length;
+  });
 }

@@ -13,7 +13,8 @@ import { KeyNameError, createApiKey, listApiKeys, revokeApiKey } from '../store/
 import { EXPORTS_FOLDER, ExportFileError, writeExportFile } from '../store/snapshot/exportFile';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/tables/settings';
-import { clearSnooze, listSnoozes, setSnooze } from '../store/tables/snoozes';
+import { listSnoozes } from '../store/tables/snoozes';
+import { snoozeDataset, unsnoozeDataset } from '../knowledge/snooze';
 import { deadlineConfigs, getDataset, resolveDatasetId } from '../query/dataset';
 import { exportSnapshotInSlices } from '../query/exportSnapshot';
 import { listRows, statusCounts } from '../query/rows';
@@ -175,12 +176,12 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     'keys.revoke': ({ id }) => idle(() => ({ revoked: revokeApiKey(store, id, now()) })),
     'snoozes.list': ({ orgId }) => read(() => listSnoozes(store, orgId, now())),
     'snoozes.set': async ({ orgId, datasetId, kind }) => {
-      const snooze = await idle(() => setSnooze(store, orgId, datasetId, kind, now()));
+      const snooze = await idle(() => snoozeDataset(store, orgId, datasetId, kind, now()));
       deps.alertsChanged?.();
       return snooze;
     },
     'snoozes.clear': async ({ orgId, datasetId }) => {
-      const cleared = await idle(() => clearSnooze(store, orgId, datasetId));
+      const cleared = await idle(() => unsnoozeDataset(store, orgId, datasetId, now()));
       deps.alertsChanged?.();
       return { cleared };
     },

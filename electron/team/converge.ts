@@ -23,12 +23,18 @@ export interface Stamp {
   opId: string;
 }
 
+/**
+ * Text in the order of its code points: the order SQLite gives text (by its UTF-8 bytes), which a member's
+ * store decides by (store/tables/teamLog.ts). JavaScript's `<` compares UTF-16 units, which puts a name
+ * with an emoji before one with a character from U+E000 up: the two orders must not disagree.
+ */
+export function compareText(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
 /** Negative when `a` took effect before `b`. */
 export function compareStamps(a: Stamp, b: Stamp): number {
-  if (a.at !== b.at) return a.at < b.at ? -1 : 1;
-  if (a.author !== b.author) return a.author < b.author ? -1 : 1;
-  if (a.opId !== b.opId) return a.opId < b.opId ? -1 : 1;
-  return 0;
+  return compareText(a.at, b.at) || compareText(a.author, b.author) || compareText(a.opId, b.opId);
 }
 
 export interface FailureKey {
@@ -61,8 +67,9 @@ export interface SharedSnooze {
   deliveryId: string | null;
 }
 
-const failureKey = (key: FailureKey): string =>
-  JSON.stringify([key.orgId, key.datasetId, key.deliveryId, key.status]);
+/** One acknowledgement per delivery of a dataset, whichever status it named (as a member's store keys it). */
+const failureKey = (key: Omit<FailureKey, 'status'>): string =>
+  JSON.stringify([key.orgId, key.datasetId, key.deliveryId]);
 const datasetKey = (orgId: string, datasetId: string): string => JSON.stringify([orgId, datasetId]);
 
 const stampOf = (operation: TeamOperation): Stamp => ({
@@ -94,7 +101,7 @@ export class TeamState {
       case 'acknowledge':
       case 'unacknowledge': {
         const { datasetId, deliveryId, status } = operation.payload;
-        const key = failureKey({ orgId, datasetId, deliveryId, status });
+        const key = failureKey({ orgId, datasetId, deliveryId });
         let changed = false;
         if (operation.kind === 'acknowledge' && operation.payload.note !== null)
           changed = this.addNote(key, { stamp, text: operation.payload.note });

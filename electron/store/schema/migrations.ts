@@ -10,6 +10,7 @@ import { unpackTasks } from './tasksBlob';
 import { SORT_INDEXES } from './sortKeys';
 import { LOOKUP_INDEXES } from './lookupIndexes';
 import { addFailedDeliveryColumn } from './failedDelivery';
+import { TEAM_SCHEMA } from './team';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -390,4 +391,5 @@ export const MIGRATIONS: readonly Migration[] = [
   incidentsOfStoredTroubles,
   LOOKUP_INDEXES,
   addFailedDeliveryColumn,
+  TEAM_SCHEMA,
 ];

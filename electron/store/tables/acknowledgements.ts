@@ -118,7 +118,7 @@ export function listAcknowledgements(
 }
 
 /** Why an acknowledgement ended, from the dataset's new status. */
-function endReason(was: string, to: string | null, deliveryId: string | null): string {
+export function endReason(was: string, to: string | null, deliveryId: string | null): string {
   if (to === null) return 'the dataset was removed';
   const delivery = deliveryId ? ` (delivery ${deliveryId})` : '';
   if (to === 'FAILED') return was === 'FAILED' ? `failed again${delivery}` : `failed${delivery}`;

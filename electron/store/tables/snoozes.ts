@@ -47,6 +47,35 @@ export function isActive(store: Store, snooze: SnoozeView, now: Date): boolean {
   return row.status !== 'HEALTHY';
 }
 
+/**
+ * What a snooze of `kind` made at `now` holds: when it ends (1 h, 4 h), or the delivery it waits past
+ * (next-delivery). Throws SnoozeError for a dataset the org does not have.
+ */
+export function snoozeTerms(
+  store: Store,
+  orgId: string,
+  datasetId: string,
+  kind: SnoozeKind,
+  now: Date,
+): { until: string | null; deliveryId: string | null } {
+  const dataset = store.get('SELECT delivery_id FROM datasets WHERE org_id = ? AND dataset_id = ?', [
+    orgId,
+    datasetId,
+  ]);
+  if (!dataset) throw new SnoozeError(`org '${orgId}' has no dataset '${datasetId}'`);
+  const hours = HOURS[kind];
+  return {
+    until: hours === undefined ? null : new Date(now.getTime() + hours * 3_600_000).toISOString(),
+    deliveryId: kind === 'next-delivery' ? ((dataset.delivery_id as string | null) ?? null) : null,
+  };
+}
+
+/** The dataset's snooze as stored (whether or not it is still in force), if it has one. */
+export function storedSnooze(store: Store, orgId: string, datasetId: string): SnoozeView | null {
+  const row = store.get(`${SELECT} WHERE s.org_id = ? AND s.dataset_id = ?`, [orgId, datasetId]);
+  return row === undefined ? null : toView(row);
+}
+
 /** Snoozes the dataset (replacing any snooze it had). */
 export function setSnooze(
   store: Store,
@@ -55,14 +84,7 @@ export function setSnooze(
   kind: SnoozeKind,
   now: Date,
 ): SnoozeView {
-  const dataset = store.get('SELECT delivery_id FROM datasets WHERE org_id = ? AND dataset_id = ?', [
-    orgId,
-    datasetId,
-  ]);
-  if (!dataset) throw new SnoozeError(`org '${orgId}' has no dataset '${datasetId}'`);
-  const hours = HOURS[kind];
-  const until = hours === undefined ? null : new Date(now.getTime() + hours * 3_600_000).toISOString();
-  const deliveryId = kind === 'next-delivery' ? ((dataset.delivery_id as string | null) ?? null) : null;
+  const { until, deliveryId } = snoozeTerms(store, orgId, datasetId, kind, now);
   store.transaction(
     () =>
       store.run(
@@ -73,7 +95,7 @@ export function setSnooze(
       ),
     { dataChange: false },
   );
-  return toView(store.get(`${SELECT} WHERE s.org_id = ? AND s.dataset_id = ?`, [orgId, datasetId]) ?? {});
+  return storedSnooze(store, orgId, datasetId)!;
 }
 
 export function clearSnooze(store: Store, orgId: string, datasetId: string): boolean {

@@ -96,11 +96,13 @@ describe('migrations', () => {
     await before.close();
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
-    // Before the incidents' two migrations, the lookup indexes and the stored failed delivery after them.
+    // Before the incidents' two migrations, the lookup indexes, the stored failed delivery and the team's
+    // tables after them.
     old.exec(`DROP TABLE incident_failures; DROP TABLE incidents; DROP INDEX events_troubled;
       DROP INDEX timeline_handoff_changes; DROP INDEX timeline_handoff_notes; DROP INDEX events_failed;
       DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
-      ALTER TABLE delivery_tasks DROP COLUMN fail_at; PRAGMA user_version = ${MIGRATIONS.length - 4};`);
+      ALTER TABLE delivery_tasks DROP COLUMN fail_at; DROP TABLE team_log; DROP TABLE team_links;
+      PRAGMA user_version = ${MIGRATIONS.length - 5};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
@@ -161,7 +163,7 @@ describe('migrations', () => {
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
     old.exec(`DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
-      PRAGMA user_version = ${MIGRATIONS.length - 1};`);
+      DROP TABLE team_log; DROP TABLE team_links; PRAGMA user_version = ${MIGRATIONS.length - 2};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
