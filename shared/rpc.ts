@@ -12,6 +12,7 @@ import { MAX_CAUSE_ID_LENGTH } from './causes';
 import type { DatabaseStatus } from './database';
 import type { TimelineEntry } from './timeline';
 import type { HandoffReport } from './handoff';
+import type { TeamStatus } from './team';
 import type { DatasetRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';
@@ -215,6 +216,17 @@ export const RPC_CALLS = {
       { additionalProperties: false },
     ),
   ),
+  'team.status': call(Empty),
+  'team.join': call(
+    Type.Object(
+      {
+        url: Type.String({ minLength: 1, maxLength: 2048 }),
+        token: Type.String({ minLength: 1, maxLength: 200 }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  'team.leave': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
 } as const;
 
 /** What each call answers. */
@@ -251,6 +263,10 @@ export interface RpcResponses {
   'dataset.deadlines': DatasetDeadlines | null;
   'handoff.get': HandoffReport;
   'stats.get': ReliabilityStats;
+  'team.status': TeamStatus[];
+  'team.join': TeamStatus;
+  /** How many of this member's changes never reached the team; the org's own remote again, if it had one. */
+  'team.leave': { unpushed: number; restoredFrom: string | null };
 }
 
 /** Events the engine pushes to every open window. */
@@ -262,6 +278,8 @@ export interface RpcEvents {
   'app.navigate': { path: string };
   /** The database finished opening, or the disk started, went on, or stopped refusing its writes. */
   'database.status': DatabaseStatus;
+  /** A team exchange's status changed (online, offline, changes waiting). */
+  'team.status': TeamStatus;
 }
 
 export type RpcCall = keyof typeof RPC_CALLS;
@@ -319,6 +337,7 @@ export const RPC_EVENTS = [
   'source.state',
   'app.navigate',
   'database.status',
+  'team.status',
 ] as const satisfies readonly RpcEvent[];
 /** Fails to compile when an event is missing from RPC_EVENTS (the transports subscribe by that list). */
 export const EVENTS_COMPLETE: Same<RpcEvent, (typeof RPC_EVENTS)[number]> = true;

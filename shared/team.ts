@@ -12,6 +12,16 @@ import { MAX_ACK_NAME_LENGTH, MAX_NOTE_LENGTH } from './ackLimits';
 import { MAX_CAUSE_ID_LENGTH } from './causes';
 import { SnoozeKindSchema } from './rpc';
 
+/** The team server's routes beside its v2 API (electron/api/teamRoutes.ts), as members call them. */
+export const TEAM_PATHS = {
+  operations: '/team/v1/operations',
+  events: '/team/v1/events',
+  me: '/team/v1/me',
+} as const;
+
+/** A team token: `dht_` and 43 base64url characters (electron/store/teamDb/tokens.ts makes them). */
+export const TEAM_TOKEN_PATTERN = /^dht_[A-Za-z0-9_-]{43}$/;
+
 /** Time of an operation: a hybrid logical clock reading (electron/team/clock.ts), `<ISO time>#<counter>`. */
 export const HLC_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z#\\d{4}$';
 /** An operation's id: a UUID version 7 (time-ordered), lower case, made by its author. */
@@ -115,4 +125,45 @@ export function operationProblem(op: TeamOperation): string | null {
   if ((kind === 'next-delivery') !== (deliveryId !== null))
     return `operation ${op.opId}: a ${kind} snooze ${kind === 'next-delivery' ? 'needs the delivery it waits past' : 'names no delivery'} in "deliveryId"`;
   return null;
+}
+
+/** How a member's desktop stands with its team server, for the window and the CLI. */
+export interface TeamStatus {
+  orgId: string;
+  url: string;
+  member: string;
+  role: 'member' | 'viewer';
+  /**
+   * online: the last exchange worked; offline: the server did not answer (changes wait); refused: the
+   * server refused the token (revoked, or another team's); syncing: the org's first mirror from the
+   * team server has not finished, so nothing is exchanged yet.
+   */
+  state: 'online' | 'offline' | 'refused' | 'syncing';
+  /** This member's changes not yet taken by the server. */
+  waiting: number;
+  /** When the server last answered. */
+  lastContactAt: string | null;
+  /** What went wrong last, in words, or null. */
+  problem: string | null;
+  /**
+   * Changes from the team applied since the engine started: when it moves, what this desktop shows of
+   * the org changed (a window reloads its view).
+   */
+  applied: number;
+}
+
+/** "Team: offline — 3 changes waiting": the status in one line. */
+export function teamStatusLine(status: TeamStatus): string {
+  const waiting =
+    status.waiting === 0 ? '' : ` — ${status.waiting} change${status.waiting === 1 ? '' : 's'} waiting`;
+  switch (status.state) {
+    case 'online':
+      return `Team: online as ${status.member}${waiting}`;
+    case 'offline':
+      return `Team: offline${waiting}`;
+    case 'refused':
+      return `Team: the team server refused this desktop's token${waiting}`;
+    case 'syncing':
+      return `Team: mirroring the org from the team server${waiting}`;
+  }
 }

@@ -50,6 +50,11 @@ export interface ApiOptions {
   logger?: FastifyBaseLogger | false;
   /** The on-call layer's answers (docs/architecture.md#the-on-call-layer); default: one of its own over the store, with no source states. */
   knowledge?: OnCallKnowledge;
+  /**
+   * On a team server: who a team token (`dht_…`) speaks for, so a member's desktop mirrors the org
+   * through this API with its token (docs/decisions.md "On call as a team: members"); null for none.
+   */
+  teamTokens?: (token: string) => Promise<Authenticated | null>;
   /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
   extend?: (app: FastifyInstance, port: () => number) => Promise<void>;
 }
@@ -141,6 +146,16 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   await app.register(async (v2) => {
     v2.addHook('onRequest', async (request) => {
+      const team = /^Bearer +(dht_\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
+      if (team !== null && options.teamTokens) {
+        const member = await options.teamTokens(team[1]!);
+        if (member === null)
+          throw new ApiError('UNAUTHENTICATED', 'this team token is unknown or was revoked', undefined, {
+            'WWW-Authenticate': 'Bearer',
+          });
+        request.auth = member;
+        return;
+      }
       request.auth = await options.store.whenReadable(() =>
         authenticator.authenticate(request.headers.authorization),
       );

@@ -7,6 +7,7 @@
  *   Answers the operations stored, with their numbers.
  * - `GET /team/v1/operations?after=N&limit=M`: the token's org's operations after number N, oldest
  *   first, and the cursor to ask after next.
+ * - `GET /team/v1/me`: who the token speaks for (org, member, role): what `team join` asks first.
  * - `GET /team/v1/events`: a server-sent event stream that says `operations` each time the org has new
  *   ones, pushed through this server or any other on the database (NOTIFY): a member pulls then,
  *   instead of polling.
@@ -17,7 +18,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
-import { TeamOperation, operationProblem } from '../../shared/team';
+import { TEAM_PATHS, TeamOperation, operationProblem } from '../../shared/team';
 import type { TeamDatabase } from '../store/teamDb/driver';
 import {
   OPERATIONS_CHANNEL,
@@ -31,8 +32,9 @@ import { pushProblem } from '../team/access';
 import { MAX_AHEAD_MS, parseReading } from '../team/clock';
 import { ApiError } from './errors';
 
-export const TEAM_OPERATIONS_PATH = '/team/v1/operations';
-export const TEAM_EVENTS_PATH = '/team/v1/events';
+export const TEAM_OPERATIONS_PATH = TEAM_PATHS.operations;
+export const TEAM_EVENTS_PATH = TEAM_PATHS.events;
+const TEAM_ME_PATH = TEAM_PATHS.me;
 /** Comments keep idle proxies from closing a member's stream. */
 const HEARTBEAT_MS = 25_000;
 /** Most operations one push carries (a member's outbox after a long offline stretch goes in several). */
@@ -85,6 +87,17 @@ function wholeNumber(value: unknown, field: string, fallback: number, max: numbe
   if (!Number.isSafeInteger(number) || number > max)
     throw new ApiError('INVALID_ARGUMENT', `${field} must be a whole number from 0 to ${max}`, field);
   return number;
+}
+
+/** Who a team token speaks for on the v2 API (ApiOptions.teamTokens): its org, as a key would. */
+export function teamTokenAuth(
+  db: TeamDatabase,
+  now: () => Date,
+): (token: string) => Promise<{ keyId: string; orgId: string } | null> {
+  return async (token) => {
+    const who = await authenticateTeamToken(db, token, now());
+    return who === null ? null : { keyId: `team:${who.tokenId}`, orgId: who.orgId };
+  };
 }
 
 export async function registerTeamRoutes(app: FastifyInstance, options: TeamRouteOptions): Promise<void> {
@@ -167,6 +180,11 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
       clearInterval(heartbeat);
       streams.delete(response);
     });
+  });
+
+  app.get(TEAM_ME_PATH, async (request) => {
+    const { orgId, member, role } = await caller(request);
+    return { orgId, member, role };
   });
 
   app.get(TEAM_OPERATIONS_PATH, async (request) => {

@@ -21,4 +21,10 @@ export const COMMAND_MODULES: { [N in CommandName]: () => Promise<Definition<N>>
   ack: async () => (await import('../control/commands/ack')).ack,
   unack: async () => (await import('../control/commands/ack')).unack,
   handoff: async () => (await import('../control/commands/handoff')).handoff,
+  'team.join': async () => (await import('../control/commands/team')).teamJoin,
+  'team.leave': async () => (await import('../control/commands/team')).teamLeave,
+  'team.status': async () => (await import('../control/commands/team')).teamStatus,
+  'team.tokens.create': async () => (await import('../control/commands/teamTokens')).teamTokensCreate,
+  'team.tokens.list': async () => (await import('../control/commands/teamTokens')).teamTokensList,
+  'team.tokens.revoke': async () => (await import('../control/commands/teamTokens')).teamTokensRevoke,
 };

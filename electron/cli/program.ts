@@ -11,6 +11,7 @@ import { serveCommand } from './commands/serve';
 import { simulateCommand } from './commands/simulate';
 import { sourcesCommand } from './commands/sources';
 import { syncCommand } from './commands/sync';
+import { teamCommand } from './commands/team';
 import { uiCommand } from './commands/ui';
 import type { CliIo } from './io';
 import { printable } from '../store/tables/orgs';
@@ -34,6 +35,7 @@ export function buildProgram(io: CliIo): Command {
     ackCommand(io),
     unackCommand(io),
     handoffCommand(io),
+    teamCommand(io),
   ]) {
     program.addCommand(command);
   }

@@ -10,6 +10,8 @@ import type { OnCallKnowledge } from '../knowledge/service';
 import type { Store } from '../store/database';
 import type { SourcesSync } from '../sync/sourcesSync';
 import type { SecretKeeper } from '../sync/secrets';
+import type { TeamDatabase } from '../store/teamDb/driver';
+import type { TeamStatus } from '../../shared/team';
 
 /** Where a command prints: the CLI's own stdout/stderr, or the control channel's stream to it. */
 export interface CommandOutput {
@@ -53,6 +55,15 @@ export interface RunningInstance {
    * ends now, since the instance waits for every command in flight before it closes (docs/decisions.md).
    */
   stopping: AbortSignal;
+  /** The instance as a team member (its exchanges), and as a team server (its database) under `team serve`. */
+  team: {
+    members: {
+      /** Starts the exchanges of the linked orgs afresh (after `team join|leave`). */
+      reload(): Promise<void>;
+      statuses(): TeamStatus[];
+    };
+    db?: TeamDatabase;
+  };
 }
 
 export interface CommandContext {

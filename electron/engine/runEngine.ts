@@ -39,6 +39,9 @@ import {
   writeControlFile,
 } from '../store/instance/controlFile';
 import { removeRuntimeFile, writeRuntimeFile } from '../store/instance/runtimeFile';
+import type { TeamDatabase } from '../store/teamDb/driver';
+import { registerTeamRoutes, teamTokenAuth } from '../api/teamRoutes';
+import { TeamMembers, withTeamTokens } from './teamMembers';
 
 export interface EngineOptions {
   store: Store;
@@ -64,6 +67,10 @@ export interface EngineOptions {
   announce?: (announcement: Announcement) => void;
   /** Who runs the engine (`serve`, `app`), for the CLI's messages about it. */
   purpose: string;
+  /** `team serve`: the team's database; the API then also serves the team's routes and accepts team tokens. */
+  teamServer?: { db: TeamDatabase };
+  /** How a member reaches its team server (tests: waits shorter than the default 1 s to 30 s). */
+  team?: { fetch?: typeof fetch; backoff?: { minMs: number; maxMs: number } };
 }
 
 export interface RunningEngine {
@@ -75,6 +82,8 @@ export interface RunningEngine {
   alerts: Alerter;
   /** The on-call layer (docs/architecture.md#the-on-call-layer): deadlines, upcoming, overdue, statistics, handoff. */
   knowledge: OnCallKnowledge;
+  /** This engine as a member of teams: one exchange per linked org. */
+  team: TeamMembers;
   /** With `ui`: the web UI's address with its one-time token. */
   uiUrl: string | undefined;
   stop(): Promise<void>;
@@ -110,6 +119,8 @@ export async function overdueInTotal(
 
 export async function runEngine(options: EngineOptions): Promise<RunningEngine> {
   const { store } = options;
+  // A source that mirrors an org from its team server presents the member's team token as its key.
+  const secrets = withTeamTokens(store, options.secrets);
   const rendererDir = options.ui ? findRendererDir() : undefined;
   const settings = options.settings.read();
   const demo =
@@ -118,7 +129,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       : undefined;
   const sync = new SourcesSync({
     store,
-    secrets: options.secrets,
+    secrets,
     now: options.now,
     ...syncSettings(settings, options.intervals),
     builtIn: demo ? [{ source: demo.source, apiKey: demo.apiKey, intervals: DEMO_INTERVALS }] : [],
@@ -133,17 +144,33 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     ...(options.intervals?.crawlMs !== undefined ? ['intervals.crawlMinutes'] : []),
   ];
   const runtime = { apiUrl: '', dataDir: options.dataDir, version: options.version ?? '0.0.0' };
+  const changedHere = () => {
+    void alerts.refresh().catch(reportAlertsError);
+    // An acknowledgement or snooze of a team's org waits in the outbox: pushed now.
+    team.nudge();
+  };
+  const team = new TeamMembers({
+    store,
+    secrets,
+    now: options.now,
+    fetch: options.team?.fetch,
+    backoff: options.team?.backoff,
+    onApplied: () => void alerts.refresh().catch(reportAlertsError),
+    onStatus: (status) => events.emit('team.status', status),
+    log: (message) => options.logger && options.logger.warn({}, message),
+  });
   const handlers = createRpcHandlers({
     store,
     sync,
-    secrets: options.secrets,
+    secrets,
     now: options.now,
     runtime,
     overridden,
     reloadSync: () => reloadSync(),
     settings: options.settings,
     knowledge,
-    alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
+    alertsChanged: changedHere,
+    team,
   });
   const reportAlertsError = (error: unknown) =>
     options.logger ? options.logger.error({ err: error }, 'alerts failed') : undefined;
@@ -176,7 +203,10 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       rateLimit: options.rateLimit,
       readThrough: sync.readThrough,
       knowledge,
+      teamTokens: options.teamServer ? teamTokenAuth(options.teamServer.db, options.now) : undefined,
       extend: async (app, port) => {
+        if (options.teamServer)
+          await registerTeamRoutes(app, { db: options.teamServer.db, now: options.now });
         control = await registerControl(app, {
           secret: controlSecret,
           context: () => ({
@@ -188,12 +218,13 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
               purpose: options.purpose,
               pid: process.pid,
               sync,
-              secrets: options.secrets,
+              secrets,
               reloadSync,
               knowledge,
               newWebUiLink: sessions ? () => `${api.url}/?token=${sessions.issue()}` : undefined,
-              alertsChanged: () => void alerts.refresh().catch(reportAlertsError),
+              alertsChanged: changedHere,
               stopping: stopping.signal,
+              team: { members: team, db: options.teamServer?.db },
             },
           }),
           log: (error) => options.logger && options.logger.error({ err: error }, 'CLI command failed'),
@@ -221,6 +252,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       removeControlFile(options.dataDir);
       stopping.abort();
       const commandsDone = control?.close();
+      // Nothing more is exchanged with a team server: what waits stays in the outbox for next time.
+      await team.stop();
       // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
       await sync.stop();
       // Every command in flight ends and sends its last line before the API closes its connections.
@@ -244,8 +277,13 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     alerts.start();
     // Each finished cycle reads what changed into the on-call layer's history and precomputes the
     // Reliability view's default statistics, so a look finds them ready.
-    stopWarming = sync.onCycle((event) => void knowledge.warm(event.orgId).catch(reportAlertsError));
+    stopWarming = sync.onCycle((event) => {
+      void knowledge.warm(event.orgId).catch(reportAlertsError);
+      // A team's org mirrored afresh: its operations can be applied against the health it now shows.
+      team.nudge(event.orgId);
+    });
     sync.start();
+    await team.reload();
     // Last, once everything runs: scripts that find the API by runtime.json find it answering.
     writeRuntimeFile(options.dataDir, {
       apiUrl: api.url,
@@ -265,6 +303,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     rpc: { handlers, dispatch, events },
     alerts,
     knowledge,
+    team,
     uiUrl: sessions ? `${api.url}/?token=${sessions.firstToken}` : undefined,
     stop,
   };

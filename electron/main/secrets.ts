@@ -34,5 +34,6 @@ export function safeStorageSecretKeeper(
       ? 'enter the key in Settings → Sources'
       : `this system has no keychain for secrets: ${fromEnv.hint}`,
     seal: usable ? (apiKey) => PREFIX + safeStorage.encryptString(apiKey).toString('base64') : undefined,
+    unseal: open,
   };
 }

@@ -37,11 +37,12 @@ import { acknowledgerName, osUserName } from '../knowledge/identity';
 import { OnCallKnowledge } from '../knowledge/service';
 import { parseHandoffSince } from '../../shared/handoffSince';
 import { type SourceDeps, sourceHandlers } from './sources';
+import { type TeamDeps, teamHandlers } from './team';
 
 /** Events a dataset view shows: every one the store retains. */
 const ALL_RETAINED = 1000;
 
-export interface RpcDeps extends SourceDeps {
+export interface RpcDeps extends SourceDeps, TeamDeps {
   store: Store;
   sync: SourcesSync;
   secrets: SecretKeeper;
@@ -160,6 +161,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
       return idle(settingsView);
     },
     ...sourceHandlers(deps),
+    ...teamHandlers(deps),
     'keys.list': () => read(() => listApiKeys(store)),
     'keys.create': ({ orgId, name }) =>
       idle(() => {

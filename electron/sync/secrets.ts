@@ -14,6 +14,8 @@ export interface SecretKeeper {
    * come from the environment and are never written anywhere.
    */
   seal?(apiKey: string): string;
+  /** Opens what `seal` sealed (a team token kept in the store); null when it cannot (another machine). */
+  unseal?(sealed: string): string | null;
 }
 
 export const REMOTE_KEY_ENV = 'DATASET_HEALTH_REMOTE_KEY';

@@ -18,11 +18,21 @@ export interface ServeOptions {
   pollSeconds?: number;
   crawlMinutes?: number;
   onFailed?: string;
+  /** `team serve`: also the team server, its database PostgreSQL at `database` or else embedded. */
+  team?: { database?: string };
 }
 
 export function serveCommand(io: CliIo): Command {
-  return new Command('serve')
-    .description('run the engine without a window: the local v2 API and the sync loop, until Ctrl+C')
+  return withServeOptions(
+    new Command('serve').description(
+      'run the engine without a window: the local v2 API and the sync loop, until Ctrl+C',
+    ),
+  ).action(async (options: ServeOptions) => (await import('./serveRun')).serve(options, io));
+}
+
+/** The options `serve` and `team serve` share. */
+export function withServeOptions(command: Command): Command {
+  return command
     .addOption(dataDirOption())
     .option(
       '--port <n>',
@@ -50,6 +60,5 @@ export function serveCommand(io: CliIo): Command {
     .option(
       '--on-failed <command>',
       'run COMMAND (through the shell) for each alert, reminder and contact notice, with it as JSON on stdin',
-    )
-    .action(async (options: ServeOptions) => (await import('./serveRun')).serve(options, io));
+    );
 }

@@ -23,6 +23,7 @@ import { cliLogger } from '../logger';
 import { openDataDir, stderrStoreLog } from '../openStore';
 import { describeStorage } from '../storageLine';
 import type { ServeOptions } from './serve';
+import type { TeamDatabase } from '../../store/teamDb/driver';
 
 export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir, io.env);
@@ -49,8 +50,19 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       })
     : undefined;
   let engine: RunningEngine;
+  let teamDb: TeamDatabase | undefined;
   try {
+    if (options.team) {
+      // Loaded only for `team serve`: the PostgreSQL client and PGlite are no other command's cost.
+      const { openTeamDatabase, describeTeamDatabase } = await import('../../store/teamDb/open');
+      const where = describeTeamDatabase(dataDir, options.team.database);
+      teamDb = await openTeamDatabase(dataDir, options.team.database).catch((error: unknown) => {
+        throw new CliError(`cannot open the team database (${where}): ${(error as Error).message}`);
+      });
+      io.stderr(`Team database: ${where}.\n`);
+    }
     engine = await runEngine({
+      teamServer: teamDb ? { db: teamDb } : undefined,
       purpose: 'serve',
       store,
       dataDir,
@@ -83,6 +95,7 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       },
     });
   } catch (error) {
+    await teamDb?.close();
     await opened.close();
     if (error instanceof PortInUseError || error instanceof RendererNotBuiltError)
       throw new CliError(error.message);
@@ -101,6 +114,10 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     }
   }
   io.stderr(`Data directory: ${dataDir}\n`);
+  if (teamDb)
+    io.stderr(
+      `Team server: members join with \`dataset-health team join ${api.url} --token <token>\`; make a token with \`dataset-health team tokens create --org <org> --member <name>\`.\n`,
+    );
   sync.onCycle((event) => {
     logCycle(logger, event);
     const line = describeCycle(event);
@@ -128,6 +145,7 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
     // The last alerts' hooks finish (each within its timeout) before the process ends.
     await hook?.idle();
   } finally {
+    await teamDb?.close();
     await opened.close().catch((error: unknown) => {
       // Stopping is the last chance to write what waits in memory: say what could not be saved.
       const refused = databaseStatus(store, dataDir).writeProblem;

@@ -6,6 +6,8 @@ import { keysCreate, keysList, keysRevoke } from './keys';
 import { exportData, importData } from './snapshot';
 import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
 import { syncOnce } from './sync';
+import { teamJoin, teamLeave, teamStatus } from './team';
+import { teamTokensCreate, teamTokensList, teamTokensRevoke } from './teamTokens';
 import { webUiLink } from './ui';
 
 export const COMMANDS = {
@@ -22,6 +24,12 @@ export const COMMANDS = {
   ack,
   unack,
   handoff,
+  'team.join': teamJoin,
+  'team.leave': teamLeave,
+  'team.status': teamStatus,
+  'team.tokens.create': teamTokensCreate,
+  'team.tokens.list': teamTokensList,
+  'team.tokens.revoke': teamTokensRevoke,
 } satisfies Record<string, ControlledCommand>;
 
 export type CommandName = keyof typeof COMMANDS;

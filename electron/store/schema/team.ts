@@ -14,7 +14,7 @@ CREATE TABLE team_links (
   -- The team token: sealed by the shell's secret store where it has one (the app), else as given.
   token TEXT NOT NULL,
   token_sealed INTEGER NOT NULL,
-  -- The source that mirrors the org from the team server, and the org's own sources set aside meanwhile.
+  -- The source that mirrors the org from the team server, and the org's own source as it was (JSON, or null).
   source_id TEXT NOT NULL,
   set_aside TEXT NOT NULL,
   -- The last team server number pulled, and the member's hybrid clock's latest reading.

@@ -7,6 +7,15 @@ import type { Row, Store } from '../database';
 
 export type TeamRole = 'member' | 'viewer';
 
+/** A source as the org had it before it joined a team. */
+export interface SetAsideSource {
+  id: string;
+  name: string;
+  baseUrl: string;
+  enabled: boolean;
+  apiKeySealed: string | null;
+}
+
 export interface TeamLink {
   orgId: string;
   /** The team server's address, e.g. http://127.0.0.1:47900. */
@@ -17,9 +26,10 @@ export interface TeamLink {
   /** The token as stored: sealed by the shell when `tokenSealed`. */
   token: string;
   tokenSealed: boolean;
+  /** The source that mirrors the org from the team server. */
   sourceId: string;
-  /** The org's own sources that were enabled when it joined: enabled again when it leaves. */
-  setAside: string[];
+  /** The org's own source as it was before joining (restored on leaving), or null when it had none. */
+  setAside: SetAsideSource | null;
   cursor: number;
   clock: string | null;
   joinedAt: string;
@@ -33,7 +43,7 @@ const linkOf = (row: Row): TeamLink => ({
   token: String(row.token),
   tokenSealed: row.token_sealed === 1,
   sourceId: String(row.source_id),
-  setAside: JSON.parse(String(row.set_aside)) as string[],
+  setAside: JSON.parse(String(row.set_aside)) as SetAsideSource | null,
   cursor: Number(row.cursor),
   clock: row.clock === null ? null : String(row.clock),
   joinedAt: String(row.joined_at),

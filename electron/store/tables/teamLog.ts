@@ -247,3 +247,11 @@ export function operationsOf(store: Store, orgId: string): TeamOperation[] {
     .all(`SELECT ${COLUMNS} FROM team_log WHERE org_id = ? ORDER BY at, author, op_id`, [orgId])
     .map(operationOf);
 }
+
+/**
+ * Forgets the org's log (leaving its team): what it decided stays in the acknowledgements and snoozes
+ * tables, now this desktop's own. Call inside a transaction.
+ */
+export function forgetOperations(store: Store, orgId: string): void {
+  store.run('DELETE FROM team_log WHERE org_id = ?', [orgId]);
+}

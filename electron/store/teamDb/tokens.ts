@@ -7,9 +7,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { ackNameProblem } from '../../../shared/causes';
+import { TEAM_TOKEN_PATTERN } from '../../../shared/team';
 import type { TeamDatabase } from './driver';
 
-export const TEAM_TOKEN_PATTERN = /^dht_[A-Za-z0-9_-]{43}$/;
 export const TEAM_ROLES = ['member', 'viewer'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 

@@ -8,6 +8,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { OrgView } from '../../../shared/views';
 import type { SourceState } from '../../../shared/sync';
+import type { TeamStatus } from '../../../shared/team';
 import { useRpc } from '../rpc/client';
 import { messageOf } from '../lib/errors';
 
@@ -18,6 +19,8 @@ export const useSyncState = defineStore('sync', () => {
   const rpc = useRpc();
   const orgs = ref<OrgView[]>([]);
   const states = ref<SourceState[]>([]);
+  /** How this desktop stands with the team server of each org it shares (none when it shares none). */
+  const teams = ref<TeamStatus[]>([]);
   const error = ref<string | null>(null);
   const loaded = ref(false);
   /** Per org: how many cycles changed its data since the window opened. */
@@ -37,9 +40,10 @@ export const useSyncState = defineStore('sync', () => {
   async function refresh(): Promise<void> {
     const asked = ++sequence;
     try {
-      const [orgList, stateList] = await Promise.all([
+      const [orgList, stateList, teamList] = await Promise.all([
         rpc.call('orgs.list', null),
         rpc.call('sync.states', null),
+        rpc.call('team.status', null),
       ]);
       // A later refresh has answered already: this one is older news.
       if (asked < answered) return;
@@ -58,6 +62,7 @@ export const useSyncState = defineStore('sync', () => {
             (s) => s.sourceId === state.sourceId && (stateSeen.get(s.sourceId) ?? 0) > asked,
           ) ?? state,
       );
+      teams.value = teamList;
       error.value = null;
     } catch (cause) {
       error.value = messageOf(cause);
@@ -72,11 +77,21 @@ export const useSyncState = defineStore('sync', () => {
     states.value = [...others, state].sort((a, b) => a.sourceId.localeCompare(b.sourceId));
   }
 
+  /** A team's status: a change from the team applied here reloads the org's open views. */
+  function upsertTeam(status: TeamStatus): void {
+    const before = teams.value.find((team) => team.orgId === status.orgId);
+    if (before && status.applied !== before.applied) bump(status.orgId);
+    teams.value = [...teams.value.filter((team) => team.orgId !== status.orgId), status].sort((a, b) =>
+      a.orgId.localeCompare(b.orgId),
+    );
+  }
+
   /** Loads once and follows the engine's events (and a periodic re-read) from then on. */
   function start(): Promise<void> {
     if (!started) {
       started = true;
       rpc.on('source.state', upsert);
+      rpc.on('team.status', upsertTeam);
       rpc.on('sync.cycle', (cycle) => {
         if (cycle.outcome !== 'ok') return;
         heardOf.add(cycle.orgId);
@@ -98,5 +113,5 @@ export const useSyncState = defineStore('sync', () => {
     }
   }
 
-  return { orgs, states, error, loaded, changes, refresh, start, syncNow };
+  return { orgs, states, teams, error, loaded, changes, refresh, start, syncNow };
 });

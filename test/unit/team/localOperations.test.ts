@@ -74,7 +74,7 @@ const link = (orgId: string, role: 'member' | 'viewer' = 'member'): TeamLink => 
   token: 'dht_x',
   tokenSealed: false,
   sourceId: `team-${orgId}`,
-  setAside: [],
+  setAside: null,
   cursor: 0,
   clock: null,
   joinedAt: NOW.toISOString(),

@@ -8,6 +8,7 @@ import DataSettings from './DataSettings.vue';
 import IntervalSettings from './IntervalSettings.vue';
 import NotificationSettings from './NotificationSettings.vue';
 import SourcesSettings from './SourcesSettings.vue';
+import TeamSettings from './TeamSettings.vue';
 import TriageSettings from './TriageSettings.vue';
 
 export interface SettingsSectionEntry {
@@ -24,6 +25,13 @@ export const SECTIONS: readonly SettingsSectionEntry[] = [
     title: 'Sources',
     description: 'The remote Dataset Health orgs this app mirrors. Saving a source restarts its sync.',
     component: SourcesSettings,
+  },
+  {
+    id: 'team',
+    title: 'Team',
+    description:
+      'Share acknowledgements, notes and snoozes with your rota through a team server; it then mirrors the org for everyone.',
+    component: TeamSettings,
   },
   {
     id: 'intervals',

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TeamDatabase } from '../../../../electron/store/teamDb/driver';
 import { migrateTeamDatabase } from '../../../../electron/store/teamDb/migrations';
+import { TEAM_TOKEN_PATTERN } from '../../../../shared/team';
 import {
-  TEAM_TOKEN_PATTERN,
   TeamTokenError,
   authenticateTeamToken,
   createTeamToken,
