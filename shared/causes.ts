@@ -216,3 +216,11 @@ export interface Incident {
   /** Its failures troubled now: unacknowledged first, then by name. */
   datasets: CauseDataset[];
 }
+
+/** Who owns a failure, as the tray and Triage say it: "Alice is on it: vendor ticket 4711". */
+export function onItLine(by: string, note: string | null, noteLength = Infinity): string {
+  if (note === null || note === '') return `${by} is on it`;
+  const oneLine = note.replace(/\s+/g, ' ').trim();
+  const shown = oneLine.length > noteLength ? `${oneLine.slice(0, noteLength - 1)}…` : oneLine;
+  return `${by} is on it: ${shown}`;
+}

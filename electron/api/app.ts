@@ -55,6 +55,8 @@ export interface ApiOptions {
    * through this API with its token (docs/decisions.md "On call as a team: members"); null for none.
    */
   teamTokens?: (token: string) => Promise<Authenticated | null>;
+  /** Hosts served besides the loopback ones (`team serve --listen … --host-name …`), lower case. */
+  extraHosts?: { address?: string; names?: readonly string[] };
   /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
   extend?: (app: FastifyInstance, port: () => number) => Promise<void>;
 }
@@ -103,7 +105,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const authenticator = new Authenticator(options.store, now);
 
   app.addHook('onRequest', async (request) => {
-    checkHostAndOrigin(request.headers.host, request.headers.origin, port());
+    checkHostAndOrigin(request.headers.host, request.headers.origin, port(), options.extraHosts);
     // Refused here, not in the not-found handler: Fastify reads and parses the body of an unrouted
     // request before that handler runs, so an empty, broken or huge body would answer 400 instead.
     const path = request.url.split('?')[0] ?? '';

@@ -12,8 +12,22 @@ export function loopbackOrigins(port: number): Set<string> {
   return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]);
 }
 
-export function checkHostAndOrigin(host: string | undefined, origin: string | undefined, port: number): void {
-  if (host === undefined || !loopbackHosts(port).has(host.toLowerCase())) {
+/**
+ * `extra`, for a team server that listens beyond loopback (`team serve --listen`): the address it listens
+ * on, served with its port, and the names members reach it by (`--host-name`), served with the port or
+ * without one (a TLS proxy in front forwards `Host: team.example`).
+ */
+export function checkHostAndOrigin(
+  host: string | undefined,
+  origin: string | undefined,
+  port: number,
+  extra: { address?: string; names?: readonly string[] } = {},
+): void {
+  const served = (name: string) =>
+    loopbackHosts(port).has(name) ||
+    name === `${extra.address}:${port}` ||
+    (extra.names ?? []).some((each) => name === each || name === `${each}:${port}`);
+  if (host === undefined || !served(host.toLowerCase())) {
     throw new ApiError(
       'FORBIDDEN',
       `Host '${host ?? ''}' is not served: use http://127.0.0.1:${port} or http://localhost:${port}`,

@@ -69,6 +69,11 @@ export interface EngineOptions {
   purpose: string;
   /** `team serve`: the team's database; the API then also serves the team's routes and accepts team tokens. */
   teamServer?: { db: TeamDatabase };
+  /**
+   * `team serve --listen`: the address the API listens on beyond loopback, and the host names members
+   * reach it by (its Host check serves those too).
+   */
+  listen?: { address: string; hostNames: readonly string[] };
   /** How a member reaches its team server (tests: waits shorter than the default 1 s to 30 s). */
   team?: { fetch?: typeof fetch; backoff?: { minMs: number; maxMs: number } };
 }
@@ -204,6 +209,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       readThrough: sync.readThrough,
       knowledge,
       teamTokens: options.teamServer ? teamTokenAuth(options.teamServer.db, options.now) : undefined,
+      host: options.listen?.address,
+      extraHosts: { names: options.listen?.hostNames.map((name) => name.toLowerCase()) },
       extend: async (app, port) => {
         if (options.teamServer)
           await registerTeamRoutes(app, { db: options.teamServer.db, now: options.now });

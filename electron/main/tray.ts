@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import type { WindowTarget } from '../../shared/routes';
 import { overdueText } from '../../shared/upcoming';
+import { onItLine } from '../../shared/causes';
 import { DISK_PROBLEM_TEXT, type TrayState } from '../alerts/trayState';
 import { trayIconFile } from './icons/files';
 import type { ShellDeps, ShellTray } from './types';
@@ -37,6 +38,9 @@ export function openingMenuTemplate(
   ];
 }
 
+/** A note in a menu label: enough to recognise it ("vendor ticket 4711"), not a paragraph. */
+const TRAY_NOTE_LENGTH = 60;
+
 /** `&` starts a mnemonic in menu labels on Windows and Linux: a dataset's `&` must stay an `&`. */
 const label = (text: string): string => text.replace(/&/g, '&&');
 
@@ -45,7 +49,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
     label: label(
       dataset.acknowledgedBy === null
         ? (dataset.datasetName ?? dataset.datasetId)
-        : `✓ ${dataset.datasetName ?? dataset.datasetId} — acknowledged by ${dataset.acknowledgedBy}`,
+        : `✓ ${dataset.datasetName ?? dataset.datasetId} — ${onItLine(dataset.acknowledgedBy, dataset.acknowledgedNote, TRAY_NOTE_LENGTH)}`,
     ),
     toolTip: `${dataset.orgId} · ${dataset.datasetId}`,
     click: () => actions.open({ view: 'dataset', orgId: dataset.orgId, datasetId: dataset.datasetId }),

@@ -36,6 +36,8 @@ export function datasetStatus(store: Store, orgId: string, datasetId: string): s
 /** A FAILED dataset as the tray lists it: who acknowledged its failure (null: nobody yet). */
 export interface TrayFailed extends FailedDataset {
   acknowledgedBy: string | null;
+  /** The acknowledgement's note, if it has one. */
+  acknowledgedNote: string | null;
 }
 
 /** SQL: dataset row `d`'s failure has an acknowledgement that holds (same delivery, still FAILED). */
@@ -50,6 +52,7 @@ const trayFailed = (row: Row): TrayFailed => ({
   datasetName: row.name === null ? null : String(row.name),
   deliveryId: row.delivery === null ? '' : String(row.delivery),
   acknowledgedBy: row.by_name === null ? null : String(row.by_name),
+  acknowledgedNote: row.note == null ? null : String(row.note),
 });
 
 /**
@@ -60,7 +63,7 @@ export function failedDatasets(store: Store, orgIds: readonly string[], limit: n
   if (orgIds.length === 0) return [];
   return store
     .all(
-      `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS delivery, NULL AS by_name
+      `SELECT d.org_id, d.dataset_id, d.name, ${FAILED_DELIVERY} AS delivery, NULL AS by_name, NULL AS note
        FROM datasets d WHERE d.org_id IN (${marks(orgIds)}) AND d.status = 'FAILED' AND NOT ${ACKNOWLEDGED}
        ORDER BY d.name_key, d.dataset_id LIMIT ?`,
       [...orgIds, limit],
@@ -83,7 +86,7 @@ export function acknowledgedFailures(store: Store, orgIds: readonly string[], li
   if (orgIds.length === 0 || limit <= 0) return [];
   return store
     .all(
-      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id AS delivery, k.by_name
+      `SELECT d.org_id, d.dataset_id, d.name, k.delivery_id AS delivery, k.by_name, k.note
        ${ACKNOWLEDGED_FROM(marks(orgIds))}
        ORDER BY d.name_key, d.dataset_id LIMIT ?`,
       [...orgIds, limit],

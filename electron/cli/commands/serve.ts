@@ -19,7 +19,7 @@ export interface ServeOptions {
   crawlMinutes?: number;
   onFailed?: string;
   /** `team serve`: also the team server, its database PostgreSQL at `database` or else embedded. */
-  team?: { database?: string };
+  team?: { database?: string; listen?: { address: string; hostNames: string[] } };
 }
 
 export function serveCommand(io: CliIo): Command {

@@ -61,8 +61,14 @@ export async function serve(options: ServeOptions, io: CliIo): Promise<void> {
       });
       io.stderr(`Team database: ${where}.\n`);
     }
+    const listen = options.team?.listen;
+    if (listen)
+      io.stderr(
+        `Warning: listening on ${listen.address} beyond this machine, in plain HTTP: team tokens and your org's data cross the network readable by anyone on the way. Put a TLS proxy in front (Caddy, nginx) and give members its https:// address.\n`,
+      );
     engine = await runEngine({
       teamServer: teamDb ? { db: teamDb } : undefined,
+      listen,
       purpose: 'serve',
       store,
       dataDir,

@@ -6,7 +6,7 @@
 import { Command, Option } from 'commander';
 import { resolveDataDir } from '../../store/instance/dataDir';
 import { runCommand } from '../control';
-import type { CliIo } from '../io';
+import { CliError, type CliIo } from '../io';
 import { checkOrg, dataDirOption } from '../options';
 import { type ServeOptions, withServeOptions } from './serve';
 
@@ -28,9 +28,30 @@ export function teamCommand(io: CliIo): Command {
       ),
     )
       .addOption(databaseOption())
-      .action(async (options: ServeOptions & { database?: string }) => {
-        const { database, ...serve } = options;
-        await (await import('./serveRun')).serve({ ...serve, team: { database } }, io);
+      .option(
+        '--listen <address>',
+        'listen on this address too, beyond this machine (0.0.0.0: every interface); plain HTTP: put a TLS proxy in front',
+      )
+      .option(
+        '--host-name <name...>',
+        'with --listen: the names members reach the server by (the address itself is always served)',
+      )
+      .action(async (options: ServeOptions & { database?: string; listen?: string; hostName?: string[] }) => {
+        const { database, listen, hostName, ...serve } = options;
+        if (hostName !== undefined && listen === undefined)
+          throw new CliError('--host-name needs --listen: on 127.0.0.1 only loopback names reach the server');
+        await (
+          await import('./serveRun')
+        ).serve(
+          {
+            ...serve,
+            team: {
+              database,
+              listen: listen === undefined ? undefined : { address: listen, hostNames: hostName ?? [] },
+            },
+          },
+          io,
+        );
       }),
   );
 

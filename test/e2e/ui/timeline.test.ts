@@ -57,7 +57,7 @@ describe('dataset view: triage and timeline', { timeout: 90_000 }, () => {
     expect(await link.getAttribute('href')).toBe(
       `#/orgs/${UI_ORG}/triage?incident=${encodeURIComponent(incidentId!)}`,
     );
-    await poll(() => triage.locator('[data-ack-badge]').textContent()).toMatch(/^\s*Acknowledged by sam/);
+    await poll(() => triage.locator('[data-ack-badge]').textContent()).toMatch(/^\s*sam is on it/);
     expect(await triage.textContent()).toContain('supplier rotating keys, ETA 06:00');
 
     await poll(() => timelineEntries(page)).toHaveLength(3);
@@ -107,7 +107,7 @@ describe('dataset view: triage and timeline', { timeout: 90_000 }, () => {
       .last()
       .click();
     const section = page.locator('[data-delivery-acknowledgement]');
-    await poll(() => section.locator('[data-ack-badge]').textContent()).toMatch(/Acknowledged by sam/);
+    await poll(() => section.locator('[data-ack-badge]').textContent()).toMatch(/sam is on it/);
     expect(await section.textContent()).toContain('supplier rotating keys, ETA 06:00');
   });
 

@@ -285,7 +285,7 @@ describe('triage view', () => {
     await dialog.getByRole('button', { name: 'Acknowledge', exact: true }).click();
     await poll(() => card.locator('[data-ack-badge]').count()).toBe(1);
     expect(await card.locator('[data-ack-note]').textContent()).toBe(note);
-    expect(await card.locator('[data-ack-badge]').textContent()).toMatch(/^Acknowledged by \S.* · /);
+    expect(await card.locator('[data-ack-badge]').textContent()).toMatch(/^\S.* is on it · /);
     expect(await card.getAttribute('data-unacknowledged')).toBe('0');
     const after = referenceCauses(new Set([worst.causeId])).map((cause) => cause.causeId);
     expect(after.indexOf(worst.causeId)).toBeGreaterThan(0);

@@ -227,7 +227,7 @@ describe('an acknowledgement says who and when in full', { timeout: 90_000 }, ()
     const row = page.locator(`tr[data-dataset-id="${dataset.datasetId}"]`);
     await row.locator('[data-ack-badge]').waitFor({ timeout: 20_000 });
     const who = await whoLine(page, dataset.datasetId);
-    expect(who.text).toMatch(new RegExp(`^Acknowledged by ${by} · (just now|\\d+ min ago)$`));
+    expect(who.text).toMatch(new RegExp(`^${by} is on it · (just now|\\d+ min ago)$`));
     expect(who.whole).toBe(true);
     // The note: on hover (the badge's tooltip), for screen readers, and as much as fits on its line.
     const badge = row.locator('[data-ack-badge]');
@@ -249,7 +249,7 @@ describe('an acknowledgement says who and when in full', { timeout: 90_000 }, ()
         element.textContent!.replace(/\s+/g, ' ').trim(),
         element.scrollWidth <= element.clientWidth + 1,
       ]);
-    expect(who[0]).toMatch(/^Acknowledged by alice · /);
+    expect(who[0]).toMatch(/^alice is on it · /);
     expect(who[1]).toBe(true);
     expect(await triage.locator('[data-ack-note]').textContent()).toBe(NOTE);
     await expectAccessible(page, 'dataset view, an acknowledgement with a note');

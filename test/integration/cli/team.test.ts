@@ -49,14 +49,16 @@ describe('team tokens with no server running', () => {
     expect(viewer.code, viewer.stderr).toBe(0);
     const listed = await cli(['team', 'tokens', 'list', '--json', '--data-dir', dataDir]);
     const tokens = JSON.parse(listed.stdout) as { id: string; member: string; role: string }[];
-    expect(tokens.map(({ member, role }) => [member, role])).toEqual([
+    // Made at the same (pinned) instant: in no particular order between them.
+    expect(tokens.map(({ member, role }) => [member, role]).sort()).toEqual([
       ['Alice', 'member'],
       ['Vic', 'viewer'],
     ]);
     expect(listed.stdout).not.toContain(token);
-    const revoked = await cli(['team', 'tokens', 'revoke', tokens[0]!.id, '--data-dir', dataDir]);
+    const alice = tokens.find((each) => each.member === 'Alice')!;
+    const revoked = await cli(['team', 'tokens', 'revoke', alice.id, '--data-dir', dataDir]);
     expect(revoked.code, revoked.stderr).toBe(0);
-    const again = await cli(['team', 'tokens', 'revoke', tokens[0]!.id, '--data-dir', dataDir]);
+    const again = await cli(['team', 'tokens', 'revoke', alice.id, '--data-dir', dataDir]);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('not revoked already') });
     const table = await cli(['team', 'tokens', 'list', '--data-dir', dataDir]);
     expect(table.stdout.split('\n')[0]).toMatch(/^ID +ORG +MEMBER +ROLE +CREATED +LAST USED +REVOKED$/);
@@ -90,6 +92,20 @@ describe('team tokens with no server running', () => {
       dataDir,
     ]);
     expect(name).toMatchObject({ code: 1, stderr: expect.stringContaining("the member's name") });
+  }, 60_000);
+});
+
+describe('a team server beyond this machine', () => {
+  it('warns that it speaks plain HTTP, and listens where it is told', async () => {
+    const dataDir = tempDir('dh-team-listen-');
+    const alone = await cli(['team', 'serve', '--host-name', 'team.example', '--data-dir', dataDir]);
+    expect(alone).toMatchObject({ code: 1, stderr: expect.stringContaining('--host-name needs --listen') });
+    const server = spawnCli(['team', 'serve', '--listen', '127.0.0.2', '--port', '0', '--data-dir', dataDir]);
+    await waitFor(server.stdout, /Local API listening on http:\/\/127\.0\.0\.2:\d+\n/, server);
+    expect(server.stderr()).toContain('Warning: listening on 127.0.0.2 beyond this machine, in plain HTTP');
+    expect(server.stderr()).toContain('Put a TLS proxy in front');
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
   }, 60_000);
 });
 

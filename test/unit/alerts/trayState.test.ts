@@ -40,7 +40,14 @@ describe('tray state', () => {
       level: 'failed',
       counts: { FAILED: 1, MISSING: 0, DELIVERED_LATE: 1, HEALTHY: 1, other: 0 },
       failed: [
-        { orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3', acknowledgedBy: null },
+        {
+          orgId: ORG,
+          datasetId: 'ds-3',
+          datasetName: 'Dataset 3',
+          deliveryId: 'd3',
+          acknowledgedBy: null,
+          acknowledgedNote: null,
+        },
       ],
       failedTotal: 1,
       freshness: 'fresh',

@@ -36,6 +36,7 @@ const state = (overrides: Partial<TrayState> = {}): TrayState => ({
       datasetName: 'Prices & Volumes',
       deliveryId: 'd1',
       acknowledgedBy: null,
+      acknowledgedNote: null,
     },
   ],
   failedTotal: 12,

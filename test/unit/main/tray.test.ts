@@ -70,9 +70,9 @@ describe('tray', () => {
     expect(fakeTray.menu.slice(0, 3).map((item) => item.label)).toEqual([
       '2 FAILED (1 acknowledged)',
       'Dataset 2',
-      '✓ Dataset 1 — acknowledged by sam',
+      '✓ Dataset 1 — sam is on it: rotating the key',
     ]);
-    electron.trays[0]!.click('✓ Dataset 1 — acknowledged by sam');
+    electron.trays[0]!.click('✓ Dataset 1 — sam is on it: rotating the key');
     expect(opened).toEqual([{ view: 'dataset', orgId: ORG, datasetId: 'ds-1' }]);
     // All acknowledged: the colour follows the rest.
     ack('ds-2', 'd2');

@@ -26,6 +26,8 @@ beforeEach(async () => {
 });
 afterEach(() => store.close());
 
+const NOTE = 'vendor ticket 4711';
+
 const byStatus = (counts: { status: string | null; count: number }[]) =>
   Object.fromEntries(counts.map(({ status, count }) => [String(status), count]));
 
@@ -49,9 +51,30 @@ describe('tray counts', () => {
 
   it('lists the first FAILED datasets of the orgs by name, up to the limit, with their deliveries', () => {
     expect(failedDatasets(store, [ORG, 'other'], 10)).toEqual([
-      { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2', acknowledgedBy: null },
-      { orgId: ORG, datasetId: 'ds-3', datasetName: 'Dataset 3', deliveryId: 'd3', acknowledgedBy: null },
-      { orgId: 'other', datasetId: 'ds-5', datasetName: 'Dataset 5', deliveryId: 'e5', acknowledgedBy: null },
+      {
+        orgId: ORG,
+        datasetId: 'ds-2',
+        datasetName: 'Dataset 2',
+        deliveryId: 'd2',
+        acknowledgedBy: null,
+        acknowledgedNote: null,
+      },
+      {
+        orgId: ORG,
+        datasetId: 'ds-3',
+        datasetName: 'Dataset 3',
+        deliveryId: 'd3',
+        acknowledgedBy: null,
+        acknowledgedNote: null,
+      },
+      {
+        orgId: 'other',
+        datasetId: 'ds-5',
+        datasetName: 'Dataset 5',
+        deliveryId: 'e5',
+        acknowledgedBy: null,
+        acknowledgedNote: null,
+      },
     ]);
     expect(failedDatasets(store, [ORG], 1).map((d) => d.datasetId)).toEqual(['ds-2']);
     expect(failedDatasets(store, [], 10)).toEqual([]);
@@ -66,7 +89,7 @@ describe('tray counts', () => {
           deliveryId,
           status,
           causeId: null,
-          note: null,
+          note: NOTE,
           by: 'sam',
           at: '2026-11-21T12:00:00.000Z',
         }),
@@ -74,7 +97,14 @@ describe('tray counts', () => {
     ack('ds-2', 'd2');
     expect(failedDatasets(store, [ORG], 10).map((d) => d.datasetId)).toEqual(['ds-3']);
     expect(acknowledgedFailures(store, [ORG, 'other'], 10)).toEqual([
-      { orgId: ORG, datasetId: 'ds-2', datasetName: 'Dataset 2', deliveryId: 'd2', acknowledgedBy: 'sam' },
+      {
+        orgId: ORG,
+        datasetId: 'ds-2',
+        datasetName: 'Dataset 2',
+        deliveryId: 'd2',
+        acknowledgedBy: 'sam',
+        acknowledgedNote: NOTE,
+      },
     ]);
     expect(acknowledgedCount(store, [ORG, 'other'])).toBe(1);
     // An acknowledgement of another delivery or status does not hold.

@@ -69,7 +69,7 @@ describe('the dataset view: cause and acknowledgement', { timeout: 20_000 }, () 
     const dialog = note.closest('form')!;
     dialog.requestSubmit();
     await vi.waitFor(() =>
-      expect(triageSection()!.querySelector('[data-ack-badge]')?.textContent).toContain('Acknowledged by'),
+      expect(triageSection()!.querySelector('[data-ack-badge]')?.textContent).toContain('is on it'),
     );
     expect(triageSection()!.textContent).toContain('paging the supplier');
     const stored = await engine.client.call('acks.list', { orgId: ENGINE_ORG, includeEnded: false });
