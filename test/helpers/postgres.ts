@@ -12,6 +12,8 @@ import { join } from 'node:path';
 
 export interface TestPostgres {
   url: string;
+  /** Stops the server at once, as a crash would (no clean shutdown), and starts it again. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,8 +60,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  try {
-    run('initdb', ['-D', data, '-U', 'team', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--no-instructions']);
+  const start = () =>
     run('pg_ctl', [
       '-D',
       data,
@@ -70,15 +71,29 @@ export async function startPostgres(): Promise<TestPostgres> {
       `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off`,
       'start',
     ]);
+  const stopNow = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  try {
+    run('initdb', ['-D', data, '-U', 'team', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--no-instructions']);
+    start();
   } catch (error) {
+    // A start that timed out may have left a server running: stopped before its directory goes.
+    try {
+      stopNow();
+    } catch {
+      // Not running.
+    }
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   return {
     url: `postgres://team@127.0.0.1:${port}/postgres`,
+    async restart() {
+      stopNow();
+      start();
+    },
     async stop() {
       try {
-        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        stopNow();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

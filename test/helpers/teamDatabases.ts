@@ -12,6 +12,8 @@ export interface TeamDatabases {
   engines: [string, () => Promise<TeamDatabase>][];
   /** A second connection to the database `db` is on, as a second team server would have. */
   another(db: TeamDatabase): Promise<TeamDatabase>;
+  /** The PostgreSQL server, to restart it. */
+  postgres(): TestPostgres;
 }
 
 export function useTeamDatabases(prefix: string): TeamDatabases {
@@ -41,6 +43,7 @@ export function useTeamDatabases(prefix: string): TeamDatabases {
         },
       ],
     ],
+    postgres: () => server!,
     async another(db) {
       const [{ name }] = (await db.query<{ name: string }>('SELECT current_database() AS name')) as [
         { name: string },

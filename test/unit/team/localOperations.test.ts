@@ -7,7 +7,6 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DatasetRecord } from '../../../shared/schemas';
 import type { TeamOperation } from '../../../shared/team';
 import {
   acknowledgeCause,
@@ -16,55 +15,18 @@ import {
 } from '../../../electron/knowledge/acknowledge';
 import { snoozeDataset, unsnoozeDataset } from '../../../electron/knowledge/snooze';
 import { incidentOfDataset } from '../../../electron/query/incidents';
-import { storedDatasetIds } from '../../../electron/query/storedHealth';
 import { Store } from '../../../electron/store/database';
 import { openAcknowledgement } from '../../../electron/store/tables/acknowledgements';
-import { writeTasks } from '../../../electron/store/tables/datasetWriter';
 import { type TeamLink, saveTeamLink, teamLinkOf } from '../../../electron/store/tables/teamLinks';
 import { dropOperations, outboxOf, operationsOf } from '../../../electron/store/tables/teamLog';
 import { datasetTimeline } from '../../../electron/store/tables/timeline';
-import { applySync } from '../../../electron/sync/apply';
-import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
 import { TeamState } from '../../../electron/team/converge';
 import { ViewerCannotChange, recordPulled } from '../../../electron/team/localOperations';
-import { fixtureRecords, fixtureTasks } from '../../helpers/fixtures';
-import { regroup } from '../../helpers/incidents';
 import { arrival, operations } from '../../helpers/teamOperations';
+import { MIRRORED_AT, mirrorTwoTroubles, shownState } from '../../helpers/teamMirror';
 
-const NOW = new Date('2026-11-29T12:30:00.000Z');
+const NOW = MIRRORED_AT;
 const ORGS = ['acme', 'other'];
-
-function record(id: string, status: string, deliveryId: string): DatasetRecord {
-  const base = fixtureRecords(1, 5, id)[0]!;
-  return {
-    ...base,
-    datasetId: id,
-    deliveryId,
-    latestDeliveryStatus: status,
-    deliveryEventList: [
-      {
-        ...base.deliveryEventList[0]!,
-        status,
-        deliveryId,
-        deliveryDeadline: '2026-11-29T11:00:00.000Z',
-        deliveredAt: status === 'MISSING' ? null : '2026-11-29T11:05:00.000Z',
-      },
-    ],
-  };
-}
-
-/** Org `orgId` as the team mirrors it: ds-a FAILED with d-1, ds-b MISSING d-2. */
-async function mirror(store: Store, orgId: string): Promise<void> {
-  const changes = new ChangeSet(defaultSpoolOptions());
-  const records = [record('ds-a', 'FAILED', 'd-1'), record('ds-b', 'MISSING', 'd-2')];
-  for (const each of records) changes.add({ record: each, hash: each.datasetId }, 100);
-  const stored = new Map(storedDatasetIds(store, orgId).map((id) => [id, true]));
-  await applySync(store, { orgId, changes, stored, now: NOW, deliveriesPerDataset: 100 });
-  store.transaction(() => {
-    writeTasks(store, orgId, 'd-1', fixtureTasks('d-1', 'ds-a'));
-    regroup(store, orgId, NOW);
-  });
-}
 
 const link = (orgId: string, role: 'member' | 'viewer' = 'member'): TeamLink => ({
   orgId,
@@ -83,7 +45,7 @@ const link = (orgId: string, role: 'member' | 'viewer' = 'member'): TeamLink => 
 async function memberStore(): Promise<Store> {
   const store = await Store.open({ dataDir: null });
   for (const orgId of ORGS) {
-    await mirror(store, orgId);
+    await mirrorTwoTroubles(store, orgId);
     store.transaction(() => saveTeamLink(store, link(orgId)));
   }
   return store;
@@ -96,16 +58,7 @@ const reset = (store: Store): void =>
     for (const orgId of ORGS) saveTeamLink(store, link(orgId));
   });
 
-/** What the window, the alerts and the API read: the acknowledgements and snoozes tables. */
-const shown = (store: Store) => ({
-  acknowledgements: store.all(
-    `SELECT org_id, dataset_id, delivery_id, status, cause_id, note, by_name, at, ended_at, end_reason
-     FROM acknowledgements ORDER BY org_id, dataset_id, delivery_id`,
-  ),
-  snoozes: store.all(
-    'SELECT org_id, dataset_id, kind, until, delivery_id, created_at FROM snoozes ORDER BY org_id, dataset_id',
-  ),
-});
+const shown = (store: Store) => shownState(store);
 
 /** Pulls `ops` in pieces, as a member reading pages of the team server's answers. */
 function pull(store: Store, ops: readonly TeamOperation[]): void {
