@@ -289,6 +289,8 @@ export class TeamExchange {
         // Down, refused or aborted: tried again below, unless stopping.
       }
       if (this.stopped) return;
+      // The stream is down: a round now finds out whether the server is (and the status says so).
+      this.nudge();
       failures += 1;
       const wait = Math.min(this.backoff.maxMs, this.backoff.minMs * 2 ** Math.min(failures - 1, 10));
       await new Promise<void>((resolve) => {

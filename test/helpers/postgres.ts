@@ -43,7 +43,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * `durable`: a commit is acknowledged only once its WAL is written (PostgreSQL's default), so a server
+ * killed at once loses nothing it acknowledged. Without it, commits are acknowledged before (faster, for
+ * tests that never kill the server): killed, it would lose the last ones, as a real server so set would.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = binaries();
   const dir = mkdtempSync(join(tmpdir(), 'dh-postgres-'));
   const asRoot = process.getuid?.() === 0;
@@ -68,7 +73,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       join(dir, 'server.log'),
       '-w',
       '-o',
-      `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off`,
+      `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=${options.durable ? 'on' : 'off'}`,
       'start',
     ]);
   const stopNow = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

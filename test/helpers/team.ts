@@ -6,6 +6,7 @@
  */
 import { type RunningEngine, runEngine } from '../../electron/engine/runEngine';
 import { type RemoteSimulator, startRemoteSimulator } from '../../electron/demo/remote/server';
+import { createManualClock } from '../../electron/demo/remote/clock';
 import { Store, StoreBusyError } from '../../electron/store/database';
 import { memorySettings } from '../../electron/store/tables/settings';
 import { saveSource } from '../../electron/store/tables/sources';
@@ -37,8 +38,20 @@ export interface Member {
   stop(): Promise<void>;
 }
 
+/** 2026-11-21T04:41:00Z: the simulated remote's time, fixed, so its org is the same on any date. */
+const SIM_START = Date.UTC(2026, 10, 21, 4, 41);
+
+/** The remote service with `datasets` datasets (several FAILED), its clock standing still. */
 export async function startSimulator(datasets = 40): Promise<RemoteSimulator> {
-  return startRemoteSimulator({ port: 0, apiKey: SIM_KEY, datasets, seed: 5 });
+  return startRemoteSimulator({
+    port: 0,
+    apiKey: SIM_KEY,
+    datasets,
+    seed: 5,
+    // Enough failures for several tests to take one each.
+    failRate: 0.3,
+    clock: createManualClock(SIM_START),
+  });
 }
 
 const now = () => new Date();

@@ -16,11 +16,12 @@ export interface TeamDatabases {
   postgres(): TestPostgres;
 }
 
-export function useTeamDatabases(prefix: string): TeamDatabases {
+/** `durable`: the PostgreSQL server loses no acknowledged commit when killed (postgres.ts). */
+export function useTeamDatabases(prefix: string, options: { durable?: boolean } = {}): TeamDatabases {
   let server: TestPostgres | undefined;
   let made = 0;
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await startPostgres(options);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -124,8 +124,10 @@ describe.each(databases.engines)('a team on %s', (_engine, open) => {
       note: 'on it',
     });
     await bob.engine.rpc.handlers['snoozes.set']({ orgId: TEAM_ORG, datasetId: third!, kind: '4h' });
-    await until('Bob is offline', () => bob.engine.team.statuses()[0]?.state === 'offline');
-    expect(teamStatusLine(bob.engine.team.statuses()[0]!)).toBe('Team: offline — 2 changes waiting');
+    await until(
+      'Bob is offline with his two changes waiting',
+      () => teamStatusLine(bob.engine.team.statuses()[0]!) === 'Team: offline — 2 changes waiting',
+    );
     // Bob's window already shows his own changes.
     expect(openAcknowledgement(bob.store, TEAM_ORG, second!)?.by).toBe('Bob');
     expect(openAcknowledgement(alice.store, TEAM_ORG, second!)).toBeNull();

@@ -23,7 +23,8 @@ import {
 } from '../../helpers/team';
 import { useTeamDatabases } from '../../helpers/teamDatabases';
 
-const databases = useTeamDatabases('restarts');
+// Killed mid-push, a server must lose nothing it acknowledged: commits wait for their WAL (the default).
+const databases = useTeamDatabases('restarts', { durable: true });
 
 describe('a team on PostgreSQL with two team servers', () => {
   let simulator: RemoteSimulator;
