@@ -35,8 +35,10 @@ import { ApiError } from './errors';
 export const TEAM_OPERATIONS_PATH = TEAM_PATHS.operations;
 export const TEAM_EVENTS_PATH = TEAM_PATHS.events;
 const TEAM_ME_PATH = TEAM_PATHS.me;
-/** Comments keep idle proxies from closing a member's stream. */
+/** Comments keep idle proxies from closing a member's stream (and a revoked token's stream ends then). */
 const HEARTBEAT_MS = 25_000;
+/** Event streams one token may hold open at once. */
+export const MAX_STREAMS_PER_TOKEN = 4;
 /** Most operations one push carries (a member's outbox after a long offline stretch goes in several). */
 export const MAX_PUSH = 500;
 /** Most operations one pull answers, and the default. */
@@ -51,6 +53,8 @@ const checkPush = Compile(PushBody);
 export interface TeamRouteOptions {
   db: TeamDatabase;
   now: () => Date;
+  /** How often a stream's heartbeat is sent, its token checked again (tests: shorter). */
+  heartbeatMs?: number;
 }
 
 /** The schema's first complaint about a push, where it is. */
@@ -102,6 +106,7 @@ export function teamTokenAuth(
 
 export async function registerTeamRoutes(app: FastifyInstance, options: TeamRouteOptions): Promise<void> {
   const { db, now } = options;
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
 
   const caller = async (request: FastifyRequest): Promise<TeamCaller> => {
     const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
@@ -146,6 +151,8 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
 
   // One listener for the server; each stream is told of its own org's operations only.
   const streams = new Map<ServerResponse, string>();
+  /** Open streams per token: a member's desktop needs one; a runaway script must not hold thousands. */
+  const perToken = new Map<string, number>();
   const wake = (stream: ServerResponse, orgId: string): void =>
     void stream.write(`event: operations\ndata: ${JSON.stringify({ orgId })}\n\n`);
   const stopListening = await db.listen(
@@ -166,6 +173,16 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
 
   app.get(TEAM_EVENTS_PATH, async (request, reply) => {
     const who = await caller(request);
+    const open = perToken.get(who.tokenId) ?? 0;
+    if (open >= MAX_STREAMS_PER_TOKEN)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `this token has ${open} event streams open already (at most ${MAX_STREAMS_PER_TOKEN}): close one first`,
+        undefined,
+        { 'Retry-After': String(HEARTBEAT_MS / 1000) },
+      );
+    perToken.set(who.tokenId, open + 1);
+    const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')![1]!;
     reply.hijack();
     const response = reply.raw;
     response.writeHead(200, {
@@ -174,11 +191,20 @@ export async function registerTeamRoutes(app: FastifyInstance, options: TeamRout
       Connection: 'keep-alive',
     });
     response.write(': connected\n\n');
-    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    // Each heartbeat asks again whether the token holds: a revoked token's stream ends within one.
+    const heartbeat = setInterval(() => {
+      authenticateTeamToken(db, token, now()).then(
+        (still) => (still === null ? response.end() : response.write(': keep-alive\n\n')),
+        () => response.write(': keep-alive\n\n'),
+      );
+    }, heartbeatMs);
     streams.set(response, who.orgId);
     request.raw.on('close', () => {
       clearInterval(heartbeat);
       streams.delete(response);
+      const left = (perToken.get(who.tokenId) ?? 1) - 1;
+      if (left === 0) perToken.delete(who.tokenId);
+      else perToken.set(who.tokenId, left);
     });
   });
 

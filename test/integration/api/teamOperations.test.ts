@@ -11,7 +11,7 @@ import { type ApiServer, startApiServer } from '../../../electron/api/server';
 import { Store } from '../../../electron/store/database';
 import { type TeamDatabase, openPglite } from '../../../electron/store/teamDb/driver';
 import { migrateTeamDatabase } from '../../../electron/store/teamDb/migrations';
-import { createTeamToken } from '../../../electron/store/teamDb/tokens';
+import { createTeamToken, revokeTeamToken } from '../../../electron/store/teamDb/tokens';
 
 const NOW = new Date('2026-11-29T12:00:00.000Z');
 let db: TeamDatabase;
@@ -27,6 +27,7 @@ beforeAll(async () => {
     ['bob', 'acme', 'Bob', 'member'],
     ['vic', 'acme', 'Vic', 'viewer'],
     ['olga', 'other', 'Olga', 'member'],
+    ['rita', 'acme', 'Rita', 'member'],
   ] as const)
     tokens[name] = (await createTeamToken(db, { orgId, member, role }, NOW)).token;
   store = await Store.open({ dataDir: null });
@@ -35,7 +36,8 @@ beforeAll(async () => {
     port: 0,
     now: () => NOW,
     logger: false,
-    extend: (app) => registerTeamRoutes(app, { db, now: () => NOW }),
+    // Heartbeats (and the token's check with each) every 100 ms: a revoked token's stream ends soon.
+    extend: (app) => registerTeamRoutes(app, { db, now: () => NOW, heartbeatMs: 100 }),
   });
 }, 60_000);
 afterAll(async () => {
@@ -201,5 +203,21 @@ describe('the team server’s operations over HTTP', () => {
       abort.abort();
     }
     expect((await fetch(`${server.url}${TEAM_EVENTS_PATH}`)).status).toBe(401);
+  });
+
+  it('ends a stream once its token is revoked, and holds at most four streams per token', async () => {
+    const open = () =>
+      fetch(`${server.url}${TEAM_EVENTS_PATH}`, { headers: { authorization: `Bearer ${tokens.rita!}` } });
+    const streams = [await open(), await open(), await open(), await open()];
+    expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200]);
+    const fifth = await open();
+    expect(fifth.status).toBe(429);
+    expect(((await fifth.json()) as { message: string }).message).toContain('at most 4');
+    const [{ id }] = (await db.query<{ id: string }>("SELECT id FROM team_tokens WHERE member = 'Rita'")) as [
+      { id: string },
+    ];
+    await revokeTeamToken(db, id, NOW);
+    // Each stream ends (its body is done) within a heartbeat or two.
+    await Promise.all(streams.map((stream) => stream.text()));
   });
 });
