@@ -9,9 +9,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TEAM_TOKEN_PATTERN } from '../../../shared/team';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { type Spawned, killChildren, spawnCli, waitFor } from '../../helpers/process';
+import { type TestPostgres, startPostgres } from '../../helpers/postgres';
 
-afterAll(() => {
+let postgres: TestPostgres | undefined;
+afterAll(async () => {
   killChildren();
+  await postgres?.stop();
   removeTempDirs();
 });
 
@@ -163,5 +166,76 @@ describe('a team server and a desktop that joins it', () => {
     expect(server.stdout() + server.stderr()).not.toContain(token);
     server.child.kill('SIGINT');
     expect(await server.exited).toBe(0);
+  }, 120_000);
+});
+
+describe('two team serve processes on one PostgreSQL database', () => {
+  it('serve one team: a change pushed through one wakes a member of the other, who reads it there', async () => {
+    postgres = await startPostgres();
+    const url = postgres.url;
+    const servers = [0, 1].map((n) =>
+      spawnCli([
+        'team',
+        'serve',
+        '--database',
+        url,
+        '--port',
+        '0',
+        '--data-dir',
+        tempDir(`dh-team-pg-${n}-`),
+      ]),
+    );
+    const [one, two] = await Promise.all(
+      servers.map(
+        async (server) =>
+          (await waitFor(server.stdout, /Local API listening on (http:\/\/127\.0\.0\.1:\d+)\n/, server))[1]!,
+      ),
+    );
+    expect(servers[0]!.stderr()).toContain('Team database: PostgreSQL at postgres://team@127.0.0.1:');
+    // No server holds this data directory: the token is made on the database itself.
+    const made = await cli([
+      'team',
+      'tokens',
+      'create',
+      '--org',
+      'acme',
+      '--member',
+      'Alice',
+      '--database',
+      url,
+      '--data-dir',
+      tempDir(),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const auth = { authorization: `Bearer ${made.stdout.trim()}` };
+    const events = new AbortController();
+    const stream = await fetch(`${two}/team/v1/events`, { headers: auth, signal: events.signal });
+    const reader = stream.body!.getReader();
+    let text = '';
+    const pushed = await fetch(`${one}/team/v1/operations`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        operations: [
+          {
+            opId: '0190a000-0000-7000-8000-000000000001',
+            orgId: 'acme',
+            author: 'Alice',
+            at: `${new Date().toISOString()}#0000`,
+            kind: 'unsnooze',
+            payload: { datasetId: 'ds-a' },
+          },
+        ],
+      }),
+    });
+    expect(pushed.status).toBe(200);
+    while (!text.includes('event: operations')) text += new TextDecoder().decode((await reader.read()).value);
+    events.abort();
+    const pulled = (await (await fetch(`${two}/team/v1/operations?after=0`, { headers: auth })).json()) as {
+      operations: { opId: string }[];
+    };
+    expect(pulled.operations.map((op) => op.opId)).toEqual(['0190a000-0000-7000-8000-000000000001']);
+    for (const server of servers) server.child.kill('SIGINT');
+    expect(await Promise.all(servers.map((server) => server.exited))).toEqual([0, 0]);
   }, 120_000);
 });
