@@ -7,6 +7,8 @@
 import { type RunningEngine, runEngine } from '../../electron/engine/runEngine';
 import { type RemoteSimulator, startRemoteSimulator } from '../../electron/demo/remote/server';
 import { createManualClock } from '../../electron/demo/remote/clock';
+import { registerTeamRoutes, teamTokenAuth } from '../../electron/api/teamRoutes';
+import { startApiServer } from '../../electron/api/server';
 import { Store, StoreBusyError } from '../../electron/store/database';
 import { memorySettings } from '../../electron/store/tables/settings';
 import { saveSource } from '../../electron/store/tables/sources';
@@ -143,4 +145,34 @@ export async function until(what: string, check: () => boolean, timeoutMs = 15_0
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return Date.now() - started;
+}
+
+/** The org's FAILED datasets in a member's mirror, by id. */
+export const failedIn = (member: Member): string[] =>
+  member.store
+    .all(`SELECT dataset_id FROM datasets WHERE org_id = ? AND status = 'FAILED' ORDER BY dataset_id`, [
+      TEAM_ORG,
+    ])
+    .map((row) => String(row.dataset_id));
+
+/**
+ * A team server's routes alone (no sync) on port 0 over `db`, with team tokens as keys: for tests of the
+ * exchange that need no mirrored org. `close` stops it and its store.
+ */
+export async function startTeamRoutes(db: TeamDatabase): Promise<{ url: string; close(): Promise<void> }> {
+  const store = await Store.open({ dataDir: null });
+  const server = await startApiServer({
+    store,
+    port: 0,
+    logger: false,
+    teamTokens: teamTokenAuth(db, now),
+    extend: (app) => registerTeamRoutes(app, { db, now }),
+  });
+  return {
+    url: server.url,
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
 }

@@ -8,8 +8,6 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerTeamRoutes, teamTokenAuth } from '../../../electron/api/teamRoutes';
-import { type ApiServer, startApiServer } from '../../../electron/api/server';
 import { acknowledgeDataset, unacknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { snoozeDataset, unsnoozeDataset } from '../../../electron/knowledge/snooze';
 import { Store } from '../../../electron/store/database';
@@ -23,26 +21,19 @@ import { TeamExchange } from '../../../electron/team/exchange';
 import { askTeamServer, joinTeam } from '../../../electron/team/joining';
 import { createTeamToken } from '../../../electron/store/teamDb/tokens';
 import { mirrorTwoTroubles, shownState } from '../../helpers/teamMirror';
+import { startTeamRoutes } from '../../helpers/team';
 
 const MEMBERS = ['Alice', 'Bob', 'Carol'] as const;
 const DATASETS = ['ds-a', 'ds-b'] as const;
 
 let db: TeamDatabase;
-let server: ApiServer;
+let server: { url: string; close(): Promise<void> };
 const stores: Store[] = [];
 
 beforeAll(async () => {
   db = await openPglite(null);
   await migrateTeamDatabase(db);
-  const teamServerStore = await Store.open({ dataDir: null });
-  stores.push(teamServerStore);
-  server = await startApiServer({
-    store: teamServerStore,
-    port: 0,
-    logger: false,
-    teamTokens: teamTokenAuth(db, () => new Date()),
-    extend: (app) => registerTeamRoutes(app, { db, now: () => new Date() }),
-  });
+  server = await startTeamRoutes(db);
   for (const _ of MEMBERS) stores.push(await Store.open({ dataDir: null }));
 }, 60_000);
 afterAll(async () => {
@@ -102,7 +93,7 @@ describe('members of a team', () => {
           });
         const tokens: string[] = [];
         for (const [index, member] of MEMBERS.entries()) {
-          const store = stores[index + 1]!;
+          const store = stores[index]!;
           await mirrorTwoTroubles(store, orgId);
           const token = (await createTeamToken(db, { orgId, member, role: 'member' }, new Date())).token;
           tokens.push(token);

@@ -5,8 +5,6 @@
  * again — stored once, applied once, and then no longer waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerTeamRoutes, teamTokenAuth } from '../../../electron/api/teamRoutes';
-import { type ApiServer, startApiServer } from '../../../electron/api/server';
 import { acknowledgeDataset } from '../../../electron/knowledge/acknowledge';
 import { Store } from '../../../electron/store/database';
 import { openAcknowledgement } from '../../../electron/store/tables/acknowledgements';
@@ -19,27 +17,19 @@ import { TeamExchange } from '../../../electron/team/exchange';
 import { askTeamServer, joinTeam } from '../../../electron/team/joining';
 import { removeTempDirs, tempDir } from '../../helpers/cli';
 import { mirrorTwoTroubles } from '../../helpers/teamMirror';
+import { startTeamRoutes } from '../../helpers/team';
 
 const ORG = 'acme';
 let db: TeamDatabase;
-let serverStore: Store;
-let server: ApiServer;
+let server: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
   db = await openPglite(null);
   await migrateTeamDatabase(db);
-  serverStore = await Store.open({ dataDir: null });
-  server = await startApiServer({
-    store: serverStore,
-    port: 0,
-    logger: false,
-    teamTokens: teamTokenAuth(db, () => new Date()),
-    extend: (app) => registerTeamRoutes(app, { db, now: () => new Date() }),
-  });
+  server = await startTeamRoutes(db);
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  await serverStore?.close();
   await db?.close();
   removeTempDirs();
 });

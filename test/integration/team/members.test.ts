@@ -21,6 +21,7 @@ import {
   type Member,
   TEAM_ORG,
   type TeamServer,
+  failedIn,
   startMember,
   startSimulator,
   startTeamServer,
@@ -66,13 +67,7 @@ describe.each(databases.engines)('a team on %s', (_engine, open) => {
     removeTempDirs();
   });
 
-  /** The org's FAILED datasets in a member's mirror, by id. */
-  const failed = (member: Member): string[] =>
-    member.store
-      .all(`SELECT dataset_id FROM datasets WHERE org_id = ? AND status = 'FAILED' ORDER BY dataset_id`, [
-        TEAM_ORG,
-      ])
-      .map((row) => String(row.dataset_id));
+  const failed = failedIn;
 
   it('mirrors the org from the team server, which alone polls the remote', () => {
     expect(failed(alice).length).toBeGreaterThan(2);

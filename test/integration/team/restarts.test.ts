@@ -15,6 +15,7 @@ import {
   type Member,
   TEAM_ORG,
   type TeamServer,
+  failedIn,
   startMember,
   startSimulator,
   startTeamServer,
@@ -64,12 +65,7 @@ describe('a team on PostgreSQL with two team servers', () => {
     removeTempDirs();
   });
 
-  const failed = (member: Member): string[] =>
-    member.store
-      .all(`SELECT dataset_id FROM datasets WHERE org_id = ? AND status = 'FAILED' ORDER BY dataset_id`, [
-        TEAM_ORG,
-      ])
-      .map((row) => String(row.dataset_id));
+  const failed = failedIn;
 
   it('shows a member of one server what a member of the other did', async () => {
     const datasetId = failed(alice)[0]!;
