@@ -135,7 +135,8 @@ export interface TeamStatus {
   role: 'member' | 'viewer';
   /**
    * online: the last exchange worked; offline: the server did not answer (changes wait); refused: the
-   * server refused the token (revoked, or another team's); syncing: the org's first mirror from the
+   * server answered with a refusal that trying again will not change (a revoked token, a viewer's
+   * push, a name it does not serve: `problem` says which); syncing: the org's first mirror from the
    * team server has not finished, so nothing is exchanged yet.
    */
   state: 'online' | 'offline' | 'refused' | 'syncing';
@@ -162,7 +163,7 @@ export function teamStatusLine(status: TeamStatus): string {
     case 'offline':
       return `Team: offline${waiting}`;
     case 'refused':
-      return `Team: the team server refused this desktop's token${waiting}`;
+      return `Team: refused by the team server${waiting}`;
     case 'syncing':
       return `Team: mirroring the org from the team server${waiting}`;
   }

@@ -25,7 +25,7 @@ export function checkHostAndOrigin(
 ): void {
   const served = (name: string) =>
     loopbackHosts(port).has(name) ||
-    name === `${extra.address}:${port}` ||
+    (extra.address !== undefined && name === `${extra.address}:${port}`) ||
     (extra.names ?? []).some((each) => name === each || name === `${each}:${port}`);
   if (host === undefined || !served(host.toLowerCase())) {
     throw new ApiError(

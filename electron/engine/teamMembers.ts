@@ -41,11 +41,21 @@ export interface TeamMembersOptions {
 export class TeamMembers {
   private exchanges = new Map<string, TeamExchange>();
   private readonly problems = new Map<string, TeamStatus>();
+  /** Reloads run one at a time (a join in the window and one from the CLI may overlap). */
+  private reloading: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(private readonly options: TeamMembersOptions) {}
 
   /** Starts an exchange for every linked org (stopping those of orgs no longer linked). */
-  async reload(): Promise<void> {
+  reload(): Promise<void> {
+    const next = this.reloading.then(() => this.reloadNow());
+    this.reloading = next.catch(() => undefined);
+    return next;
+  }
+
+  private async reloadNow(): Promise<void> {
+    if (this.stopped) return;
     const running = this.exchanges;
     this.exchanges = new Map();
     this.problems.clear();
@@ -98,6 +108,8 @@ export class TeamMembers {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    await this.reloading;
     const running = [...this.exchanges.values()];
     this.exchanges.clear();
     await Promise.all(running.map((exchange) => exchange.stop()));

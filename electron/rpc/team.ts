@@ -15,7 +15,7 @@ export interface TeamDeps {
   now: () => Date;
   reloadSync(): Promise<void>;
   /** The engine's team exchanges; absent where none run (a tool's handlers over a bare store). */
-  team?: { reload(): Promise<void>; statuses(): TeamStatus[] };
+  team?: { reload(): Promise<void>; statuses(): TeamStatus[]; idle?(): Promise<void> };
   /** How the team server is asked who a token is (tests). */
   teamFetch?: typeof fetch;
 }
@@ -34,18 +34,21 @@ export function teamHandlers(deps: TeamDeps): Pick<RpcHandlers, 'team.status' | 
     'team.status': async () => deps.team?.statuses() ?? [],
     'team.join': async ({ url, token }) => {
       members();
+      const seal = deps.secrets.seal;
       let identity;
       try {
         identity = await askTeamServer(url.trim(), token.trim(), deps.teamFetch);
+        const known = identity;
+        await store.whenIdle(() =>
+          joinTeam(store, known, token.trim(), now(), seal ? (secret) => seal(secret) : undefined),
+        );
       } catch (error) {
         if (error instanceof JoinError) throw new RpcError('invalid-argument', error.message);
         throw error;
       }
-      const seal = deps.secrets.seal;
-      await store.whenIdle(() =>
-        joinTeam(store, identity, token.trim(), now(), seal ? (secret) => seal(secret) : undefined),
-      );
       await restart();
+      // The first exchange, so the answer says how it stands (online, or why not), not "offline".
+      await deps.team?.idle?.();
       const status = members()
         .statuses()
         .find((each) => each.orgId === identity.orgId);

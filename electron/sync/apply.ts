@@ -11,6 +11,7 @@ import { DeferredIndexes } from '../store/tables/deferredIndexes';
 import { DEFAULT_INCIDENT_GAP_MS, refreshScope, refreshSteps } from '../store/schema/incidents';
 import { ensureOrg, markOrgSynced } from '../store/tables/orgs';
 import { endStaleAcknowledgements, openAcknowledgements } from '../store/tables/acknowledgements';
+import { hasTeamLog, reapplyForDataset } from '../store/tables/teamLog';
 import { addTimelineEntry, forgetDataset, pruneTimeline } from '../store/tables/timeline';
 import type { Changes } from './changes';
 import { failedDeliveryOf } from './fingerprint';
@@ -69,13 +70,15 @@ function recordChange(
   orgId: string,
   record: DatasetRecord,
   transition: StatusTransition | null,
-  knowledge: { isNew: boolean; acknowledged: boolean; at: string },
+  knowledge: { isNew: boolean; acknowledged: boolean; at: string; teamLog: boolean },
 ): void {
   const { at } = knowledge;
   if (transition) {
     const { datasetId, from, to, deliveryId } = transition;
     addTimelineEntry(store, { orgId, datasetId, at, kind: 'status', from, to, deliveryId });
   }
+  // A teammate's acknowledgement of this failure may have come before the failure did.
+  if (knowledge.teamLog) reapplyForDataset(store, orgId, record.datasetId, new Date(at));
   if (knowledge.isNew) return;
   if (knowledge.acknowledged)
     endStaleAcknowledgements(
@@ -124,6 +127,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
     );
     // Read once: a query per changed dataset would cost a sixth of a second at 10k changes.
     const acknowledged = await slice(() => new Set(openAcknowledgements(store, orgId).keys()));
+    const teamLog = await slice(() => hasTeamLog(store, orgId));
     await input.changes.each(
       slice,
       ({ record, hash }) => {
@@ -143,6 +147,7 @@ export async function applySync(store: Store, input: ApplyInput): Promise<ApplyR
           isNew,
           acknowledged: acknowledged.has(record.datasetId),
           at,
+          teamLog,
         });
       },
       input.signal,

@@ -56,8 +56,16 @@ class Refused extends Error {
   }
 }
 
-const permanent = (error: unknown): error is Refused =>
-  error instanceof Refused && [400, 403, 409, 413].includes(error.status);
+/**
+ * The operation a refusal is about, when the team server refused it for good itself: its answer (our
+ * error shape, 400, 403 or 409) names the operation. Anything else — a viewer's push, a proxy's 403, a
+ * Host the server does not serve, a body too large — refuses no operation in particular, and the outbox
+ * keeps them all.
+ */
+function refusedOperation(error: unknown, batch: readonly TeamOperation[]): TeamOperation | undefined {
+  if (!(error instanceof Refused) || ![400, 403, 409].includes(error.status)) return undefined;
+  return batch.find((op) => error.message.includes(`operation ${op.opId}`));
+}
 
 export class TeamExchange {
   private readonly fetch: typeof fetch;
@@ -67,6 +75,8 @@ export class TeamExchange {
   private lastContactAt: string | null = null;
   /** The outbox's size when last read (read between the store's chunked commits, never during one). */
   private waiting = 0;
+  /** The last change the team server refused and this desktop took back: said until the exchange restarts. */
+  private dropped: string | null = null;
   private applied = 0;
   private running: Promise<void> | null = null;
   private again = false;
@@ -155,7 +165,10 @@ export class TeamExchange {
       this.setState('online', null);
     } catch (error) {
       if (this.stopped) return;
-      const refused = error instanceof Refused && error.status === 401;
+      // The server answered, and refuses (a revoked token, a viewer's push, a Host it does not serve):
+      // trying again every few seconds would change nothing.
+      const refused =
+        error instanceof Refused && error.status >= 400 && error.status < 500 && error.status !== 429;
       this.failures += 1;
       const wait = refused
         ? REFUSED_RETRY_MS
@@ -168,7 +181,7 @@ export class TeamExchange {
   private setState(state: TeamStatus['state'], problem: string | null): void {
     if (state === 'online') this.lastContactAt = this.options.now().toISOString();
     this.state = state;
-    this.problem = problem ?? (state === 'online' ? null : this.problem);
+    this.problem = problem ?? (state === 'online' ? this.dropped : this.problem);
     this.options.onStatus?.(this.status());
   }
 
@@ -180,39 +193,32 @@ export class TeamExchange {
   }
 
   private async pushAll(): Promise<void> {
-    const { store } = this.options;
+    const { store, now } = this.options;
     for (;;) {
       const batch = await store.whenIdle(() => outboxOf(store, this.orgId, PUSH_BATCH));
-      if (batch.length === 0) return;
+      if (batch.length === 0) break;
       try {
         await this.push(batch);
       } catch (error) {
-        if (!permanent(error)) throw error;
-        await this.pushOneByOne(batch);
+        const refused = refusedOperation(error, batch);
+        if (refused === undefined) throw error;
+        // That one can never be taken: taken back here too, with what it decided; the rest is sent again.
+        await store.whenIdle(() => dropOperations(store, [refused.opId], now()));
+        const message = (error as Error).message;
+        this.options.log?.(`the team server refused a change, taken back: ${message}`);
+        this.dropped = `a change was refused by the team server and taken back: ${message}`;
+        this.changed(1);
+        continue;
       }
-      await store.whenIdle(() =>
+      await store.whenIdle(() => {
         markPushed(
           store,
           batch.map((op) => op.opId),
-        ),
-      );
+        );
+        this.waiting = outboxCount(store, this.orgId);
+      });
     }
-  }
-
-  /** Finds the operations the server refuses for good and takes them back; pushes the rest. */
-  private async pushOneByOne(batch: readonly TeamOperation[]): Promise<void> {
-    const { store, now } = this.options;
-    for (const op of batch) {
-      try {
-        await this.push([op]);
-      } catch (error) {
-        if (!permanent(error)) throw error;
-        await store.whenIdle(() => dropOperations(store, [op.opId], now()));
-        this.options.log?.(`the team server refused a change, taken back: ${error.message}`);
-        this.problem = `a change was refused and taken back: ${error.message}`;
-        this.changed(1);
-      }
-    }
+    this.waiting = await store.whenIdle(() => outboxCount(store, this.orgId));
   }
 
   private async push(operations: readonly TeamOperation[]): Promise<void> {
@@ -271,6 +277,7 @@ export class TeamExchange {
   /** Keeps the event stream open: each `operations` event asks for a round; a lost stream is opened again. */
   private async keepStreamOpen(): Promise<void> {
     let failures = 0;
+    let refusedStream = false;
     while (!this.stopped) {
       try {
         const response = await this.fetch(new URL(TEAM_PATHS.events, this.options.link.url), {
@@ -278,6 +285,7 @@ export class TeamExchange {
           signal: this.stream.signal,
         });
         if (!response.ok || response.body === null) throw new Refused(response.status, 'no event stream');
+        refusedStream = false;
         failures = 0;
         // Whatever was pushed while the stream was down went unheard: a round now.
         this.nudge();
@@ -285,14 +293,18 @@ export class TeamExchange {
         const decoder = new TextDecoder();
         for await (const chunk of response.body)
           parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-      } catch {
+      } catch (error) {
         // Down, refused or aborted: tried again below, unless stopping.
+        refusedStream = error instanceof Refused && error.status >= 400 && error.status < 500;
       }
       if (this.stopped) return;
       // The stream is down: a round now finds out whether the server is (and the status says so).
-      this.nudge();
+      if (!refusedStream) this.nudge();
       failures += 1;
-      const wait = Math.min(this.backoff.maxMs, this.backoff.minMs * 2 ** Math.min(failures - 1, 10));
+      // A refused token stays refused: asked again every few minutes, not every few seconds.
+      const wait = refusedStream
+        ? REFUSED_RETRY_MS
+        : Math.min(this.backoff.maxMs, this.backoff.minMs * 2 ** Math.min(failures - 1, 10));
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, wait);
         this.stream.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });

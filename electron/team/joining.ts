@@ -86,7 +86,17 @@ export function joinTeam(
   seal?: (token: string) => string,
 ): TeamLink {
   return store.transaction(() => {
-    const previous = teamLinkOf(store, identity.orgId);
+    let previous = teamLinkOf(store, identity.orgId);
+    if (previous !== null && (previous.url !== identity.url || previous.member !== identity.member)) {
+      // Another team, or another member: the log was the old one's, and its outbox is the old author's.
+      const waiting = outboxCount(store, identity.orgId);
+      if (waiting > 0)
+        throw new JoinError(
+          `${waiting} change${waiting === 1 ? '' : 's'} made as ${previous.member} still wait for ${previous.url}: let them reach it first (\`dataset-health team status\`), or leave that team (they stay on this desktop) and join again`,
+        );
+      forgetOperations(store, identity.orgId);
+      previous = { ...previous, url: identity.url, cursor: 0 };
+    }
     const own = listSources(store).find((source) => source.orgId === identity.orgId);
     // Joined before: the org's own source is the one set aside then, not the team's.
     const setAside =

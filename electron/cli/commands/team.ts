@@ -30,7 +30,7 @@ export function teamCommand(io: CliIo): Command {
       .addOption(databaseOption())
       .option(
         '--listen <address>',
-        'listen on this address too, beyond this machine (0.0.0.0: every interface); plain HTTP: put a TLS proxy in front',
+        'listen on this address instead of 127.0.0.1, to be reached from other machines (0.0.0.0: every interface, loopback too); plain HTTP: put a TLS proxy in front',
       )
       .option(
         '--host-name <name...>',

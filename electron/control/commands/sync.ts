@@ -12,6 +12,7 @@ import { DEFAULT_DELIVERIES_PER_DATASET } from '../../store/tables/datasetWriter
 import { type Source, SourceError, listSources, normalizeBaseUrl } from '../../store/tables/sources';
 import { SourceRunner } from '../../sync/runner';
 import { envSecretKeeper } from '../../sync/secrets';
+import { teamLinkOf } from '../../store/tables/teamLinks';
 import { type CommandContext, CommandError, type CommandOutput, command } from '../command';
 import { checkOrg } from './org';
 
@@ -111,7 +112,18 @@ async function oneOffSync(
     apiKeySealed: null,
     createdAt: ctx.now().toISOString(),
   };
-  const apiKey = secrets.apiKeyFor(source);
+  // An org shared with a team is mirrored from its team server, with the member's team token (never
+  // the remote service's key, which the team server has no business seeing).
+  const link = teamLinkOf(ctx.store, orgId);
+  if (link !== null && baseUrl !== link.url)
+    throw new CommandError(
+      `org '${orgId}' is mirrored from its team server ${link.url}: leave the team (\`dataset-health team leave\`) to sync it from ${baseUrl}`,
+    );
+  if (link !== null && link.tokenSealed)
+    throw new CommandError(
+      `org '${orgId}' is shared with a team through the app, which sealed its token: sync it with the app open (this command then asks the app)`,
+    );
+  const apiKey = link !== null ? link.token : secrets.apiKeyFor(source);
   if (apiKey === null) throw new CommandError(`no remote API key: ${secrets.hint}`);
   const runner = new SourceRunner({
     store: ctx.store,

@@ -21,15 +21,16 @@ async function restart(instance: RunningInstance | undefined): Promise<void> {
 export const teamJoin = command({
   args: Type.Object({ url: Type.String(), token: Type.String() }, { additionalProperties: false }),
   async run({ store, now, instance }, { url, token }, out) {
+    const seal = instance?.secrets.seal;
     let identity;
     try {
       identity = await askTeamServer(url, token);
+      const known = identity;
+      await store.whenIdle(() => joinTeam(store, known, token, now(), seal ? (t) => seal(t) : undefined));
     } catch (error) {
       if (error instanceof JoinError) throw new CommandError(error.message);
       throw error;
     }
-    const seal = instance?.secrets.seal;
-    await store.whenIdle(() => joinTeam(store, identity, token, now(), seal ? (t) => seal(t) : undefined));
     await restart(instance);
     out.stderr(
       `Joined the team of org ${identity.orgId} at ${identity.url} as ${printable(identity.member)} (${identity.role}). ` +

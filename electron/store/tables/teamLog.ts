@@ -32,6 +32,17 @@ export function targetOf(op: TeamOperation): string {
 /** The wall-clock part of a clock reading (`2026-11-29T12:45:14.123Z#0003`): when it was done. */
 export const wallTime = (at: string): string => at.slice(0, at.indexOf('#'));
 
+/**
+ * When an operation was done, as shown (the acknowledgement's time, the timeline's): its wall-clock
+ * time, but never later than `now`, when this desktop applied it. A member whose computer runs ahead
+ * (the team server takes readings up to an hour ahead) must not show everyone a time in the future.
+ */
+export const shownTime = (at: string, now: Date): string => {
+  const wall = wallTime(at);
+  const applied = now.toISOString();
+  return wall < applied ? wall : applied;
+};
+
 const operationOf = (row: Record<string, unknown>): TeamOperation =>
   ({
     opId: String(row.op_id),
@@ -81,7 +92,7 @@ export function recordOperation(
     addTimelineEntry(store, {
       orgId: op.orgId,
       datasetId,
-      at: wallTime(op.at),
+      at: shownTime(op.at, now),
       kind: op.kind === 'acknowledge' ? 'acknowledged' : 'unacknowledged',
       deliveryId,
       ...(op.kind === 'acknowledge' ? { to: status, text: op.payload.note } : {}),
@@ -140,7 +151,7 @@ function applyTarget(store: Store, orgId: string, target: string, now: Date): vo
         `INSERT INTO snoozes (org_id, dataset_id, kind, until, delivery_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (org_id, dataset_id) DO UPDATE SET kind = excluded.kind, until = excluded.until,
            delivery_id = excluded.delivery_id, created_at = excluded.created_at`,
-        [orgId, datasetId, kind, until, deliveryId, wallTime(latest.at)],
+        [orgId, datasetId, kind, until, deliveryId, shownTime(latest.at, now)],
       );
       return;
     }
@@ -161,7 +172,7 @@ function applyAcknowledge(
     [orgId, datasetId],
   );
   const holds = current !== undefined && current.status === status && current.problem === deliveryId;
-  const at = wallTime(op.at);
+  const at = shownTime(op.at, now);
   const reason = holds
     ? null
     : endReason(
@@ -254,4 +265,30 @@ export function operationsOf(store: Store, orgId: string): TeamOperation[] {
  */
 export function forgetOperations(store: Store, orgId: string): void {
   store.run('DELETE FROM team_log WHERE org_id = ?', [orgId]);
+}
+
+/** Whether the org has a team log (it is, or was made on, a team server's or a member's store). */
+export function hasTeamLog(store: Store, orgId: string): boolean {
+  return store.value<number>('SELECT 1 FROM team_log WHERE org_id = ? LIMIT 1', [orgId]) !== undefined;
+}
+
+/**
+ * After a sync changed a dataset of an org with a team log: its current failure's acknowledgement as
+ * the log decides it. A teammate's acknowledgement can arrive before this mirror has seen the failure
+ * (the event is faster than the next poll); it was kept ended then, and holds now. Call inside the
+ * sync's transaction, after the dataset is written.
+ */
+export function reapplyForDataset(store: Store, orgId: string, datasetId: string, now: Date): void {
+  const row = store.get(
+    `SELECT ${PROBLEM_DELIVERY} AS problem FROM datasets d WHERE d.org_id = ? AND d.dataset_id = ?`,
+    [orgId, datasetId],
+  );
+  if (row === undefined || row.problem === null || row.problem === undefined) return;
+  const target = `ack:${JSON.stringify([datasetId, String(row.problem)])}`;
+  if (
+    store.value<number>('SELECT 1 FROM team_log WHERE org_id = ? AND target = ? LIMIT 1', [orgId, target]) ===
+    undefined
+  )
+    return;
+  applyTarget(store, orgId, target, now);
 }

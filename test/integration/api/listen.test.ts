@@ -55,5 +55,6 @@ describe('listening beyond loopback', () => {
     // Behind a TLS proxy: the name alone.
     expect(await get(path, 'team.example')).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
     expect(await get(path, '127.0.0.2')).toEqual({ status: 403, code: 'FORBIDDEN' });
+    expect(await get(path, `undefined:${server.port}`)).toEqual({ status: 403, code: 'FORBIDDEN' });
   });
 });

@@ -88,3 +88,46 @@ describe('a desktop killed mid-push', () => {
     }
   }, 60_000);
 });
+
+describe('a push the team server refuses', () => {
+  it('takes back only the change the server names, and keeps the rest for a refusal of no change in particular', async () => {
+    const token = (await createTeamToken(db, { orgId: ORG, member: 'Bob', role: 'member' }, new Date()))
+      .token;
+    const store = await Store.open({ dataDir: null });
+    try {
+      await mirrorTwoTroubles(store, ORG);
+      joinTeam(store, await askTeamServer(server.url, token), token, new Date());
+      acknowledgeDataset(store, ORG, 'ds-a', 'on it', { by: 'x', now: new Date() });
+      // A proxy (or a Host the server does not serve) answers 403 about nothing in particular: kept.
+      const proxied = exchange(store, token, async (input, init) =>
+        init?.method === 'POST'
+          ? new Response('<html>403 Forbidden</html>', { status: 403 })
+          : fetch(input, init),
+      );
+      proxied.nudge();
+      await proxied.idle();
+      await proxied.stop();
+      expect(proxied.status()).toMatchObject({ state: 'refused', waiting: 1 });
+      expect(proxied.status().problem).toContain('403');
+      expect(openAcknowledgement(store, ORG, 'ds-a')?.by).toBe('Bob');
+
+      // The server itself refuses one operation, naming it (here: written as someone else): that one goes.
+      store.run("UPDATE team_log SET author = 'Mallory' WHERE org_id = ?", [ORG]);
+      const honest = exchange(store, token);
+      honest.nudge();
+      await honest.idle();
+      await honest.stop();
+      expect(honest.status()).toMatchObject({ state: 'online', waiting: 0 });
+      expect(honest.status().problem).toContain('refused by the team server and taken back');
+      expect(outboxCount(store, ORG)).toBe(0);
+      // What the team decided without it: Alice's acknowledgement (the test above), now pulled.
+      expect(openAcknowledgement(store, ORG, 'ds-a')).toMatchObject({
+        by: 'Alice',
+        note: 'vendor ticket 4711',
+      });
+      expect(operationsOf(store, ORG).map((op) => op.author)).toEqual(['Alice']);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});

@@ -18,7 +18,12 @@ import { incidentOfDataset } from '../../../electron/query/incidents';
 import { Store } from '../../../electron/store/database';
 import { openAcknowledgement } from '../../../electron/store/tables/acknowledgements';
 import { type TeamLink, saveTeamLink, teamLinkOf } from '../../../electron/store/tables/teamLinks';
-import { dropOperations, outboxOf, operationsOf } from '../../../electron/store/tables/teamLog';
+import { dropOperations, markPushed, outboxOf, operationsOf } from '../../../electron/store/tables/teamLog';
+import { joinTeam } from '../../../electron/team/joining';
+import { storedDatasetIds } from '../../../electron/query/storedHealth';
+import { applySync } from '../../../electron/sync/apply';
+import { ChangeSet, defaultSpoolOptions } from '../../../electron/sync/changes';
+import { fixtureRecords } from '../../helpers/fixtures';
 import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import { TeamState } from '../../../electron/team/converge';
 import { ViewerCannotChange, recordPulled } from '../../../electron/team/localOperations';
@@ -241,6 +246,90 @@ describe('what a member does for a linked org', () => {
     );
     expect(() => snoozeDataset(store, 'acme', 'ds-a', '4h', NOW)).toThrow(/Alice is a viewer/);
     expect(openAcknowledgement(store, 'acme', 'ds-a')).toBeNull();
+    expect(operationsOf(store, 'acme')).toEqual([]);
+  });
+});
+
+describe('an acknowledgement that comes before the failure', () => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await memberStore();
+    return () => store.close();
+  });
+
+  it('holds once the sync brings the failure, on a mirror that was a poll behind', async () => {
+    // Bob's mirror still shows ds-a failed with d-1 when Alice's acknowledgement of d-7 arrives.
+    pull(store, [
+      {
+        opId: '0190a000-0000-7000-8000-000000000077',
+        orgId: 'acme',
+        author: 'Alice',
+        at: '2026-11-29T12:10:00.000Z#0000',
+        kind: 'acknowledge',
+        payload: {
+          datasetId: 'ds-a',
+          deliveryId: 'd-7',
+          status: 'FAILED',
+          note: 'vendor ticket 4711',
+          causeId: null,
+        },
+      },
+    ]);
+    expect(openAcknowledgement(store, 'acme', 'ds-a')).toBeNull();
+    // The next poll: ds-a failed again, with d-7.
+    const changes = new ChangeSet(defaultSpoolOptions());
+    const base = fixtureRecords(1, 3, 'ds-a')[0]!;
+    const record = {
+      ...base,
+      datasetId: 'ds-a',
+      deliveryId: 'd-7',
+      latestDeliveryStatus: 'FAILED',
+      deliveryEventList: [
+        {
+          ...base.deliveryEventList[0]!,
+          status: 'FAILED',
+          deliveryId: 'd-7',
+          deliveryDeadline: '2026-11-29T12:00:00.000Z',
+          deliveredAt: '2026-11-29T12:05:00.000Z',
+        },
+      ],
+    };
+    changes.add({ record, hash: 'd-7' }, 100);
+    await applySync(store, {
+      orgId: 'acme',
+      changes,
+      stored: new Map(storedDatasetIds(store, 'acme').map((id) => [id, true])),
+      now: NOW,
+      deliveriesPerDataset: 100,
+    });
+    expect(openAcknowledgement(store, 'acme', 'ds-a')).toMatchObject({
+      deliveryId: 'd-7',
+      by: 'Alice',
+      note: 'vendor ticket 4711',
+    });
+  });
+});
+
+describe('joining again', () => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await memberStore();
+    return () => store.close();
+  });
+  const identity = { orgId: 'acme', url: 'http://127.0.0.1:2', member: 'Alice', role: 'member' as const };
+
+  it('another team server: refused while changes wait for the old one, then starts the log afresh', () => {
+    acknowledgeDataset(store, 'acme', 'ds-a', null, { by: 'x', now: NOW });
+    expect(() => joinTeam(store, identity, 'dht_y', NOW)).toThrow(
+      /1 change made as Alice still waits? for http:\/\/127\.0\.0\.1:1/,
+    );
+    expect(teamLinkOf(store, 'acme')!.url).toBe('http://127.0.0.1:1');
+    markPushed(
+      store,
+      outboxOf(store, 'acme', 10).map((op) => op.opId),
+    );
+    joinTeam(store, identity, 'dht_y', NOW);
+    expect(teamLinkOf(store, 'acme')).toMatchObject({ url: identity.url, cursor: 0, token: 'dht_y' });
     expect(operationsOf(store, 'acme')).toEqual([]);
   });
 });

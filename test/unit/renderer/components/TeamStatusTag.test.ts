@@ -61,9 +61,9 @@ describe('the team line', () => {
     expect(line.attributes('title')).toContain('ECONNREFUSED');
   });
 
-  it('says so when the server refuses the token, and one change is one', () => {
+  it('says so when the server refuses, and one change is one', () => {
     expect(tag(status({ state: 'refused', waiting: 1 })).text()).toBe(
-      "Team: the team server refused this desktop's token — 1 change waiting",
+      'Team: refused by the team server — 1 change waiting',
     );
   });
 });
