@@ -42,6 +42,7 @@ import { removeRuntimeFile, writeRuntimeFile } from '../store/instance/runtimeFi
 import type { TeamDatabase } from '../store/teamDb/driver';
 import { registerTeamRoutes, teamTokenAuth } from '../api/teamRoutes';
 import { TeamMembers, withTeamTokens } from './teamMembers';
+import { applyTeamLog } from './teamServerLog';
 
 export interface EngineOptions {
   store: Store;
@@ -249,6 +250,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   runtime.apiUrl = api.url;
   const controlInfo = { url: api.url, pid: process.pid, purpose: options.purpose, secret: controlSecret };
   let stopKeepingControl = (): void => undefined;
+  let stopTeamLog = async (): Promise<void> => undefined;
   let stopWarming = (): void => undefined;
   const stop = async (): Promise<void> => {
     // The order (docs/decisions.md, "Beside a running instance"). First: a CLI run from now on works on
@@ -261,6 +263,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       const commandsDone = control?.close();
       // Nothing more is exchanged with a team server: what waits stays in the outbox for next time.
       await team.stop();
+      await stopTeamLog();
       // The sync next (a commit in progress rolls back), so a handed-over `sync --once` ends now too.
       await sync.stop();
       // Every command in flight ends and sends its last line before the API closes its connections.
@@ -291,6 +294,15 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     });
     sync.start();
     await team.reload();
+    // A team server's own mirror knows what the team did: its alerts and reminders follow it too.
+    if (options.teamServer)
+      stopTeamLog = await applyTeamLog({
+        store,
+        db: options.teamServer.db,
+        now: options.now,
+        onApplied: () => void alerts.refresh().catch(reportAlertsError),
+        onError: reportAlertsError,
+      });
     // Last, once everything runs: scripts that find the API by runtime.json find it answering.
     writeRuntimeFile(options.dataDir, {
       apiUrl: api.url,

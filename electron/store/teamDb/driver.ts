@@ -58,6 +58,11 @@ export async function openPostgres(url: string): Promise<TeamDatabase> {
     },
     async transaction<T>(work: (sql: TeamSql) => Promise<T>) {
       const client = await pool.connect();
+      // A checked-out client whose connection drops between two queries (the server restarted) emits
+      // 'error' with no one listening, which would end the process: the next query fails instead.
+      let broken: Error | undefined;
+      const dropped = (error: Error): void => void (broken = error);
+      client.on('error', dropped);
       try {
         await client.query('BEGIN');
         const sql: TeamSql = {
@@ -72,7 +77,9 @@ export async function openPostgres(url: string): Promise<TeamDatabase> {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.off('error', dropped);
+        // A dropped connection goes, not back to the pool.
+        client.release(broken);
       }
     },
     async listen(channel, onNotify, onResumed = () => {}) {

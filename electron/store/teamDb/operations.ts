@@ -123,3 +123,11 @@ export async function operationsAfter(
   );
   return rows.map(toOperation);
 }
+
+/** The orgs that have operations. */
+export async function operationOrgs(db: TeamDatabase): Promise<string[]> {
+  const rows = await db.query<{ org_id: string }>(
+    'SELECT DISTINCT org_id FROM team_operations ORDER BY org_id',
+  );
+  return rows.map((row) => row.org_id);
+}

@@ -99,6 +99,11 @@ describe.each(databases.engines)('a team on %s', (_engine, open) => {
       at: acknowledged[0]!.at,
     });
     await until('the outbox is empty', () => outboxCount(alice.store, TEAM_ORG) === 0);
+    // The team server's own mirror knows too: its alerts, reminders and /local/v1 follow the team.
+    await until(
+      "the team server's mirror has Alice's acknowledgement",
+      () => openAcknowledgement(server.store, TEAM_ORG, datasetId)?.by === 'Alice',
+    );
   });
 
   it("refuses to change anything in a viewer's window", async () => {
