@@ -248,7 +248,7 @@ export class TeamExchange {
           );
       }
       const added = await store.whenIdle(() =>
-        recordPulled(store, this.orgId, operations, answer.cursor, now()),
+        recordPulled(store, this.orgId, operations, answer.cursor, now(), this.options.link.url),
       );
       if (added > 0) this.changed(added);
       if (answer.operations.length < PULL_LIMIT) return;

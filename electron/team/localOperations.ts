@@ -94,11 +94,14 @@ export function recordPulled(
   operations: readonly (TeamOperation & { seq: number })[],
   cursor: number,
   now: Date,
+  /** The team server they were pulled from: when the org has joined another since, they are not applied. */
+  from?: string,
 ): number {
   return store.transaction(() => {
     const link = teamLinkOf(store, orgId);
-    // Left the team meanwhile: what was pulled is no longer this desktop's to apply.
-    if (link === null) return 0;
+    // Left the team (or joined another) meanwhile: what was pulled is no longer this desktop's to apply,
+    // and its cursor, another server's, must not become the new link's.
+    if (link === null || (from !== undefined && link.url !== from)) return 0;
     const hybrid = new HybridClock(() => now.getTime(), link.clock);
     let added = 0;
     for (const op of operations) {

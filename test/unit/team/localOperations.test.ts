@@ -331,5 +331,8 @@ describe('joining again', () => {
     joinTeam(store, identity, 'dht_y', NOW);
     expect(teamLinkOf(store, 'acme')).toMatchObject({ url: identity.url, cursor: 0, token: 'dht_y' });
     expect(operationsOf(store, 'acme')).toEqual([]);
+    // A pull from the old server that was still on its way: neither applied nor its cursor kept.
+    expect(recordPulled(store, 'acme', [], 9, NOW, 'http://127.0.0.1:1')).toBe(0);
+    expect(teamLinkOf(store, 'acme')!.cursor).toBe(0);
   });
 });
