@@ -12,7 +12,7 @@ import { MAX_CAUSE_ID_LENGTH } from './causes';
 import type { DatabaseStatus } from './database';
 import type { TimelineEntry } from './timeline';
 import type { HandoffReport } from './handoff';
-import type { TeamStatus } from './team';
+import type { TeamStatus } from './teamStatus';
 import type { DatasetRecord } from './schemas';
 import { Settings } from './settings';
 import type { CycleEvent, SourceState } from './sync';

@@ -11,7 +11,7 @@ import type { Store } from '../store/database';
 import type { SourcesSync } from '../sync/sourcesSync';
 import type { SecretKeeper } from '../sync/secrets';
 import type { TeamDatabase } from '../store/teamDb/driver';
-import type { TeamStatus } from '../../shared/team';
+import type { TeamStatus } from '../../shared/teamStatus';
 
 /** Where a command prints: the CLI's own stdout/stderr, or the control channel's stream to it. */
 export interface CommandOutput {

@@ -4,7 +4,7 @@
  * token serves as the remote key of the source that mirrors the org from the team server, so the
  * team server is the org's one poller of the remote service.
  */
-import type { TeamStatus } from '../../shared/team';
+import type { TeamStatus } from '../../shared/teamStatus';
 import type { Store } from '../store/database';
 import { type TeamLink, teamLinks } from '../store/tables/teamLinks';
 import type { SecretKeeper } from '../sync/secrets';

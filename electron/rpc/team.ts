@@ -4,7 +4,7 @@
  * by the app's secret keeper where it has one.
  */
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
-import type { TeamStatus } from '../../shared/team';
+import type { TeamStatus } from '../../shared/teamStatus';
 import type { Store } from '../store/database';
 import type { SecretKeeper } from '../sync/secrets';
 import { JoinError, askTeamServer, joinTeam, leaveTeam } from '../team/joining';

@@ -15,7 +15,8 @@
  */
 import { createParser } from 'eventsource-parser';
 import { Compile } from 'typebox/compile';
-import { TEAM_PATHS, TeamOperation, type TeamStatus, operationProblem } from '../../shared/team';
+import { TEAM_PATHS, TeamOperation, operationProblem } from '../../shared/team';
+import type { TeamStatus } from '../../shared/teamStatus';
 import type { Store } from '../store/database';
 import { getOrg } from '../store/tables/orgs';
 import { type TeamLink, teamLinkOf } from '../store/tables/teamLinks';

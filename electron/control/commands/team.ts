@@ -4,7 +4,7 @@
  * stops at once.
  */
 import Type from 'typebox';
-import { teamStatusLine } from '../../../shared/team';
+import { teamStatusLine } from '../../../shared/teamStatus';
 import { printable } from '../../store/tables/orgs';
 import { teamLinks } from '../../store/tables/teamLinks';
 import { outboxCount } from '../../store/tables/teamLog';

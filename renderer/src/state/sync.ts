@@ -8,7 +8,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { OrgView } from '../../../shared/views';
 import type { SourceState } from '../../../shared/sync';
-import type { TeamStatus } from '../../../shared/team';
+import type { TeamStatus } from '../../../shared/teamStatus';
 import { useRpc } from '../rpc/client';
 import { messageOf } from '../lib/errors';
 

@@ -6,7 +6,7 @@
  * when it is back, with nothing doubled; leaving keeps every acknowledgement. Both team databases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { teamStatusLine } from '../../../shared/team';
+import { teamStatusLine } from '../../../shared/teamStatus';
 import type { RemoteSimulator } from '../../../electron/demo/remote/server';
 import { openAcknowledgement } from '../../../electron/store/tables/acknowledgements';
 import { teamLinkOf } from '../../../electron/store/tables/teamLinks';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ref } from 'vue';
 import TeamStatusTag from '../../../../renderer/src/components/TeamStatusTag.vue';
 import { CLOCK } from '../../../../renderer/src/lib/clock';
-import type { TeamStatus } from '../../../../shared/team';
+import type { TeamStatus } from '../../../../shared/teamStatus';
 
 const NOW = new Date('2026-11-29T12:00:00Z');
 let wrapper: VueWrapper | null = null;
