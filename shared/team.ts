@@ -66,7 +66,7 @@ export const UnsnoozePayload = Type.Object({ datasetId: Id }, { additionalProper
 const head = {
   opId: Type.String({ pattern: OPERATION_ID_PATTERN }),
   orgId: Id,
-  /** The member who made it (the team server is to check it against the member's token). */
+  /** The member who made it (the team server checks it against the member's token: team/access.ts). */
   author: Type.String({ minLength: 1, maxLength: MAX_ACK_NAME_LENGTH }),
   at: Type.String({ pattern: HLC_PATTERN }),
 };
