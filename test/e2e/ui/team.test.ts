@@ -46,6 +46,9 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   page = await context.newPage();
   await page.goto(link!);
+  // The home page first, as a new desktop opens on it: the router listens to address changes only once
+  // its first page is shown, so a change made before then (the next test's) would be lost.
+  await page.getByText('No data yet').waitFor({ timeout: 30_000 });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
