@@ -15,7 +15,9 @@ const LAYERS = [
   ['store'],
   ['query'],
   // The team's shared state: acknowledging and snoozing (knowledge/, rpc/) record operations through it.
-  ['team'],
+  // Notification rules: matching and the evaluator, pure of the store (alerts/ runs them live, a replay
+  // over history).
+  ['team', 'rules'],
   ['sync', 'alerts', 'knowledge', 'demo'],
   ['api', 'rpc', 'control'],
   ['engine'],

@@ -6,6 +6,7 @@ import { ackCommand, unackCommand } from './commands/ack';
 import { demoCommand } from './commands/demo';
 import { handoffCommand } from './commands/handoff';
 import { keysCommand } from './commands/keys';
+import { rulesCommand } from './commands/rules';
 import { exportCommand, importCommand } from './commands/snapshot';
 import { serveCommand } from './commands/serve';
 import { simulateCommand } from './commands/simulate';
@@ -35,6 +36,7 @@ export function buildProgram(io: CliIo): Command {
     ackCommand(io),
     unackCommand(io),
     handoffCommand(io),
+    rulesCommand(io),
     teamCommand(io),
   ]) {
     program.addCommand(command);

@@ -3,6 +3,7 @@ import type { ControlledCommand } from '../command';
 import { ack, unack } from './ack';
 import { handoff } from './handoff';
 import { keysCreate, keysList, keysRevoke } from './keys';
+import { rulesExport, rulesImport, rulesReset } from './rules';
 import { exportData, importData } from './snapshot';
 import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
 import { syncOnce } from './sync';
@@ -24,6 +25,9 @@ export const COMMANDS = {
   ack,
   unack,
   handoff,
+  'rules.export': rulesExport,
+  'rules.import': rulesImport,
+  'rules.reset': rulesReset,
   'team.join': teamJoin,
   'team.leave': teamLeave,
   'team.status': teamStatus,

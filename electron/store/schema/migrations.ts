@@ -11,6 +11,7 @@ import { SORT_INDEXES } from './sortKeys';
 import { LOOKUP_INDEXES } from './lookupIndexes';
 import { addFailedDeliveryColumn } from './failedDelivery';
 import { TEAM_SCHEMA } from './team';
+import { RULES_SCHEMA } from './rules';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -392,4 +393,5 @@ export const MIGRATIONS: readonly Migration[] = [
   LOOKUP_INDEXES,
   addFailedDeliveryColumn,
   TEAM_SCHEMA,
+  RULES_SCHEMA,
 ];

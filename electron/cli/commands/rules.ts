@@ -1,0 +1,77 @@
+/**
+ * `rules export|import|reset` (docs/decisions.md "Notification rules"): an org's notification rules as
+ * a JSON file. The file is read here, at most RULES_FILE_BYTES, and checked whole by the command
+ * (control/commands/rules.ts), which the running instance runs when `serve` or the app holds the data
+ * directory.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { Command } from 'commander';
+import { checkOrg } from '../../control/commands/org';
+import { resolveDataDir } from '../../store/instance/dataDir';
+import { printable } from '../../store/tables/orgs';
+import { runCommand } from '../control';
+import { CliError, type CliIo } from '../io';
+import { dataDirOption } from '../options';
+
+/** A rules file is small (200 rules are ~100 KiB): anything larger is not one. */
+export const RULES_FILE_BYTES = 1024 * 1024;
+
+/** The file's JSON, or an error that says why it cannot be read as such. */
+async function readRulesFile(path: string): Promise<unknown> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new CliError(`${printable(path)} is not a file`);
+  if (info.size > RULES_FILE_BYTES)
+    throw new CliError(
+      `${printable(path)} is ${info.size} bytes: a rules file is at most ${RULES_FILE_BYTES}`,
+    );
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new CliError(`${printable(path)} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+export function rulesCommand(io: CliIo): Command {
+  const rules = new Command('rules').description(
+    'notification rules: who is told about what, and where (export, import, reset)',
+  );
+
+  rules
+    .command('export')
+    .description("print an org's rules as a JSON rules file (its default rules when it saved none)")
+    .option('--org <org>', 'the org (needed when the mirror has several)')
+    .addOption(dataDirOption())
+    .action(async (options: { org?: string; dataDir?: string }) => {
+      if (options.org !== undefined) checkOrg(options.org);
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.export', { org: options.org });
+    });
+
+  rules
+    .command('import')
+    .description("save a rules file as an org's rules; a file with any problem changes nothing")
+    .argument('<file>', 'a rules file, as `rules export` writes it')
+    .option('--org <org>', "the org to save them for (default: the file's org)")
+    .addOption(dataDirOption())
+    .action(async (path: string, options: { org?: string; dataDir?: string }) => {
+      if (options.org !== undefined) checkOrg(options.org);
+      const file = await readRulesFile(path);
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.import', {
+        org: options.org,
+        file,
+        source: path,
+      });
+    });
+
+  rules
+    .command('reset')
+    .description('put an org back on the default rules')
+    .option('--org <org>', 'the org (needed when the mirror has several)')
+    .addOption(dataDirOption())
+    .action(async (options: { org?: string; dataDir?: string }) => {
+      if (options.org !== undefined) checkOrg(options.org);
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.reset', { org: options.org });
+    });
+
+  return rules;
+}

@@ -1,0 +1,122 @@
+/**
+ * Which rule decides an event (docs/decisions.md "Notification rules"): the first enabled rule of the
+ * org's ordered list whose event and match fields all fit. Compiled once per rule set — values lower
+ * cased, name patterns made regular expressions — since it runs for every event of every sync cycle and
+ * of every replayed week.
+ */
+import type { Rule, RuleEvent } from '../../shared/rules';
+import type { Stage } from '../../shared/status';
+
+/** What a rule can look at in an event. A field the event has not (a source's lost contact has no dataset) is null. */
+export interface RuleSubject {
+  event: RuleEvent;
+  /** For `late`: minutes between the deadline and the delivery. */
+  lateMinutes: number | null;
+  datasetId: string | null;
+  datasetName: string | null;
+  supplierId: string | null;
+  supplierName: string | null;
+  dataProductId: string | null;
+  dataProductName: string | null;
+  /** For `failed`: the first failed stage and its task's shortCode (null: tasks not known yet). */
+  stage: Stage | null;
+  shortCode: string | null;
+}
+
+type Test = (subject: RuleSubject) => boolean;
+
+const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase());
+
+/**
+ * A dataset name pattern as a regular expression: `*` any run of characters, `?` one, the rest as
+ * written, without regard to case. Hand-written: glob libraries treat `/` as a path separator, and a
+ * dataset name is not a path.
+ */
+export function namePattern(pattern: string): RegExp {
+  const body = [...pattern]
+    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`, 'isu');
+}
+
+/** Any of `values` equal (case aside) to the id or the name. */
+function oneOf(
+  values: readonly string[],
+  id: (s: RuleSubject) => string | null,
+  name: (s: RuleSubject) => string | null,
+): Test {
+  const wanted = new Set(values.map((value) => value.toLowerCase()));
+  return (subject) => {
+    const ofId = lower(id(subject));
+    const ofName = lower(name(subject));
+    return (ofId !== null && wanted.has(ofId)) || (ofName !== null && wanted.has(ofName));
+  };
+}
+
+function datasetTest(values: readonly string[]): Test {
+  const ids = new Set(values.map((value) => value.toLowerCase()));
+  const patterns = values.map(namePattern);
+  return (subject) => {
+    if (subject.datasetId !== null && ids.has(subject.datasetId.toLowerCase())) return true;
+    const name = subject.datasetName;
+    return name !== null && patterns.some((pattern) => pattern.test(name));
+  };
+}
+
+function causeTest(causes: NonNullable<Rule['match']['causes']>): Test {
+  return (subject) =>
+    causes.some(
+      (cause) =>
+        (cause.stage === undefined || cause.stage === subject.stage) &&
+        (cause.shortCode === undefined ||
+          (subject.shortCode !== null && cause.shortCode.toLowerCase() === subject.shortCode.toLowerCase())),
+    );
+}
+
+function compileRule(rule: Rule): Test {
+  const tests: Test[] = [(subject) => subject.event === rule.event];
+  if (rule.event === 'late') {
+    const minutes = rule.lateByMinutes ?? 0;
+    tests.push((subject) => subject.lateMinutes !== null && subject.lateMinutes > minutes);
+  }
+  const { suppliers, dataProducts, datasets, causes } = rule.match;
+  if (suppliers)
+    tests.push(
+      oneOf(
+        suppliers,
+        (s) => s.supplierId,
+        (s) => s.supplierName,
+      ),
+    );
+  if (dataProducts)
+    tests.push(
+      oneOf(
+        dataProducts,
+        (s) => s.dataProductId,
+        (s) => s.dataProductName,
+      ),
+    );
+  if (datasets) tests.push(datasetTest(datasets));
+  if (causes) tests.push(causeTest(causes));
+  return (subject) => tests.every((test) => test(subject));
+}
+
+/** An org's rules, ready to decide events. */
+export class RuleMatcher {
+  private readonly compiled: { rule: Rule; test: Test }[];
+
+  constructor(rules: readonly Rule[]) {
+    this.compiled = rules.filter((rule) => rule.enabled).map((rule) => ({ rule, test: compileRule(rule) }));
+  }
+
+  /** The rule that decides the event: the first enabled one that matches; null when none does. */
+  decide(subject: RuleSubject): Rule | null {
+    for (const { rule, test } of this.compiled) if (test(subject)) return rule;
+    return null;
+  }
+
+  /** Whether any enabled rule is about this event at all (a cycle with none skips reading its subjects). */
+  watches(event: RuleEvent): boolean {
+    return this.compiled.some(({ rule }) => rule.event === event);
+  }
+}
