@@ -173,40 +173,36 @@ export function ruleSetMeaningProblems(set: RuleSet): RuleProblem[] {
   return problems;
 }
 
+/** `value` checked against the schema of a set (or of a file holding one), then for its meaning. */
+function problemsOf(schema: typeof RuleSet | typeof RulesFile, value: unknown): RuleProblem[] {
+  const problems = Value.Check(schema, value)
+    ? ruleSetMeaningProblems(value as RuleSet)
+    : structuralProblems(Value.Errors(schema, value) as Iterable<SchemaError>);
+  return problems.slice(0, MAX_PROBLEMS);
+}
+
 export function checkRuleSet(value: unknown): RuleSetCheck {
-  if (!Value.Check(RuleSet, value)) {
-    const problems = structuralProblems(Value.Errors(RuleSet, value) as Iterable<SchemaError>);
-    return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };
-  }
-  const problems = ruleSetMeaningProblems(value);
-  return problems.length > 0
-    ? { ok: false, problems: problems.slice(0, MAX_PROBLEMS) }
-    : { ok: true, set: value };
+  const problems = problemsOf(RuleSet, value);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, set: value as RuleSet };
+}
+
+/** What a file of another kind is not, before its fields are looked at. */
+function notARulesFile(value: unknown): RuleProblem | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { path: '', message: 'a rules file is a JSON object' };
+  const { format, version } = value as { format?: unknown; version?: unknown };
+  if (format !== RULES_FILE_FORMAT)
+    return { path: 'format', message: `must be "${RULES_FILE_FORMAT}" (this is not a rules file)` };
+  if (version !== RULES_FILE_VERSION)
+    return { path: 'version', message: `must be ${RULES_FILE_VERSION}: this version reads only that` };
+  return null;
 }
 
 /** A rules file as `rules import` reads it; a file of another kind says what it is not. */
 export function checkRulesFile(value: unknown): RulesFileCheck {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, problems: [{ path: '', message: 'a rules file is a JSON object' }] };
-  const { format, version } = value as { format?: unknown; version?: unknown };
-  if (format !== RULES_FILE_FORMAT)
-    return {
-      ok: false,
-      problems: [{ path: 'format', message: `must be "${RULES_FILE_FORMAT}" (this is not a rules file)` }],
-    };
-  if (version !== RULES_FILE_VERSION)
-    return {
-      ok: false,
-      problems: [{ path: 'version', message: `must be ${RULES_FILE_VERSION}: this version reads only that` }],
-    };
-  if (!Value.Check(RulesFile, value)) {
-    const problems = structuralProblems(Value.Errors(RulesFile, value) as Iterable<SchemaError>);
-    return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };
-  }
-  const problems = ruleSetMeaningProblems(value);
-  return problems.length > 0
-    ? { ok: false, problems: problems.slice(0, MAX_PROBLEMS) }
-    : { ok: true, file: value };
+  const other = notARulesFile(value);
+  const problems = other ? [other] : problemsOf(RulesFile, value);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, file: value as RulesFile };
 }
 
 /** The problems as lines: `rules[2].lateByMinutes: a late rule says by how many minutes late`. */

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/database';
 import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { RULES_FILE_BYTES } from '../../../electron/cli/commands/rules';
-import { RULES_FILE_FORMAT, type RulesFile, defaultRuleSet } from '../../../shared/rules';
+import { RULES_FILE_FORMAT, defaultRuleSet } from '../../../shared/rules';
+import { sampleRulesFile } from '../../helpers/rules';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { startInstance, stopInstances } from '../../helpers/instance';
 
@@ -33,42 +34,7 @@ async function dataDirWith(orgs: string[]): Promise<string> {
 
 const run = (dataDir: string, argv: string[]) => cli([...argv, '--data-dir', dataDir], {}, NOW);
 
-const RULES: RulesFile = {
-  format: RULES_FILE_FORMAT,
-  version: 1,
-  orgId: 'acme',
-  rules: [
-    {
-      id: 'noisy',
-      name: 'Noisy supplier: timeline only',
-      enabled: true,
-      event: 'failed',
-      match: { suppliers: ['ACME Feeds'] },
-      action: 'timeline',
-      routes: [],
-    },
-    {
-      id: 'fx-late',
-      name: 'FX late by 30 min',
-      enabled: true,
-      event: 'late',
-      lateByMinutes: 30,
-      match: { dataProducts: ['FX'] },
-      action: 'urgent',
-      routes: ['tray', 'channel'],
-    },
-  ],
-  routes: [
-    {
-      id: 'channel',
-      kind: 'webhook',
-      name: 'Team channel',
-      url: 'https://hooks.example.com/T000',
-      secretHeader: { name: 'X-Secret', value: 's3cret' },
-      timeoutSeconds: 10,
-    },
-  ],
-};
+const RULES = sampleRulesFile();
 
 function file(dir: string, name: string, content: string): string {
   const path = join(dir, name);
@@ -95,7 +61,7 @@ describe('rules, alone on the data directory', () => {
     const path = file(tempDir(), 'rules.json', JSON.stringify(RULES));
     const imported = await run(dataDir, ['rules', 'import', path]);
     expect(imported).toMatchObject({ code: 0, stdout: '' });
-    expect(imported.stderr).toBe('Saved 2 rules and 1 route for acme.\n');
+    expect(imported.stderr).toBe('Saved 3 rules and 1 route for acme.\n');
     const exported = await run(dataDir, ['rules', 'export', '--org', 'acme']);
     expect(JSON.parse(exported.stdout)).toEqual(RULES);
     expect(exported.stderr).toContain('The file holds the secret header of channel: keep it private.');
@@ -110,7 +76,7 @@ describe('rules, alone on the data directory', () => {
     const dataDir = await dataDirWith(['acme', 'beta']);
     const path = file(tempDir(), 'rules.json', JSON.stringify(RULES));
     const imported = await run(dataDir, ['rules', 'import', path, '--org', 'beta']);
-    expect(imported.stderr).toBe('Saved 2 rules and 1 route for beta (the file was exported from acme).\n');
+    expect(imported.stderr).toBe('Saved 3 rules and 1 route for beta (the file was exported from acme).\n');
     expect(JSON.parse((await run(dataDir, ['rules', 'export', '--org', 'beta'])).stdout).rules).toEqual(
       RULES.rules,
     );
@@ -139,7 +105,7 @@ describe('rules, alone on the data directory', () => {
           'd.json',
           JSON.stringify({
             ...RULES,
-            rules: [{ ...RULES.rules[1], lateByMinutes: undefined, routes: ['tray', 'pager'] }],
+            rules: [{ ...RULES.rules[0], lateByMinutes: undefined, routes: ['tray', 'pager'] }],
           }),
         ),
       'rules[0].lateByMinutes: a late rule says by how many minutes late\nrules[0].routes[1]: no route "pager": the set has tray, channel\ndataset-health: ',

@@ -6,50 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkRuleSet, checkRulesFile, describeRuleProblems, fieldPath } from '../../../shared/ruleCheck';
 import { RULES_FILE_FORMAT, type RuleSet, defaultRuleSet } from '../../../shared/rules';
+import { sampleRuleSet } from '../../helpers/rules';
 
-const valid = (): RuleSet => ({
-  rules: [
-    {
-      id: 'fx-late',
-      name: 'FX late by 30 min',
-      enabled: true,
-      event: 'late',
-      lateByMinutes: 30,
-      match: { dataProducts: ['FX'] },
-      action: 'urgent',
-      routes: ['tray', 'channel'],
-    },
-    {
-      id: 'noisy',
-      name: 'Noisy supplier',
-      enabled: true,
-      event: 'failed',
-      match: { suppliers: ['ACME Feeds'] },
-      action: 'timeline',
-      routes: [],
-    },
-    {
-      id: 'digest',
-      name: 'Missing, twice a day',
-      enabled: true,
-      event: 'missing',
-      match: {},
-      action: 'digest',
-      digest: { at: ['08:00', '17:30'] },
-      routes: ['tray'],
-    },
-  ],
-  routes: [
-    {
-      id: 'channel',
-      kind: 'webhook',
-      name: 'Team channel',
-      url: 'https://hooks.example.com/T000/B000',
-      secretHeader: { name: 'X-Secret', value: 's3cret' },
-      timeoutSeconds: 10,
-    },
-  ],
-});
+const valid = sampleRuleSet;
 
 const problems = (value: unknown): string => {
   const check = checkRuleSet(value);
