@@ -3,6 +3,8 @@ export const TIMELINE_KINDS = [
   'status',
   'notified',
   'reminded',
+  /** A failure a notification rule kept silent (timeline only), or that no rule tells of. */
+  'ruled',
   'acknowledged',
   'unacknowledged',
   'acknowledgement-ended',

@@ -33,6 +33,7 @@ import type { Store } from '../store/database';
 import type { AlertsContext } from './context';
 import { ContactWatch } from './contact';
 import { readCandidates, stillCurrent } from './candidates';
+import { releaseDigests } from './digests';
 import { announceFailures, decideCycle, releaseBatched, releaseHeld } from './failures';
 import { decideReminders } from './reminders';
 import { NO_OVERDUE, type TrayOverdue, type TrayState, computeTrayState } from './trayState';
@@ -185,6 +186,10 @@ export class Alerter {
       // The summary rule over the whole evaluation: releases and new failures together.
       const made = announceFailures(ctx, drafts);
       if (recovered) made.push(recovered);
+      // Digests due now (their failures were gathered, never told on their own): one per rule.
+      const digests = releaseDigests(ctx);
+      made.push(...digests.made);
+      remembered ||= digests.remembered;
       return { made, remembered: remembered || made.length > 0 };
     });
     if (first.remembered) await this.saveDecisions();

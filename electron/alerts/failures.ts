@@ -18,30 +18,22 @@ import {
   batchedFailures,
   heldFailures,
   remember,
+  rememberRuled,
   unannouncedFailures,
 } from '../store/tables/announcements';
 import { openAcknowledgements } from '../store/tables/acknowledgements';
 import type { Store } from '../store/database';
-import { datasetName } from '../query/dataset';
 import { failingCount } from '../query/incidents';
 import type { Candidates } from './candidates';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { triageTarget, withCauses } from './causes';
 import { CauseClock } from './coolDown';
+import { recoveries } from './recoveries';
+import { gather } from './digests';
+import { silentWhy, splitByRules } from './ruling';
 import { SUMMARY_THRESHOLD, planNotifications } from './grouping';
-import {
-  causeCounts,
-  causeText,
-  failedText,
-  moreOfCauseText,
-  recoveredText,
-  summaryText,
-  suppliersOf,
-} from './text';
+import { causeCounts, causeText, failedText, moreOfCauseText, summaryText, suppliersOf } from './text';
 import type { Announcement, CausedFailure, FailedDataset, SummaryCause } from './types';
-
-const RECOVERED_FROM = new Set(['FAILED', 'MISSING']);
-const RECOVERED_TO = new Set(['HEALTHY', 'DELIVERED_LATE']);
 
 /**
  * A failure notification planned in an evaluation (its failures already remembered with `outcome`),
@@ -53,7 +45,14 @@ export interface Draft {
   outcome: 'notified' | 'summarized' | 'first-sync';
   /** A first sync's or a night's summary: made as it is, whatever else the evaluation makes. */
   own: boolean;
+  /** An urgent rule decided its failures (a summary it joins is urgent too). */
+  urgent?: true;
   make: () => Announcement;
+}
+
+/** The draft as an urgent rule tells it. */
+function madeUrgent(draft: Draft): Draft {
+  return { ...draft, urgent: true, make: () => ({ ...draft.make(), urgent: true }) };
 }
 
 /**
@@ -80,9 +79,11 @@ export function announceFailures(ctx: AlertsContext, drafts: readonly Draft[]): 
       remember(ctx.store, draft.failures, draft.outcome, ctx.now, announcement.title);
       made.push(announcement);
     }
-    const merged = ofOrg.filter((draft) => !draft.own).flatMap((draft) => draft.failures);
+    const joined = ofOrg.filter((draft) => !draft.own);
+    const merged = joined.flatMap((draft) => draft.failures);
     if (merged.length === 0) continue;
     const announcement = summary(ctx, 'many', orgId, merged);
+    if (joined.some((draft) => draft.urgent)) announcement.urgent = true;
     remember(ctx.store, merged, 'summarized', ctx.now, announcement.title);
     made.push(announcement);
   }
@@ -129,15 +130,29 @@ export function decideCycle(
   const awake = candidates.filter((dataset) => !snoozed.has(dataset.datasetId));
   remember(store, silenced, 'snoozed', now);
   // Acknowledged before its first word (say, between a crash and the next cycle): someone is on it.
-  const { acknowledged, rest } = acknowledgedOf(store, event.orgId, awake);
+  const { acknowledged, rest: unruled } = acknowledgedOf(store, event.orgId, awake);
   remember(store, acknowledged, 'acknowledged', now);
+  // The org's notification rules: what no rule tells of (or a timeline-only rule) is kept silent.
+  const { told, silent } = splitByRules(ctx, event.orgId, withCauses(store, event.orgId, unruled));
+  // A digest rule's failures wait for its summary (digests.ts); the others are told as before.
+  gather(
+    ctx,
+    told.filter((failure) => failure.rule.action === 'digest'),
+  );
+  const caused = told.filter((failure) => failure.rule.action !== 'digest');
+  const silentRule = new Map(silent.map(({ failure, rule }) => [failure.deliveryId, rule]));
+  rememberRuled(
+    store,
+    silent.map(({ failure }) => failure),
+    now,
+    (failure) => silentWhy(silentRule.get(failure.deliveryId) ?? null),
+  );
   const drafts: Draft[] = [];
   if (paused(ctx)) {
-    remember(store, rest, 'paused', now);
+    remember(store, caused, 'paused', now);
   } else if (quiet(ctx)) {
-    remember(store, rest, 'held', now);
-  } else if (rest.length > 0) {
-    const caused = withCauses(store, event.orgId, rest);
+    remember(store, caused, 'held', now);
+  } else if (caused.length > 0) {
     if (event.firstSync) drafts.push(summarize(ctx, 'first-sync', event.orgId, caused));
     else {
       const clock = CauseClock.read(store, event.orgId, now);
@@ -148,7 +163,17 @@ export function decideCycle(
         now,
       );
       const fresh = caused.filter((failure) => !clock.cooling(failure.incidentId));
-      drafts.push(...notify(ctx, event.orgId, fresh, false));
+      // An urgent rule's failures are told apart, so the others do not take on its alarm.
+      const urgent = fresh.filter((failure) => failure.rule.action === 'urgent');
+      drafts.push(
+        ...notify(
+          ctx,
+          event.orgId,
+          fresh.filter((failure) => failure.rule.action !== 'urgent'),
+          false,
+        ),
+        ...notify(ctx, event.orgId, urgent, false).map(madeUrgent),
+      );
     }
   }
   return { drafts, recovered: recoveries(ctx, event, snoozed), remembered: candidates.length > 0 };
@@ -343,39 +368,6 @@ function summary(
     ...summaryText(cause, orgId, datasets, causes),
     // A burst opens its causes; a first sync's or a night's summary the FAILED list, as before.
     target: cause === 'many' ? { view: 'triage', orgId } : { view: 'failed', orgId },
-    at: ctx.now.toISOString(),
-  };
-}
-
-/** Recovery notices (opt-in): FAILED or MISSING datasets that delivered again, as one notice a cycle. */
-function recoveries(ctx: AlertsContext, event: CycleEvent, snoozed: Set<string>): Announcement | null {
-  if (!ctx.settings.notifications.recoveryNotices || event.firstSync) return null;
-  if (paused(ctx) || quiet(ctx)) return null;
-  const recovered = event.transitions.filter(
-    (t) =>
-      t.from !== null &&
-      t.to !== null &&
-      RECOVERED_FROM.has(t.from) &&
-      RECOVERED_TO.has(t.to) &&
-      !snoozed.has(t.datasetId),
-  );
-  if (recovered.length === 0) return null;
-  const datasets = recovered.map((t) => ({
-    datasetId: t.datasetId,
-    datasetName: datasetName(ctx.store, event.orgId, t.datasetId),
-    from: t.from!,
-    to: t.to!,
-  }));
-  const [only] = datasets;
-  return {
-    kind: 'recovered',
-    orgId: event.orgId,
-    datasets,
-    ...recoveredText(datasets),
-    target:
-      datasets.length === 1 && only
-        ? { view: 'dataset', orgId: event.orgId, datasetId: only.datasetId }
-        : { view: 'datasets', orgId: event.orgId },
     at: ctx.now.toISOString(),
   };
 }

@@ -41,6 +41,8 @@ export interface CauseCount {
 export type SummaryCause = 'first-sync' | 'many' | 'quiet-hours';
 
 interface Common {
+  /** A notification rule made it urgent: it stays on screen until dismissed, with its own sound. */
+  urgent?: true;
   title: string;
   body: string;
   /** Where clicking it leads. */
@@ -89,6 +91,15 @@ export type Announcement =
       kind: 'summary';
       cause: SummaryCause;
       orgId: string;
+      datasets: FailedDataset[];
+      causes: CauseCount[];
+    })
+  /** What a digest rule gathered since its last summary (docs/decisions.md "Notification rules"). */
+  | (Common & {
+      kind: 'digest';
+      orgId: string;
+      ruleId: string;
+      ruleName: string;
       datasets: FailedDataset[];
       causes: CauseCount[];
     })

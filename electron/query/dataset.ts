@@ -75,3 +75,39 @@ export function deadlineConfigs(
     configs.set(String(row.dataset_id), JSON.parse(String(row.json)) as DeadlineConfig);
   return configs;
 }
+
+/** What a notification rule looks at in a dataset besides its failure: its supplier and data product. */
+export interface DatasetFacts {
+  supplierId: string | null;
+  supplierName: string | null;
+  dataProductId: string | null;
+  dataProductName: string | null;
+}
+
+/** The facts of these datasets of the org, by id (a dataset gone from the mirror is absent). */
+export function datasetFacts(
+  store: Store,
+  orgId: string,
+  datasetIds: readonly string[],
+): Map<string, DatasetFacts> {
+  const facts = new Map<string, DatasetFacts>();
+  const text = (value: unknown): string | null =>
+    value === null || value === undefined ? null : String(value);
+  // In slices: SQLite binds at most 32766 parameters.
+  for (let start = 0; start < datasetIds.length; start += 500) {
+    const slice = datasetIds.slice(start, start + 500);
+    const rows = store.all(
+      `SELECT dataset_id, supplier_id, supplier_name, data_product_id, data_product_name FROM datasets
+       WHERE org_id = ? AND dataset_id IN (${slice.map(() => '?').join(', ')})`,
+      [orgId, ...slice],
+    );
+    for (const row of rows)
+      facts.set(String(row.dataset_id), {
+        supplierId: text(row.supplier_id),
+        supplierName: text(row.supplier_name),
+        dataProductId: text(row.data_product_id),
+        dataProductName: text(row.data_product_name),
+      });
+  }
+  return facts;
+}

@@ -105,7 +105,7 @@ function compileRule(rule: Rule): Test {
 export class RuleMatcher {
   private readonly compiled: { rule: Rule; test: Test }[];
 
-  constructor(rules: readonly Rule[]) {
+  constructor(private readonly rules: readonly Rule[]) {
     this.compiled = rules.filter((rule) => rule.enabled).map((rule) => ({ rule, test: compileRule(rule) }));
   }
 
@@ -113,6 +113,11 @@ export class RuleMatcher {
   decide(subject: RuleSubject): Rule | null {
     for (const { rule, test } of this.compiled) if (test(subject)) return rule;
     return null;
+  }
+
+  /** The set's rule with this id, enabled or not; null when the set has none. */
+  byId(id: string): Rule | null {
+    return this.rules.find((rule) => rule.id === id) ?? null;
   }
 
   /** Whether any enabled rule is about this event at all (a cycle with none skips reading its subjects). */

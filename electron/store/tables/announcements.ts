@@ -30,10 +30,21 @@ export interface FailedDataset {
  * first-sync summary (what was already failing, so it starts no cause's cool-down); 'held': waiting
  * for quiet hours to end; 'batched': waiting for its cause's cool-down to pass (alerts/coolDown.ts).
  * Both of the last become another outcome when released; 'acknowledged': acknowledged by the time it
- * was released, so not told (someone is on it), and never told later either.
+ * was released, so not told (someone is on it), and never told later either; 'ruled': kept silent by the
+ * org's notification rules (a timeline-only rule, or none that tells of it), never reminded; 'digested':
+ * gathered for a digest rule's summary (tables/digests.ts).
  */
 export type Outcome =
-  'notified' | 'summarized' | 'first-sync' | 'snoozed' | 'paused' | 'held' | 'batched' | 'acknowledged';
+  | 'notified'
+  | 'summarized'
+  | 'first-sync'
+  | 'snoozed'
+  | 'paused'
+  | 'held'
+  | 'batched'
+  | 'acknowledged'
+  | 'ruled'
+  | 'digested';
 
 /** Reminders a failure gets at most (docs/architecture.md#reminders). */
 export const MAX_REMINDERS = 3;
@@ -98,6 +109,38 @@ export function remember(
     },
     { dataChange: title !== null },
   );
+}
+
+/**
+ * Remembers failures the org's notification rules keep silent ('ruled'), each with a 'ruled' timeline
+ * entry saying why (`why`: by dataset id), in one transaction.
+ */
+export function rememberRuled(
+  store: Store,
+  datasets: readonly FailedDataset[],
+  now: Date,
+  why: (dataset: FailedDataset) => string,
+): void {
+  if (datasets.length === 0) return;
+  const at = now.toISOString();
+  store.transaction(() => {
+    for (const dataset of datasets) {
+      store.run(
+        `INSERT INTO announced_deliveries (org_id, delivery_id, dataset_id, announced_at, outcome)
+         VALUES (?, ?, ?, ?, 'ruled')
+         ON CONFLICT (org_id, delivery_id) DO UPDATE SET outcome = 'ruled', announced_at = excluded.announced_at`,
+        [dataset.orgId, dataset.deliveryId, dataset.datasetId, at],
+      );
+      addTimelineEntry(store, {
+        orgId: dataset.orgId,
+        datasetId: dataset.datasetId,
+        at,
+        kind: 'ruled',
+        deliveryId: dataset.deliveryId,
+        text: why(dataset),
+      });
+    }
+  });
 }
 
 /** A remembered delivery with when its outcome was decided. */

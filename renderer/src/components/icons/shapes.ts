@@ -21,6 +21,11 @@ export const ICON_SHAPES = {
   /** A notification raised. */
   bell: [path('M6 16.5V11a6 6 0 0 1 12 0v5.5l1.5 1.5h-15z'), path('M10 20.5a2 2 0 0 0 4 0')],
   /** A reminder raised. */
+  'bell-off': [
+    path('M6 16.5V11a6 6 0 0 1 9-5.2M18 10.5v6l1.5 1.5h-12'),
+    path('M10 20.5a2 2 0 0 0 4 0'),
+    path('M4 4l16 16'),
+  ],
   alarm: [
     { tag: 'circle', attrs: { cx: 12, cy: 13, r: 7 } },
     path('M12 9.5V13l2.5 2'),

@@ -514,7 +514,7 @@ const REFUSED: Row[] = [
   [
     'an unknown timeline kind',
     (f) => void (entry(f, 'a', 1).kind = 'exploded'),
-    /^\$\.timeline\["a"\]\[1\]\.kind: 'exploded' is not a timeline kind \(allowed: status, notified, reminded, acknowledged, unacknowledged, acknowledgement-ended, outage\)$/,
+    /^\$\.timeline\["a"\]\[1\]\.kind: 'exploded' is not a timeline kind \(allowed: status, notified, reminded, ruled, acknowledged, unacknowledged, acknowledgement-ended, outage\)$/,
   ],
   [
     "an outage in a dataset's timeline (outages are the org's)",
