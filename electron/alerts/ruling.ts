@@ -7,7 +7,7 @@
 import { type Rule, type RuleEvent, type RuleSet, defaultRuleSet } from '../../shared/rules';
 import { datasetFacts } from '../query/dataset';
 import type { Store } from '../store/database';
-import { readRuleSet } from '../store/tables/ruleSets';
+import { RuleSetError, readRuleSet } from '../store/tables/ruleSets';
 import { RuleMatcher, type RuleSubject } from '../rules/match';
 import type { AlertsContext } from './context';
 import type { CausedFailure } from './types';
@@ -23,7 +23,14 @@ const compiled = new WeakMap<Store, Map<string, { text: string; matcher: RuleMat
 /** The org's rules: its own set, else the default set (recoveries as Settings → Notifications says). */
 export function rulesOf(ctx: AlertsContext, orgId: string): RuleMatcher {
   const fallback: RuleSet = defaultRuleSet({ recoveryNotices: ctx.settings.notifications.recoveryNotices });
-  const { set } = readRuleSet(ctx.store, orgId, fallback);
+  let set = fallback;
+  try {
+    set = readRuleSet(ctx.store, orgId, fallback).set;
+  } catch (error) {
+    // A stored set the check refuses was changed outside the app: the default set tells of every
+    // failure, where throwing would stop every alert of the evaluation.
+    if (!(error instanceof RuleSetError)) throw error;
+  }
   const text = JSON.stringify(set.rules);
   let ofStore = compiled.get(ctx.store);
   if (!ofStore) compiled.set(ctx.store, (ofStore = new Map()));

@@ -156,6 +156,15 @@ describe('notification rules decide new failures', () => {
   });
 });
 
+it('falls back on the default set when the stored rules were changed outside the app', async () => {
+  const bench = await benchWith([rule('lost', { event: 'contact-lost' })]);
+  bench.store.transaction(() =>
+    bench.store.run('UPDATE rule_sets SET json = \'{"rules": 7}\' WHERE org_id = ?', [ORG]),
+  );
+  putDataset(bench.store, 1, 'FAILED', 'dlv-1a');
+  expect((await bench.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 1']);
+});
+
 describe('digestDue', () => {
   const at = (iso: string) => new Date(iso);
   it('every N minutes counts from the first failure gathered', () => {
