@@ -9,7 +9,8 @@
 import type { DigestSchedule, Rule } from '../../shared/rules';
 import { remember } from '../store/tables/announcements';
 import { type DigestItem, digestItems, dropDigestItems, gatherFailures } from '../store/tables/digests';
-import { type AlertsContext, paused, quiet } from './context';
+import { acknowledgedOf } from './acknowledged';
+import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { withCauses } from './causes';
 import { localMinutes } from './quietHours';
 import { rulesOf } from './ruling';
@@ -47,6 +48,7 @@ export function releaseDigests(ctx: AlertsContext): { made: Announcement[]; reme
   const items = digestItems(ctx.store);
   if (items.length === 0 || paused(ctx) || quiet(ctx)) return { made: [], remembered: false };
   const made: Announcement[] = [];
+  let remembered = false;
   const groups = new Map<string, DigestItem[]>();
   for (const item of items) {
     const key = JSON.stringify([item.orgId, item.ruleId]);
@@ -62,12 +64,25 @@ export function releaseDigests(ctx: AlertsContext): { made: Announcement[]; reme
       rule.digest === undefined ||
       digestDue(rule.digest, new Date(first.addedAt), ctx.now, ctx.timeZone);
     if (!due) continue;
-    const announcement = digest(ctx, first.orgId, first.ruleId, rule?.name ?? first.ruleId, group);
-    remember(ctx.store, group, 'summarized', ctx.now, announcement.title);
+    remembered = true;
+    // Acknowledged or snoozed since it was gathered: someone is on it, or asked for silence.
+    const { acknowledged, rest } = acknowledgedOf(ctx.store, first.orgId, group);
+    remember(ctx.store, acknowledged, 'acknowledged', ctx.now);
+    const snoozed = snoozedIds(ctx, first.orgId);
+    remember(
+      ctx.store,
+      rest.filter((item) => snoozed.has(item.datasetId)),
+      'snoozed',
+      ctx.now,
+    );
+    const told = rest.filter((item) => !snoozed.has(item.datasetId));
     dropDigestItems(ctx.store, group);
+    if (told.length === 0) continue;
+    const announcement = digest(ctx, first.orgId, first.ruleId, rule?.name ?? first.ruleId, told);
+    remember(ctx.store, told, 'summarized', ctx.now, announcement.title);
     made.push(announcement);
   }
-  return { made, remembered: made.length > 0 };
+  return { made, remembered };
 }
 
 function digest(
@@ -92,7 +107,7 @@ function digest(
       deliveryId,
     })),
     causes,
-    title: `Digest “${ruleName}”: ${count} dataset${count === 1 ? '' : 's'} FAILED`,
+    title: `Digest “${ruleName}”: ${count} new failure${count === 1 ? '' : 's'}`,
     body: `${orgId}: ${topCausesWords(causes)}.`,
     target: { view: 'triage', orgId },
     at: ctx.now.toISOString(),

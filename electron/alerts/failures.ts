@@ -14,19 +14,17 @@
  */
 import type { CycleEvent } from '../../shared/sync';
 import {
-  type FailedDataset as StoredFailure,
   batchedFailures,
   heldFailures,
   remember,
   rememberRuled,
   unannouncedFailures,
 } from '../store/tables/announcements';
-import { openAcknowledgements } from '../store/tables/acknowledgements';
-import type { Store } from '../store/database';
 import { failingCount } from '../query/incidents';
 import type { Candidates } from './candidates';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { triageTarget, withCauses } from './causes';
+import { acknowledgedOf } from './acknowledged';
 import { CauseClock } from './coolDown';
 import { recoveries } from './recoveries';
 import { gather } from './digests';
@@ -88,20 +86,6 @@ export function announceFailures(ctx: AlertsContext, drafts: readonly Draft[]): 
     made.push(announcement);
   }
   return made;
-}
-
-/** The failures whose delivery has an acknowledgement that holds now (same delivery, still FAILED). */
-function acknowledgedOf<T extends StoredFailure>(
-  store: Store,
-  orgId: string,
-  failures: readonly T[],
-): { acknowledged: T[]; rest: T[] } {
-  const open = openAcknowledgements(store, orgId);
-  const holds = (failure: T): boolean => {
-    const ack = open.get(failure.datasetId);
-    return ack !== undefined && ack.deliveryId === failure.deliveryId && ack.status === 'FAILED';
-  };
-  return { acknowledged: failures.filter(holds), rest: failures.filter((failure) => !holds(failure)) };
 }
 
 const plain = (failure: CausedFailure): FailedDataset => ({

@@ -28,15 +28,38 @@ type Test = (subject: RuleSubject) => boolean;
 const lower = (value: string | null): string | null => (value === null ? null : value.toLowerCase());
 
 /**
- * A dataset name pattern as a regular expression: `*` any run of characters, `?` one, the rest as
- * written, without regard to case. Hand-written: glob libraries treat `/` as a path separator, and a
- * dataset name is not a path.
+ * A dataset name pattern: `*` any run of characters, `?` one, the rest as written, without regard to
+ * case. Matched by the classic two-pointer walk, which backtracks only to the last `*`: time linear in
+ * the name times the pattern, where a regular expression of many `*` can take seconds on one name.
+ * Hand-written: glob libraries give `/` a path meaning, and a dataset name is not a path.
  */
-export function namePattern(pattern: string): RegExp {
-  const body = [...pattern]
-    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 'isu');
+export function namePattern(pattern: string): { test(name: string): boolean } {
+  const wanted = [...pattern.toLowerCase()];
+  return {
+    test(name: string): boolean {
+      const text = [...name.toLowerCase()];
+      let at = 0;
+      let from = 0;
+      let star = -1;
+      let resume = 0;
+      while (at < text.length) {
+        if (from < wanted.length && (wanted[from] === '?' || wanted[from] === text[at])) {
+          at += 1;
+          from += 1;
+        } else if (from < wanted.length && wanted[from] === '*') {
+          star = from;
+          resume = at;
+          from += 1;
+        } else if (star !== -1) {
+          from = star + 1;
+          resume += 1;
+          at = resume;
+        } else return false;
+      }
+      while (from < wanted.length && wanted[from] === '*') from += 1;
+      return from === wanted.length;
+    },
+  };
 }
 
 /** Any of `values` equal (case aside) to the id or the name. */

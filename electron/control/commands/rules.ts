@@ -26,6 +26,23 @@ export const defaultRulesOf = (settings: Settings): RuleSet =>
 const orgOf = (store: Store, org: string | undefined, asker: string): string =>
   orgOrOnly(store, org, { nothing: 'import or sync an org first', asker });
 
+/**
+ * What of a rule set this version checks and keeps but does not act on yet (docs/decisions.md "Notification
+ * rules"): rules about other events than new failures, and routes other than the tray.
+ */
+function notCarriedOut(set: RuleSet): string[] {
+  const events = [
+    ...new Set(set.rules.filter((rule) => rule.enabled && rule.event !== 'failed').map((rule) => rule.event)),
+  ];
+  const routes = set.routes.map((route) => route.id);
+  return [
+    ...(events.length > 0
+      ? [`rules about ${events.join(', ')} (recoveries and lost contact follow Settings → Notifications)`]
+      : []),
+    ...(routes.length > 0 ? [`the routes ${routes.join(', ')} (told in the tray only)`] : []),
+  ];
+}
+
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export const rulesExport = command({
@@ -80,11 +97,14 @@ export const rulesImport = command({
       saveRuleSet(store, target, { rules, routes }, now());
       return target;
     });
+    const waiting = notCarriedOut(check.file);
     out.stderr(
       `Saved ${plural(rules.length, 'rule')} and ${plural(routes.length, 'route')} for ${orgId}${
         orgId === fileOrg ? '' : ` (the file was exported from ${printable(fileOrg)})`
       }.\n`,
     );
+    if (waiting.length > 0)
+      out.stderr(`Saved, not carried out by this version yet: ${waiting.join('; ')}.\n`);
   },
   ifOutcomeUnknown: ({ org }) =>
     `\`dataset-health rules export${org ? ` --org ${org}` : ''}\` shows the rules in force; importing the file again is safe`,

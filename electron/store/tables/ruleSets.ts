@@ -26,7 +26,13 @@ export interface StoredRuleSet {
 export function readRuleSet(store: Store, orgId: string, fallback: RuleSet): StoredRuleSet {
   const row = store.get('SELECT json, saved_at FROM rule_sets WHERE org_id = ?', [orgId]);
   if (!row) return { set: fallback, own: false, savedAt: null };
-  const check = checkRuleSet(JSON.parse(String(row.json)));
+  let value: unknown;
+  try {
+    value = JSON.parse(String(row.json)) as unknown;
+  } catch {
+    throw new RuleSetError([{ path: '', message: 'the stored rules are not JSON' }]);
+  }
+  const check = checkRuleSet(value);
   // Written only after the same check: a row it refuses was changed outside the app.
   if (!check.ok) throw new RuleSetError(check.problems);
   return { set: check.set, own: true, savedAt: String(row.saved_at) };

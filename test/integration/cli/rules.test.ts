@@ -61,7 +61,10 @@ describe('rules, alone on the data directory', () => {
     const path = file(tempDir(), 'rules.json', JSON.stringify(RULES));
     const imported = await run(dataDir, ['rules', 'import', path]);
     expect(imported).toMatchObject({ code: 0, stdout: '' });
-    expect(imported.stderr).toBe('Saved 3 rules and 1 route for acme.\n');
+    expect(imported.stderr).toBe(
+      'Saved 3 rules and 1 route for acme.\n' +
+        'Saved, not carried out by this version yet: rules about late, missing (recoveries and lost contact follow Settings → Notifications); the routes channel (told in the tray only).\n',
+    );
     const exported = await run(dataDir, ['rules', 'export', '--org', 'acme']);
     expect(JSON.parse(exported.stdout)).toEqual(RULES);
     expect(exported.stderr).toContain('The file holds the secret header of channel: keep it private.');
@@ -76,7 +79,9 @@ describe('rules, alone on the data directory', () => {
     const dataDir = await dataDirWith(['acme', 'beta']);
     const path = file(tempDir(), 'rules.json', JSON.stringify(RULES));
     const imported = await run(dataDir, ['rules', 'import', path, '--org', 'beta']);
-    expect(imported.stderr).toBe('Saved 3 rules and 1 route for beta (the file was exported from acme).\n');
+    expect(imported.stderr.split('\n')[0]).toBe(
+      'Saved 3 rules and 1 route for beta (the file was exported from acme).',
+    );
     expect(JSON.parse((await run(dataDir, ['rules', 'export', '--org', 'beta'])).stdout).rules).toEqual(
       RULES.rules,
     );

@@ -7,7 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestDue } from '../../../electron/alerts/digests';
 import { Store } from '../../../electron/store/database';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { saveRuleSet } from '../../../electron/store/tables/ruleSets';
+import { setSnooze } from '../../../electron/store/tables/snoozes';
 import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import { type Rule, type RuleSet, TRAY_ROUTE, defaultRuleSet } from '../../../shared/rules';
 import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
@@ -130,7 +132,7 @@ describe('notification rules decide new failures', () => {
     expect(digest).toMatchObject({
       kind: 'digest',
       ruleId: 'digest',
-      title: 'Digest “Half-hourly”: 2 datasets FAILED',
+      title: 'Digest “Half-hourly”: 2 new failures',
       datasets: [{ datasetId: 'ds-1' }, { datasetId: 'ds-2' }],
       target: { view: 'triage', orgId: ORG },
     });
@@ -138,6 +140,37 @@ describe('notification rules decide new failures', () => {
     // Told once: not again, not on its own, not reminded as if nobody had been told.
     bench.clock.now = new Date(start + 90 * MINUTE);
     expect((await bench.alerts.tick()).filter((a) => a.kind === 'digest')).toEqual([]);
+  });
+
+  it('leaves out of a digest what was acknowledged or snoozed since it was gathered', async () => {
+    const bench = await benchWith([
+      rule('digest', { name: 'Hourly', action: 'digest', digest: { everyMinutes: 60 } }),
+    ]);
+    const start = bench.clock.now.getTime();
+    putDataset(bench.store, 1, 'FAILED', 'dlv-1a');
+    putDataset(bench.store, 2, 'FAILED', 'dlv-2a', { shortCode: 'E_B' });
+    putDataset(bench.store, 3, 'FAILED', 'dlv-3a', { shortCode: 'E_C' });
+    expect(await bench.cycle()).toEqual([]);
+    bench.store.transaction(() =>
+      acknowledge(bench.store, {
+        orgId: ORG,
+        datasetId: 'ds-1',
+        deliveryId: 'dlv-1a',
+        status: 'FAILED',
+        causeId: null,
+        note: null,
+        by: 'sam',
+        at: bench.clock.now.toISOString(),
+      }),
+    );
+    setSnooze(bench.store, ORG, 'ds-2', '4h', bench.clock.now);
+    bench.clock.now = new Date(start + 60 * MINUTE);
+    const made = await bench.alerts.tick();
+    expect(made.map((a) => [a.title, a.kind === 'digest' ? a.datasets.map((d) => d.datasetId) : []])).toEqual(
+      [['Digest “Hourly”: 1 new failure', ['ds-3']]],
+    );
+    expect(timelineTexts(bench, 'ds-1', 'notified')).toEqual([]);
+    expect(timelineTexts(bench, 'ds-2', 'notified')).toEqual([]);
   });
 
   it('sends a digest at its time of day, and at once when its rule is gone', async () => {
@@ -163,6 +196,11 @@ it('falls back on the default set when the stored rules were changed outside the
   );
   putDataset(bench.store, 1, 'FAILED', 'dlv-1a');
   expect((await bench.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 1']);
+  bench.store.transaction(() =>
+    bench.store.run("UPDATE rule_sets SET json = '{not json' WHERE org_id = ?", [ORG]),
+  );
+  putDataset(bench.store, 2, 'FAILED', 'dlv-2a', { shortCode: 'E_OTHER' });
+  expect((await bench.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 2']);
 });
 
 describe('digestDue', () => {

@@ -199,6 +199,21 @@ describe('the rule that decides', () => {
 });
 
 describe('a name pattern', () => {
+  it('answers at once however many stars it has (no backtracking blow-up)', () => {
+    // As a regular expression this pattern does not finish on that name within the test's timeout.
+    const pattern = namePattern(`${'*a'.repeat(40)}*b`);
+    expect(pattern.test('a'.repeat(5000))).toBe(false);
+    expect(pattern.test(`${'a'.repeat(60)}b`)).toBe(true);
+  });
+
+  it('matches case aside, ? as one character, * as any run, the whole name', () => {
+    expect(namePattern('fx*EOD').test('FX rates eod')).toBe(true);
+    expect(namePattern('fx?').test('fx')).toBe(false);
+    expect(namePattern('fx?').test('fx1')).toBe(true);
+    expect(namePattern('*').test('')).toBe(true);
+    expect(namePattern('a*').test('ba')).toBe(false);
+  });
+
   it('takes regular-expression characters as written', () => {
     expect(namePattern('a.b (x)+').test('a.b (x)+')).toBe(true);
     expect(namePattern('a.b').test('axb')).toBe(false);
