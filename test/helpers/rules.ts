@@ -1,5 +1,5 @@
 /** A rule set that uses every kind of rule and route, as the rules tests start from. */
-import { RULES_FILE_FORMAT, type RuleSet, type RulesFile } from '../../shared/rules';
+import { RULES_FILE_FORMAT, type Rule, type RuleSet, type RulesFile, TRAY_ROUTE } from '../../shared/rules';
 
 /** Late FX urgent to the tray and a webhook; a noisy supplier on the timeline; MISSING in a digest. */
 export function sampleRuleSet(): RuleSet {
@@ -52,3 +52,15 @@ export function sampleRuleSet(): RuleSet {
 export function sampleRulesFile(orgId = 'acme'): RulesFile {
   return { format: RULES_FILE_FORMAT, version: 1, orgId, ...sampleRuleSet() };
 }
+
+/** A rule about new failures, told in the tray, with `fields` changed. */
+export const ruleOf = (id: string, fields: Partial<Rule> = {}): Rule => ({
+  id,
+  name: id,
+  enabled: true,
+  event: 'failed',
+  match: {},
+  action: 'notify',
+  routes: [TRAY_ROUTE],
+  ...fields,
+});

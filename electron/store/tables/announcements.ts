@@ -71,6 +71,17 @@ export function unannouncedFailures(store: Store, orgId: string): FailedDataset[
     }));
 }
 
+/** Writes one delivery's outcome, decided at `at` (call inside a transaction). */
+export function recordOutcome(store: Store, dataset: FailedDataset, outcome: Outcome, at: string): void {
+  store.run(
+    `INSERT INTO announced_deliveries (org_id, delivery_id, dataset_id, announced_at, outcome)
+     VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (org_id, delivery_id) DO UPDATE SET outcome = excluded.outcome,
+       announced_at = excluded.announced_at`,
+    [dataset.orgId, dataset.deliveryId, dataset.datasetId, at, outcome],
+  );
+}
+
 /**
  * Records what became of these deliveries in one transaction (a held one may later become notified or
  * summarized). With `title` (a notification or summary that covers them), each dataset's timeline gets a
@@ -89,13 +100,7 @@ export function remember(
   store.transaction(
     () => {
       for (const dataset of datasets) {
-        store.run(
-          `INSERT INTO announced_deliveries (org_id, delivery_id, dataset_id, announced_at, outcome)
-           VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (org_id, delivery_id) DO UPDATE SET outcome = excluded.outcome,
-             announced_at = excluded.announced_at`,
-          [dataset.orgId, dataset.deliveryId, dataset.datasetId, at, outcome],
-        );
+        recordOutcome(store, dataset, outcome, at);
         if (title !== null)
           addTimelineEntry(store, {
             orgId: dataset.orgId,
@@ -125,12 +130,7 @@ export function rememberRuled(
   const at = now.toISOString();
   store.transaction(() => {
     for (const dataset of datasets) {
-      store.run(
-        `INSERT INTO announced_deliveries (org_id, delivery_id, dataset_id, announced_at, outcome)
-         VALUES (?, ?, ?, ?, 'ruled')
-         ON CONFLICT (org_id, delivery_id) DO UPDATE SET outcome = 'ruled', announced_at = excluded.announced_at`,
-        [dataset.orgId, dataset.deliveryId, dataset.datasetId, at],
-      );
+      recordOutcome(store, dataset, 'ruled', at);
       addTimelineEntry(store, {
         orgId: dataset.orgId,
         datasetId: dataset.datasetId,

@@ -4,7 +4,7 @@
  * (announcements.ts), so it is never announced on its own; its summary makes it 'summarized'.
  */
 import type { Store } from '../database';
-import type { FailedDataset } from './announcements';
+import { type FailedDataset, recordOutcome } from './announcements';
 
 export interface DigestItem extends FailedDataset {
   ruleId: string;
@@ -28,12 +28,7 @@ export function gatherFailures(
            VALUES (?, ?, ?, ?, ?, ?)`,
           [failure.orgId, ruleId, `failed:${failure.deliveryId}`, failure.datasetId, failure.deliveryId, at],
         );
-        store.run(
-          `INSERT INTO announced_deliveries (org_id, delivery_id, dataset_id, announced_at, outcome)
-           VALUES (?, ?, ?, ?, 'digested')
-           ON CONFLICT (org_id, delivery_id) DO UPDATE SET outcome = 'digested', announced_at = excluded.announced_at`,
-          [failure.orgId, failure.deliveryId, failure.datasetId, at],
-        );
+        recordOutcome(store, failure, 'digested', at);
       }
     },
     { dataChange: false },

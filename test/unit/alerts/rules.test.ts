@@ -11,7 +11,8 @@ import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { saveRuleSet } from '../../../electron/store/tables/ruleSets';
 import { setSnooze } from '../../../electron/store/tables/snoozes';
 import { datasetTimeline } from '../../../electron/store/tables/timeline';
-import { type Rule, type RuleSet, TRAY_ROUTE, defaultRuleSet } from '../../../shared/rules';
+import { type Rule, type RuleSet, defaultRuleSet } from '../../../shared/rules';
+import { ruleOf } from '../../helpers/rules';
 import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
 
 const stores: Store[] = [];
@@ -29,16 +30,7 @@ const MINUTE = 60_000;
 const NOISY = { id: 'sup-noisy', name: 'Noisy Feeds' };
 const QUIET = { id: 'sup-good', name: 'Good Feeds' };
 
-const rule = (id: string, fields: Partial<Rule>): Rule => ({
-  id,
-  name: id,
-  enabled: true,
-  event: 'failed',
-  match: {},
-  action: 'notify',
-  routes: [TRAY_ROUTE],
-  ...fields,
-});
+const rule = ruleOf;
 
 /** A bench whose org has `rules` (the datasets' org is made by a first HEALTHY dataset). */
 async function benchWith(rules: Rule[]) {

@@ -3,7 +3,8 @@
  * and the default set deciding as the app did before rules.
  */
 import { describe, expect, it } from 'vitest';
-import { type Rule, type RuleEvent, TRAY_ROUTE, defaultRuleSet } from '../../../shared/rules';
+import { type Rule, type RuleEvent, defaultRuleSet } from '../../../shared/rules';
+import { ruleOf } from '../../helpers/rules';
 import { RuleMatcher, type RuleSubject, namePattern } from '../../../electron/rules/match';
 
 const subject = (event: RuleEvent, fields: Partial<RuleSubject> = {}): RuleSubject => ({
@@ -20,16 +21,7 @@ const subject = (event: RuleEvent, fields: Partial<RuleSubject> = {}): RuleSubje
   ...fields,
 });
 
-const rule = (id: string, fields: Partial<Rule>): Rule => ({
-  id,
-  name: id,
-  enabled: true,
-  event: 'failed',
-  match: {},
-  action: 'notify',
-  routes: [TRAY_ROUTE],
-  ...fields,
-});
+const rule = ruleOf;
 
 const decide = (rules: Rule[], event: RuleSubject): string | null =>
   new RuleMatcher(rules).decide(event)?.id ?? null;
