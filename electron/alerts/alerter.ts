@@ -33,16 +33,17 @@ import type { Store } from '../store/database';
 import type { AlertsContext } from './context';
 import { ContactWatch } from './contact';
 import { readCandidates, stillCurrent } from './candidates';
-import { releaseDigests } from './digests';
+import { releaseDigests, trayDigests } from './digests';
 import { announceFailures, decideCycle, releaseBatched, releaseHeld } from './failures';
 import { decideReminders } from './reminders';
+import { ruleContact } from './ruleContact';
 import { NO_OVERDUE, type TrayOverdue, type TrayState, computeTrayState } from './trayState';
+import { TICK_MS } from './tick';
 import type { Announcement } from './types';
 
 export { SUMMARY_THRESHOLD } from './grouping';
 export { COOL_DOWN_MS } from './coolDown';
-/** How often held failures, reminders, contact and the tray's "synced N min ago" are looked at again. */
-export const TICK_MS = 30_000;
+export { TICK_MS } from './tick';
 /** Source state changes (progress every page) are gathered for this long before the tray is redrawn. */
 const STATE_SETTLE_MS = 500;
 /** Lets the event loop run (timers, I/O, the API's requests) between two parts of an evaluation. */
@@ -176,20 +177,21 @@ export class Alerter {
       const released = releaseBatched(ctx);
       let remembered = held.remembered || released.remembered;
       const drafts = [...held.drafts, ...released.drafts];
-      let recovered: Announcement | null = null;
+      let notices: Announcement[] = [];
       if (cycle) {
         const decided = decideCycle(ctx, cycle, candidates);
         drafts.push(...decided.drafts);
-        recovered = decided.recovered;
+        notices = decided.notices;
         remembered ||= decided.remembered;
       }
       // The summary rule over the whole evaluation: releases and new failures together.
-      const made = announceFailures(ctx, drafts);
-      if (recovered) made.push(recovered);
-      // Digests due now (their failures were gathered, never told on their own): one per rule.
-      const digests = releaseDigests(ctx);
-      made.push(...digests.made);
-      remembered ||= digests.remembered;
+      const made = [...announceFailures(ctx, drafts), ...notices];
+      // Digests due now, one per rule: on ticks only, which fall on the grid the replay ticks on.
+      if (event === null) {
+        const digests = releaseDigests(ctx);
+        made.push(...trayDigests(ctx, digests.sent));
+        remembered ||= digests.remembered;
+      }
       return { made, remembered: remembered || made.length > 0 };
     });
     if (first.remembered) await this.saveDecisions();
@@ -204,7 +206,8 @@ export class Alerter {
       const states = this.options.sync.states();
       const orgIds = [...new Set([...states.map((state) => state.orgId), ...(event ? [event.orgId] : [])])];
       const justSynced = event?.outcome === 'ok' ? event.sourceId : null;
-      return [...decideReminders(ctx, orgIds), ...this.contact.decide(ctx, states, justSynced)];
+      const contact = this.contact.decide(ctx, states, justSynced);
+      return [...decideReminders(ctx, orgIds), ...ruleContact(ctx, contact.lost, contact.notices)];
     });
     if (then.length > 0) await this.saveDecisions();
     this.emit(then);
@@ -231,13 +234,18 @@ export class Alerter {
     return next;
   }
 
+  /** The next tick on the TICK_MS grid (since the epoch): the replay of the rules ticks on the same one. */
   private scheduleTick(): void {
     if (!this.running) return;
-    this.tickTimer = this.timers.setTimeout(() => {
-      void this.tick()
-        .catch(this.reportError)
-        .finally(() => this.scheduleTick());
-    }, TICK_MS);
+    const now = this.options.now().getTime();
+    this.tickTimer = this.timers.setTimeout(
+      () => {
+        void this.tick()
+          .catch(this.reportError)
+          .finally(() => this.scheduleTick());
+      },
+      TICK_MS - (((now % TICK_MS) + TICK_MS) % TICK_MS),
+    );
   }
 
   /**

@@ -52,11 +52,12 @@ export class ContactWatch {
     ctx: AlertsContext,
     states: readonly SourceState[],
     justSynced: string | null = null,
-  ): Announcement[] {
+  ): { notices: Announcement[]; lost: Outage[] } {
     const { store, now } = ctx;
     const silent = paused(ctx);
     const hold = quiet(ctx);
     const made: Announcement[] = [];
+    const losses: Outage[] = [];
     if (!hold) {
       const held = heldOutages(store);
       if (held.length > 0) {
@@ -86,6 +87,7 @@ export class ContactWatch {
           },
           hold && !silent,
         );
+        losses.push(outage);
         if (!hold && !silent) made.push(lost(outage, state.lastError, now));
       } else if (fresh && open !== null) {
         const regainedAt = now.toISOString();
@@ -93,7 +95,7 @@ export class ContactWatch {
         if (!hold && !silent) made.push(regained({ ...open, sourceName: state.name }, regainedAt));
       }
     }
-    return made;
+    return { notices: made, lost: losses };
   }
 }
 

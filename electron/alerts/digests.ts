@@ -1,115 +1,141 @@
 /**
- * Digest rules (docs/decisions.md "Notification rules"): failures a digest rule decides are gathered
- * (store/tables/digests.ts) and told as one summary per rule when its schedule says — every N minutes
- * from the first failure gathered, or at the first set time of day after it (the user's zone). Paused
- * or in quiet hours, a digest waits and goes out at the first evaluation after. A digest whose rule is
- * gone, or no longer a digest, goes out at once: what it gathered was never told. Runs inside
- * `store.whenIdle`.
+ * Digest rules, live (docs/decisions.md "Rule notifications: one evaluator"): what a digest rule
+ * decides is gathered in the store (store/tables/digests.ts) and sent as one notification per rule when
+ * the evaluator (ruleRun.ts `releaseDue`) finds it due — every N minutes from the first event gathered,
+ * or at the first set time of day after it (the user's zone). Looked at on the alerts' ticks, which fall
+ * on a 30-second grid, so the replay sends each digest at the same moment. Paused or in quiet hours the
+ * tray shows none, but the digest is sent (and recorded) all the same: quiet hours are this desktop's,
+ * the routes are the team's. Runs inside `store.whenIdle`.
  */
-import type { DigestSchedule, Rule } from '../../shared/rules';
+import { TRAY_ROUTE } from '../../shared/rules';
 import { remember } from '../store/tables/announcements';
-import { type DigestItem, digestItems, dropDigestItems, gatherFailures } from '../store/tables/digests';
-import { acknowledgedOf } from './acknowledged';
+import { type DigestItem, digestItems, dropDigestItems, gatherItems } from '../store/tables/digests';
+import { recordRuleNotifications } from '../store/tables/ruleLog';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
-import { withCauses } from './causes';
-import { localMinutes } from './quietHours';
+import { acknowledgedNow } from './acknowledged';
+import type { RuleFact } from './ruleFacts';
+import { type Gathered, type RuleNotification, releaseDue } from './ruleRun';
 import { rulesOf } from './ruling';
-import { causeCounts, topCausesWords } from './text';
-import type { Announcement, CausedFailure } from './types';
+import type { Announcement, FailedDataset } from './types';
 
-const MINUTE = 60_000;
-const DAY_MINUTES = 24 * 60;
+export { digestDue } from './ruleRun';
 
-const clockMinutes = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
-
-/** Whether a digest whose first item came at `first` is due at `now`. */
-export function digestDue(schedule: DigestSchedule, first: Date, now: Date, timeZone: string): boolean {
-  const elapsed = Math.floor((now.getTime() - first.getTime()) / MINUTE);
-  if ('everyMinutes' in schedule) return elapsed >= schedule.everyMinutes;
-  if (elapsed >= DAY_MINUTES) return true;
-  // A set time passed since the first item: its minutes of the day lie in (first, now].
-  const from = localMinutes(first, timeZone);
-  return schedule.at.some((clock) => {
-    const ahead = (clockMinutes(clock) - from + DAY_MINUTES) % DAY_MINUTES;
-    return ahead > 0 && ahead <= elapsed;
-  });
-}
-
-/** Gathers the failures a digest rule decided, under that rule. */
-export function gather(ctx: AlertsContext, failures: readonly (CausedFailure & { rule: Rule })[]): void {
-  const byRule = new Map<string, CausedFailure[]>();
-  for (const failure of failures)
-    byRule.set(failure.rule.id, [...(byRule.get(failure.rule.id) ?? []), failure]);
-  for (const [ruleId, ofRule] of byRule) gatherFailures(ctx.store, ruleId, ofRule, ctx.now);
-}
-
-/** The digests due now, one announcement per org and rule, each remembered as told. */
-export function releaseDigests(ctx: AlertsContext): { made: Announcement[]; remembered: boolean } {
-  const items = digestItems(ctx.store);
-  if (items.length === 0 || paused(ctx) || quiet(ctx)) return { made: [], remembered: false };
-  const made: Announcement[] = [];
-  let remembered = false;
-  const groups = new Map<string, DigestItem[]>();
-  for (const item of items) {
-    const key = JSON.stringify([item.orgId, item.ruleId]);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
-  for (const group of groups.values()) {
-    const [first] = group as [DigestItem, ...DigestItem[]];
-    const rule = rulesOf(ctx, first.orgId).byId(first.ruleId);
-    const due =
-      rule === null ||
-      !rule.enabled ||
-      rule.action !== 'digest' ||
-      rule.digest === undefined ||
-      digestDue(rule.digest, new Date(first.addedAt), ctx.now, ctx.timeZone);
-    if (!due) continue;
-    remembered = true;
-    // Acknowledged or snoozed since it was gathered: someone is on it, or asked for silence.
-    const { acknowledged, rest } = acknowledgedOf(ctx.store, first.orgId, group);
-    remember(ctx.store, acknowledged, 'acknowledged', ctx.now);
-    const snoozed = snoozedIds(ctx, first.orgId);
-    remember(
-      ctx.store,
-      rest.filter((item) => snoozed.has(item.datasetId)),
-      'snoozed',
-      ctx.now,
-    );
-    const told = rest.filter((item) => !snoozed.has(item.datasetId));
-    dropDigestItems(ctx.store, group);
-    if (told.length === 0) continue;
-    const announcement = digest(ctx, first.orgId, first.ruleId, rule?.name ?? first.ruleId, told);
-    remember(ctx.store, told, 'summarized', ctx.now, announcement.title);
-    made.push(announcement);
-  }
-  return { made, remembered };
-}
-
-function digest(
-  ctx: AlertsContext,
-  orgId: string,
-  ruleId: string,
-  ruleName: string,
-  items: DigestItem[],
-): Announcement {
-  const failures = withCauses(ctx.store, orgId, items);
-  const causes = causeCounts(failures);
-  const count = items.length;
-  return {
-    kind: 'digest',
-    orgId,
-    ruleId,
-    ruleName,
-    datasets: items.map(({ orgId: org, datasetId, datasetName, deliveryId }) => ({
-      orgId: org,
-      datasetId,
-      datasetName,
-      deliveryId,
+/** Gathers what digest rules decided (a failure is remembered as 'digested'). */
+export function gather(ctx: AlertsContext, gathered: readonly Gathered[]): void {
+  gatherItems(
+    ctx.store,
+    gathered.map(({ orgId, ruleId, fact }) => ({
+      orgId,
+      ruleId,
+      eventKey: fact.key,
+      datasetId: fact.datasetId,
+      deliveryId: fact.deliveryId,
+      fact,
     })),
-    causes,
-    title: `Digest “${ruleName}”: ${count} new failure${count === 1 ? '' : 's'}`,
-    body: `${orgId}: ${topCausesWords(causes)}.`,
-    target: { view: 'triage', orgId },
-    at: ctx.now.toISOString(),
+    ctx.now,
+  );
+}
+
+/** A stored item as the evaluator's: one gathered before facts were kept is a failure. */
+function gatheredOf(item: DigestItem): Gathered {
+  const fact = (item.fact as RuleFact | null) ?? {
+    key: item.eventKey,
+    event: 'failed',
+    at: item.addedAt,
+    orgId: item.orgId,
+    datasetId: item.datasetId,
+    datasetName: item.datasetName,
+    deliveryId: item.deliveryId,
+    supplierId: null,
+    supplierName: null,
+    dataProductId: null,
+    dataProductName: null,
+    stage: null,
+    shortCode: null,
+    message: null,
+    lateMinutes: null,
+    from: null,
+    to: null,
+    sourceId: null,
+    sourceName: null,
   };
+  return { orgId: item.orgId, ruleId: item.ruleId, fact, addedAt: item.addedAt };
+}
+
+const failureOf = (fact: RuleFact): FailedDataset | null =>
+  fact.event === 'failed' && fact.datasetId !== null && fact.deliveryId !== null
+    ? {
+        orgId: fact.orgId,
+        datasetId: fact.datasetId,
+        datasetName: fact.datasetName,
+        deliveryId: fact.deliveryId,
+      }
+    : null;
+
+/**
+ * The digests due now, each recorded as sent; their failures are remembered as told, or as
+ * 'acknowledged' when someone took them on meanwhile. A snoozed dataset is left out of its digest.
+ */
+export function releaseDigests(ctx: AlertsContext): { sent: RuleNotification[]; remembered: boolean } {
+  const items = digestItems(ctx.store);
+  if (items.length === 0) return { sent: [], remembered: false };
+  const snoozed = new Map<string, Set<string>>();
+  const isSnoozed = (fact: RuleFact): boolean => {
+    if (fact.datasetId === null) return false;
+    if (!snoozed.has(fact.orgId)) snoozed.set(fact.orgId, snoozedIds(ctx, fact.orgId));
+    return snoozed.get(fact.orgId)!.has(fact.datasetId);
+  };
+  const acknowledged = acknowledgedNow(ctx.store);
+  const { notifications, done } = releaseDue(
+    (orgId) => rulesOf(ctx, orgId),
+    items.map(gatheredOf),
+    ctx.now,
+    ctx.timeZone,
+    (fact) => acknowledged(fact) || isSnoozed(fact),
+  );
+  if (done.length === 0) return { sent: [], remembered: false };
+  const toldKeys = new Set(notifications.flatMap((notification) => notification.keys));
+  for (const notification of notifications) {
+    const failures = done.flatMap(({ fact }) =>
+      notification.keys.includes(fact.key) ? (failureOf(fact) ?? []) : [],
+    );
+    remember(ctx.store, failures, 'summarized', ctx.now, notification.title);
+  }
+  const left = done.filter(({ fact }) => !toldKeys.has(fact.key));
+  remember(
+    ctx.store,
+    left.flatMap(({ fact }) => (acknowledged(fact) ? (failureOf(fact) ?? []) : [])),
+    'acknowledged',
+    ctx.now,
+  );
+  remember(
+    ctx.store,
+    left.flatMap(({ fact }) => (acknowledged(fact) ? [] : (failureOf(fact) ?? []))),
+    'snoozed',
+    ctx.now,
+  );
+  dropDigestItems(
+    ctx.store,
+    done.map(({ orgId, fact }) => ({ orgId, eventKey: fact.key })),
+  );
+  recordRuleNotifications(ctx.store, notifications, ctx.now);
+  return { sent: notifications, remembered: true };
+}
+
+/** The tray's notices of digests sent now (paused or in quiet hours: none; the routes still get them). */
+export function trayDigests(ctx: AlertsContext, sent: readonly RuleNotification[]): Announcement[] {
+  if (paused(ctx) || quiet(ctx)) return [];
+  return sent
+    .filter((notification) => notification.routes.includes(TRAY_ROUTE))
+    .map((notification) => ({
+      kind: 'digest',
+      orgId: notification.orgId,
+      ruleId: notification.ruleId,
+      ruleName: notification.ruleName,
+      datasetIds: notification.datasetIds,
+      title: notification.title,
+      body: notification.body,
+      target: notification.target,
+      at: notification.at,
+    }));
 }

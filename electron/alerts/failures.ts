@@ -13,22 +13,14 @@
  * remembered as 'acknowledged', never notified: someone is on it already.
  */
 import type { CycleEvent } from '../../shared/sync';
-import {
-  batchedFailures,
-  heldFailures,
-  remember,
-  rememberRuled,
-  unannouncedFailures,
-} from '../store/tables/announcements';
+import { batchedFailures, heldFailures, remember, unannouncedFailures } from '../store/tables/announcements';
 import { failingCount } from '../query/incidents';
 import type { Candidates } from './candidates';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { triageTarget, withCauses } from './causes';
 import { acknowledgedOf } from './acknowledged';
 import { CauseClock } from './coolDown';
-import { recoveries } from './recoveries';
-import { gather } from './digests';
-import { silentWhy, splitByRules } from './ruling';
+import { ruleCycle } from './ruleCycle';
 import { SUMMARY_THRESHOLD, planNotifications } from './grouping';
 import { causeCounts, causeText, failedText, moreOfCauseText, summaryText, suppliersOf } from './text';
 import type { Announcement, CausedFailure, FailedDataset, SummaryCause } from './types';
@@ -106,7 +98,7 @@ export function decideCycle(
   event: CycleEvent,
   /** The org's unannounced failures if read already with nothing committed since (`readCandidates`). */
   read?: Candidates,
-): { drafts: Draft[]; recovered: Announcement | null; remembered: boolean } {
+): { drafts: Draft[]; notices: Announcement[]; remembered: boolean } {
   const { store, now } = ctx;
   const snoozed = snoozedIds(ctx, event.orgId);
   const candidates = read?.failures ?? unannouncedFailures(store, event.orgId);
@@ -116,21 +108,12 @@ export function decideCycle(
   // Acknowledged before its first word (say, between a crash and the next cycle): someone is on it.
   const { acknowledged, rest: unruled } = acknowledgedOf(store, event.orgId, awake);
   remember(store, acknowledged, 'acknowledged', now);
-  // The org's notification rules: what no rule tells of (or a timeline-only rule) is kept silent.
-  const { told, silent } = splitByRules(ctx, event.orgId, withCauses(store, event.orgId, unruled));
-  // A digest rule's failures wait for its summary (digests.ts); the others are told as before.
-  gather(
-    ctx,
-    told.filter((failure) => failure.rule.action === 'digest'),
-  );
-  const caused = told.filter((failure) => failure.rule.action !== 'digest');
-  const silentRule = new Map(silent.map(({ failure, rule }) => [failure.deliveryId, rule]));
-  rememberRuled(
-    store,
-    silent.map(({ failure }) => failure),
-    now,
-    (failure) => silentWhy(silentRule.get(failure.deliveryId) ?? null),
-  );
+  // The org's notification rules (ruleCycle.ts): what they send to the tray is told below; the cycle's
+  // other events are the tray's notices; the rest is silent, gathered or sent elsewhere.
+  const ruling = ruleCycle(ctx, event, withCauses(store, event.orgId, unruled), snoozed, {
+    quiet: paused(ctx) || quiet(ctx),
+  });
+  const caused = ruling.told;
   const drafts: Draft[] = [];
   if (paused(ctx)) {
     remember(store, caused, 'paused', now);
@@ -160,7 +143,7 @@ export function decideCycle(
       );
     }
   }
-  return { drafts, recovered: recoveries(ctx, event, snoozed), remembered: candidates.length > 0 };
+  return { drafts, notices: ruling.notices, remembered: candidates.length > 0 || ruling.sent.length > 0 };
 }
 
 /**

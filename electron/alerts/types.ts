@@ -2,6 +2,7 @@
  * What the alerter announces (docs/architecture.md#notifications, docs/architecture.md#the-on-call-layer). Each announcement carries its words and where it
  * leads, so the tray's notifications, the `serve` log and an `--on-failed` hook say the same thing.
  */
+import type { RuleEvent } from '../../shared/rules';
 import type { Stage } from '../../shared/status';
 import type { WindowTarget } from '../../shared/routes';
 import type { FailedDataset } from '../store/tables/announcements';
@@ -94,14 +95,16 @@ export type Announcement =
       datasets: FailedDataset[];
       causes: CauseCount[];
     })
-  /** What a digest rule gathered since its last summary (docs/decisions.md "Notification rules"). */
+  /** What a digest rule gathered since its last digest (docs/decisions.md "Rule notifications: one evaluator"). */
+  | (Common & { kind: 'digest'; orgId: string; ruleId: string; ruleName: string; datasetIds: string[] })
+  /** MISSING or late datasets a rule tells of (docs/decisions.md "Rule notifications: one evaluator"). */
   | (Common & {
-      kind: 'digest';
+      kind: 'event';
       orgId: string;
       ruleId: string;
       ruleName: string;
-      datasets: FailedDataset[];
-      causes: CauseCount[];
+      event: RuleEvent | 'digest';
+      datasetIds: string[];
     })
   /** Failures still FAILED and not acknowledged, by cause (`causes`: one, or the top ones when many). */
   | (Common & { kind: 'reminder'; orgId: string; causes: CauseCount[]; datasets: FailedDataset[] })

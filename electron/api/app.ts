@@ -29,6 +29,7 @@ import {
 import { checkHostAndOrigin } from './guards';
 import { OnCallKnowledge } from '../knowledge/service';
 import { LOCAL_PATHS, registerLocalRoutes } from './localRoutes';
+import { type RuleSet, defaultRuleSet } from '../../shared/rules';
 import { registerRoutes, V2_PATHS } from './routes';
 import { PARAMETER_RULES } from './schemas';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rateLimit';
@@ -57,6 +58,10 @@ export interface ApiOptions {
   teamTokens?: (token: string) => Promise<Authenticated | null>;
   /** Hosts served besides the loopback ones (`team serve --listen … --host-name …`), lower case. */
   extraHosts?: { address?: string; names?: readonly string[] };
+  /** The default rules of an org that saved none (recoveries follow the settings; default: none). */
+  ruleDefaults?: () => RuleSet;
+  /** The user's zone, for the rules' replay (default: the system's). */
+  timeZone?: string;
   /** More routes on the same server (the web UI of `serve --ui`), registered at the root. */
   extend?: (app: FastifyInstance, port: () => number) => Promise<void>;
 }
@@ -181,7 +186,10 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
         ),
     });
     registerRoutes(v2, { store: options.store, readThrough: options.readThrough });
-    registerLocalRoutes(v2, options.store, knowledge);
+    registerLocalRoutes(v2, options.store, knowledge, {
+      defaults: options.ruleDefaults ?? (() => defaultRuleSet({ recoveryNotices: false })),
+      timeZone: options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
   });
 
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());

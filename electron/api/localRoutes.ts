@@ -16,6 +16,7 @@ import type { OnCallKnowledge } from '../knowledge/service';
 import { UPCOMING_PATH, registerUpcomingRoute } from './localUpcoming';
 import { STATS_PATH, registerStatsRoute } from './localStats';
 import { HANDOFF_PATH, registerHandoffRoute } from './localHandoff';
+import { REPLAY_PATH, type ReplayRouteOptions, registerReplayRoute } from './localReplay';
 import { datasetTimeline } from '../store/tables/timeline';
 import { ApiError, quote } from './errors';
 import { INCIDENT_ID } from '../store/schema/incidents';
@@ -47,6 +48,7 @@ export const LOCAL_PATHS = {
   upcoming: UPCOMING_PATH,
   stats: STATS_PATH,
   handoff: HANDOFF_PATH,
+  rulesReplay: REPLAY_PATH,
 } as const;
 
 /** The cause id in its canonical spelling; bad syntax is a 400 naming `cause` and the allowed forms. */
@@ -88,7 +90,12 @@ function incidentParameter(text: string | undefined): string | null {
   return text;
 }
 
-export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledge: OnCallKnowledge): void {
+export function registerLocalRoutes(
+  app: FastifyInstance,
+  store: Store,
+  knowledge: OnCallKnowledge,
+  rules: Omit<ReplayRouteOptions, 'now'>,
+): void {
   /** The body as JSON, its ETag from its own bytes (see docs/decisions.md, "Local knowledge API"). */
   const answer: LocalAnswer = (request, reply, body, clockFields) => {
     const json = JSON.stringify(body);
@@ -99,6 +106,7 @@ export function registerLocalRoutes(app: FastifyInstance, store: Store, knowledg
   registerUpcomingRoute(app, store, knowledge, answer);
   registerStatsRoute(app, store, knowledge, answer);
   registerHandoffRoute(app, store, knowledge, answer);
+  registerReplayRoute(app, store, { ...rules, now: () => knowledge.now() }, answer);
 
   /**
    * One GET of this file: its schema (the OpenAPI document's summary and description with it); `read`

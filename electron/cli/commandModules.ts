@@ -24,6 +24,7 @@ export const COMMAND_MODULES: { [N in CommandName]: () => Promise<Definition<N>>
   'rules.export': async () => (await import('../control/commands/rules')).rulesExport,
   'rules.import': async () => (await import('../control/commands/rules')).rulesImport,
   'rules.reset': async () => (await import('../control/commands/rules')).rulesReset,
+  'rules.test': async () => (await import('../control/commands/rulesTest')).rulesTest,
   'team.join': async () => (await import('../control/commands/team')).teamJoin,
   'team.leave': async () => (await import('../control/commands/team')).teamLeave,
   'team.status': async () => (await import('../control/commands/team')).teamStatus,

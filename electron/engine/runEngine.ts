@@ -12,6 +12,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { RpcHandlers } from '../../shared/rpc';
+import { defaultRuleSet } from '../../shared/rules';
 import { type Settings, incidentGapMs } from '../../shared/settings';
 import type { RateLimitOptions } from '../api/rateLimit';
 import { type ApiServer, startApiServer } from '../api/server';
@@ -209,6 +210,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       rateLimit: options.rateLimit,
       readThrough: sync.readThrough,
       knowledge,
+      ruleDefaults: () =>
+        defaultRuleSet({ recoveryNotices: options.settings.read().notifications.recoveryNotices }),
       teamTokens: options.teamServer ? teamTokenAuth(options.teamServer.db, options.now) : undefined,
       host: options.listen?.address,
       extraHosts: { names: options.listen?.hostNames.map((name) => name.toLowerCase()) },

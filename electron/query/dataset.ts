@@ -76,8 +76,9 @@ export function deadlineConfigs(
   return configs;
 }
 
-/** What a notification rule looks at in a dataset besides its failure: its supplier and data product. */
+/** What a notification rule looks at in a dataset besides its failure: its name, supplier and data product. */
 export interface DatasetFacts {
+  name: string | null;
   supplierId: string | null;
   supplierName: string | null;
   dataProductId: string | null;
@@ -97,12 +98,13 @@ export function datasetFacts(
   for (let start = 0; start < datasetIds.length; start += 500) {
     const slice = datasetIds.slice(start, start + 500);
     const rows = store.all(
-      `SELECT dataset_id, supplier_id, supplier_name, data_product_id, data_product_name FROM datasets
+      `SELECT dataset_id, name, supplier_id, supplier_name, data_product_id, data_product_name FROM datasets
        WHERE org_id = ? AND dataset_id IN (${slice.map(() => '?').join(', ')})`,
       [orgId, ...slice],
     );
     for (const row of rows)
       facts.set(String(row.dataset_id), {
+        name: text(row.name),
         supplierId: text(row.supplier_id),
         supplierName: text(row.supplier_name),
         dataProductId: text(row.data_product_id),

@@ -83,6 +83,8 @@ export interface PutOptions {
   /** The failed normalize task's shortCode (default E_SCHEMA_MISMATCH): the cause `normalize:<code>`. */
   shortCode?: string;
   supplier?: { id: string; name: string };
+  /** Delivered this many minutes after its deadline. */
+  lateMinutes?: number;
 }
 
 /**
@@ -102,7 +104,11 @@ export function putDataset(
   const datasetId = `ds-${n}`;
   // Each write is a newer delivery than the last: its deadline is later.
   const deliveryDeadline = new Date(Date.UTC(2026, 10, 21, 0, written++)).toISOString();
-  const event = { ...base.deliveryEventList[0]!, status, deliveryId, deliveryDeadline };
+  const deliveredAt =
+    options.lateMinutes === undefined
+      ? base.deliveryEventList[0]!.deliveredAt
+      : new Date(Date.parse(deliveryDeadline) + options.lateMinutes * 60_000).toISOString();
+  const event = { ...base.deliveryEventList[0]!, status, deliveryId, deliveryDeadline, deliveredAt };
   const record = {
     ...base,
     datasetId,

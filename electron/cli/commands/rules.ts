@@ -1,5 +1,5 @@
 /**
- * `rules export|import|reset` (docs/decisions.md "Notification rules"): an org's notification rules as
+ * `rules export|import|reset|test` (docs/decisions.md "Notification rules"): an org's notification rules as
  * a JSON file. The file is read here, at most RULES_FILE_BYTES, and checked whole by the command
  * (control/commands/rules.ts), which the running instance runs when `serve` or the app holds the data
  * directory.
@@ -12,6 +12,9 @@ import { printable } from '../../store/tables/orgs';
 import { runCommand } from '../control';
 import { CliError, type CliIo } from '../io';
 import { dataDirOption } from '../options';
+
+/** How many days `rules test` replays: what the rules log keeps (store/tables/ruleLog.ts). */
+const REPLAY_DAYS = { min: 1, max: 30, default: 7 } as const;
 
 /** A rules file is small (200 rules are ~100 KiB): anything larger is not one. */
 export const RULES_FILE_BYTES = 1024 * 1024;
@@ -34,7 +37,7 @@ async function readRulesFile(path: string): Promise<unknown> {
 
 export function rulesCommand(io: CliIo): Command {
   const rules = new Command('rules').description(
-    'notification rules: who is told about what, and where (export, import, reset)',
+    'notification rules: who is told about what, and where (export, import, reset, test)',
   );
 
   rules
@@ -72,6 +75,42 @@ export function rulesCommand(io: CliIo): Command {
       if (options.org !== undefined) checkOrg(options.org);
       await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.reset', { org: options.org });
     });
+
+  rules
+    .command('test')
+    .description(
+      'replay a rule set over the stored history: what it would have sent, per day and per rule, beside what was sent',
+    )
+    .option('--org <org>', 'the org (needed when the mirror has several)')
+    .option(
+      '--days <n>',
+      `the last N days (${REPLAY_DAYS.min}–${REPLAY_DAYS.max})`,
+      String(REPLAY_DAYS.default),
+    )
+    .option('--file <file>', 'a rules file to try before importing it (default: the rules in force)')
+    .option('--format <format>', 'md or json', 'md')
+    .addOption(dataDirOption())
+    .action(
+      async (options: { org?: string; days: string; file?: string; format: string; dataDir?: string }) => {
+        if (options.org !== undefined) checkOrg(options.org);
+        const days = Number(options.days);
+        if (!/^[0-9]+$/.test(options.days) || days < REPLAY_DAYS.min || days > REPLAY_DAYS.max)
+          throw new CliError(
+            `--days ${printable(options.days)}: a whole number of days from ${REPLAY_DAYS.min} to ${REPLAY_DAYS.max}`,
+          );
+        if (options.format !== 'md' && options.format !== 'json')
+          throw new CliError(`--format ${printable(options.format)}: md or json`);
+        const file = options.file === undefined ? undefined : await readRulesFile(options.file);
+        await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.test', {
+          org: options.org,
+          days,
+          ...(file === undefined ? {} : { file, source: options.file }),
+          format: options.format,
+          // Days and times of day are the user's: this process's zone (TZ), also when handed to the app.
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        });
+      },
+    );
 
   return rules;
 }

@@ -4,6 +4,7 @@ import { ack, unack } from './ack';
 import { handoff } from './handoff';
 import { keysCreate, keysList, keysRevoke } from './keys';
 import { rulesExport, rulesImport, rulesReset } from './rules';
+import { rulesTest } from './rulesTest';
 import { exportData, importData } from './snapshot';
 import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
 import { syncOnce } from './sync';
@@ -28,6 +29,7 @@ export const COMMANDS = {
   'rules.export': rulesExport,
   'rules.import': rulesImport,
   'rules.reset': rulesReset,
+  'rules.test': rulesTest,
   'team.join': teamJoin,
   'team.leave': teamLeave,
   'team.status': teamStatus,

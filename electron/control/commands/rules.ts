@@ -28,19 +28,11 @@ const orgOf = (store: Store, org: string | undefined, asker: string): string =>
 
 /**
  * What of a rule set this version checks and keeps but does not act on yet (docs/decisions.md "Notification
- * rules"): rules about other events than new failures, and routes other than the tray.
+ * rules"): routes other than the tray.
  */
 function notCarriedOut(set: RuleSet): string[] {
-  const events = [
-    ...new Set(set.rules.filter((rule) => rule.enabled && rule.event !== 'failed').map((rule) => rule.event)),
-  ];
   const routes = set.routes.map((route) => route.id);
-  return [
-    ...(events.length > 0
-      ? [`rules about ${events.join(', ')} (recoveries and lost contact follow Settings → Notifications)`]
-      : []),
-    ...(routes.length > 0 ? [`the routes ${routes.join(', ')} (told in the tray only)`] : []),
-  ];
+  return routes.length > 0 ? [`the routes ${routes.join(', ')} (told in the tray only)`] : [];
 }
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;

@@ -11,7 +11,7 @@ import { SORT_INDEXES } from './sortKeys';
 import { LOOKUP_INDEXES } from './lookupIndexes';
 import { addFailedDeliveryColumn } from './failedDelivery';
 import { TEAM_SCHEMA } from './team';
-import { RULES_SCHEMA } from './rules';
+import { RULES_SCHEMA, RULE_LOG_SCHEMA } from './rules';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -394,4 +394,5 @@ export const MIGRATIONS: readonly Migration[] = [
   addFailedDeliveryColumn,
   TEAM_SCHEMA,
   RULES_SCHEMA,
+  RULE_LOG_SCHEMA,
 ];

@@ -20,3 +20,20 @@ CREATE TABLE digest_items (
   PRIMARY KEY (org_id, event_key)
 );
 `;
+
+/**
+ * What the rules sent (docs/decisions.md "Rule notifications: one evaluator"): each notification once,
+ * by its id, as JSON — what its routes deliver and what the replay compares with. A digest's gathered
+ * facts are kept whole, so it tells of any event in the words it was learned with.
+ */
+export const RULE_LOG_SCHEMA = `
+ALTER TABLE digest_items ADD COLUMN fact TEXT;
+CREATE TABLE rule_notifications (
+  id TEXT NOT NULL,
+  org_id TEXT NOT NULL,
+  at_key INTEGER NOT NULL,
+  json TEXT NOT NULL,
+  PRIMARY KEY (org_id, id)
+);
+CREATE INDEX rule_notifications_by_time ON rule_notifications (org_id, at_key);
+`;

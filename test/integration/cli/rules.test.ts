@@ -63,7 +63,7 @@ describe('rules, alone on the data directory', () => {
     expect(imported).toMatchObject({ code: 0, stdout: '' });
     expect(imported.stderr).toBe(
       'Saved 3 rules and 1 route for acme.\n' +
-        'Saved, not carried out by this version yet: rules about late, missing (recoveries and lost contact follow Settings → Notifications); the routes channel (told in the tray only).\n',
+        'Saved, not carried out by this version yet: the routes channel (told in the tray only).\n',
     );
     const exported = await run(dataDir, ['rules', 'export', '--org', 'acme']);
     expect(JSON.parse(exported.stdout)).toEqual(RULES);

@@ -125,7 +125,7 @@ describe('notification rules decide new failures', () => {
       kind: 'digest',
       ruleId: 'digest',
       title: 'Digest “Half-hourly”: 2 new failures',
-      datasets: [{ datasetId: 'ds-1' }, { datasetId: 'ds-2' }],
+      datasetIds: ['ds-1', 'ds-2'],
       target: { view: 'triage', orgId: ORG },
     });
     expect(timelineTexts(bench, 'ds-2', 'notified')).toEqual([digest!.title]);
@@ -158,9 +158,9 @@ describe('notification rules decide new failures', () => {
     setSnooze(bench.store, ORG, 'ds-2', '4h', bench.clock.now);
     bench.clock.now = new Date(start + 60 * MINUTE);
     const made = await bench.alerts.tick();
-    expect(made.map((a) => [a.title, a.kind === 'digest' ? a.datasets.map((d) => d.datasetId) : []])).toEqual(
-      [['Digest “Hourly”: 1 new failure', ['ds-3']]],
-    );
+    expect(made.map((a) => [a.title, a.kind === 'digest' ? a.datasetIds : []])).toEqual([
+      ['Digest “Hourly”: 1 new failure', ['ds-3']],
+    ]);
     expect(timelineTexts(bench, 'ds-1', 'notified')).toEqual([]);
     expect(timelineTexts(bench, 'ds-2', 'notified')).toEqual([]);
   });

@@ -1,0 +1,209 @@
+/**
+ * Replaying the rules (docs/decisions.md "Replaying the rules"): what a rule set would have sent over the
+ * last N days, found by the evaluator that runs live (ruleRun.ts) on the facts of the stored history —
+ * each moment's status changes as the timeline recorded them, lost contact as sync_outages did, the
+ * acknowledgements as they stood then — with digests released on the live ticks' 30-second grid. Beside
+ * it, what the rules in force did send (recorded as it happened).
+ *
+ * History the mirror does not have is not guessed: before the org's first sync there is nothing, and the
+ * first sync itself told what was failing already, not news. The result says where its history starts.
+ */
+import type { RuleSet } from '../../shared/rules';
+import {
+  type AcknowledgedSpan,
+  acknowledgedSpans,
+  historyStart,
+  lostContacts,
+  statusChanges,
+} from '../query/ruleHistory';
+import type { Store } from '../store/database';
+import { ruleNotificationsSent } from '../store/tables/ruleLog';
+import { RuleMatcher } from '../rules/match';
+import { TICK_MS } from './tick';
+import { acknowledgedStatus } from './acknowledged';
+import { type RuleFact, contactFact, factsOfChanges } from './ruleFacts';
+import { type Acknowledged, type Gathered, type RuleNotification, judge, releaseDue } from './ruleRun';
+
+const DAY_MS = 86_400_000;
+
+export interface ReplayInput {
+  store: Store;
+  orgId: string;
+  /** The rules to replay. */
+  set: RuleSet;
+  days: number;
+  now: Date;
+  /** The user's zone: digests' times of day, and the days the counts are by. */
+  timeZone: string;
+}
+
+export interface ReplayRule {
+  ruleId: string;
+  name: string;
+  action: string;
+  /** What the replayed rule would have sent. */
+  count: number;
+  /** What the rule of that id in force sent, as recorded. */
+  sent: number;
+}
+
+export interface ReplayResult {
+  orgId: string;
+  days: number;
+  /** The window asked for: [from, to). */
+  from: string;
+  to: string;
+  /** Where the replay starts when the mirror's history begins inside the window (null: it covers it). */
+  historyFrom: string | null;
+  /** What the person should know about the window, in words (null: nothing). */
+  note: string | null;
+  notifications: RuleNotification[];
+  /** What the rules in force sent in the window, as recorded. */
+  sent: RuleNotification[];
+  /** Per day of the user's zone, oldest first. */
+  byDay: { day: string; count: number; sent: number; byRule: Record<string, number> }[];
+  byRule: ReplayRule[];
+}
+
+/** Whether an acknowledgement held for the fact's problem at `at`, as the store remembers them. */
+function acknowledgedThen(spans: readonly AcknowledgedSpan[]): Acknowledged {
+  const byDelivery = new Map<string, AcknowledgedSpan[]>();
+  for (const span of spans)
+    byDelivery.set(span.deliveryId, [...(byDelivery.get(span.deliveryId) ?? []), span]);
+  return (fact, at) => {
+    const status = acknowledgedStatus(fact);
+    if (status === null || fact.deliveryId === null) return false;
+    const time = Date.parse(at);
+    return (byDelivery.get(fact.deliveryId) ?? []).some(
+      (span) =>
+        span.datasetId === fact.datasetId &&
+        span.status === status &&
+        span.from <= time &&
+        (span.until === null || time < span.until),
+    );
+  };
+}
+
+/** The moments the mirror learned facts at, in order (a lost contact is a moment of its own). */
+function momentsOf(
+  facts: readonly RuleFact[],
+  contacts: readonly RuleFact[],
+): { at: string; facts: RuleFact[] }[] {
+  const moments = new Map<string, RuleFact[]>();
+  for (const fact of facts) moments.set(fact.at, [...(moments.get(fact.at) ?? []), fact]);
+  const all = [...moments].map(([at, of]) => ({ at, facts: of }));
+  all.push(...contacts.map((fact) => ({ at: fact.at, facts: [fact] })));
+  return all.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
+export function replayRules(input: ReplayInput): ReplayResult {
+  const { store, orgId, set, days, now, timeZone } = input;
+  const from = new Date(now.getTime() - days * DAY_MS);
+  const first = historyStart(store, orgId);
+  // The first sync's entries are what was already so: the replay starts just after them.
+  const start = first === null ? now : new Date(Math.max(from.getTime(), first.getTime() + 1));
+  const historyFrom = first !== null && first.getTime() >= from.getTime() ? first.toISOString() : null;
+  const matcher = new RuleMatcher(set.rules);
+  const acknowledged = acknowledgedThen(acknowledgedSpans(store, orgId));
+  const changes = statusChanges(store, orgId, start, now);
+  const facts = factsOfChanges(store, orgId, changes, now.toISOString());
+  const contacts = lostContacts(store, orgId, start, now).map(contactFact);
+  const notifications: RuleNotification[] = [];
+  let pending: Gathered[] = [];
+  let lastTick = Math.floor(start.getTime() / TICK_MS) * TICK_MS;
+  /** The live ticks up to `limit`, while anything waits for a digest. */
+  const tickUntil = (limit: number): void => {
+    while (pending.length > 0) {
+      const earliest = Math.min(...pending.map((item) => Date.parse(item.addedAt)));
+      const tick = Math.max(lastTick, Math.floor(earliest / TICK_MS) * TICK_MS) + TICK_MS;
+      if (tick > limit) return;
+      lastTick = tick;
+      const released = releaseDue(() => matcher, pending, new Date(tick), timeZone, acknowledged);
+      notifications.push(...released.notifications);
+      const done = new Set(released.done);
+      pending = pending.filter((item) => !done.has(item));
+    }
+  };
+  // A failure is judged once per delivery (live: the alerts' memory); the other events at each change.
+  const told = new Set<string>();
+  for (const moment of momentsOf(facts, contacts)) {
+    tickUntil(Date.parse(moment.at));
+    const fresh = moment.facts.filter(
+      (fact) => !(fact.event === 'failed' && told.has(fact.key)) && !acknowledged(fact, moment.at),
+    );
+    for (const fact of fresh) if (fact.event === 'failed') told.add(fact.key);
+    const judged = judge(matcher, fresh, moment.at);
+    notifications.push(...judged.notifications);
+    // An event waiting for its digest already is gathered once (live: keyed by the event).
+    const waiting = new Set(pending.map((item) => item.fact.key));
+    pending.push(...judged.gathered.filter((item) => !waiting.has(item.fact.key)));
+  }
+  tickUntil(now.getTime());
+  // In the order the rules log keeps them: by time, then by id.
+  notifications.sort(
+    (a, b) => Date.parse(a.at) - Date.parse(b.at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const sent = ruleNotificationsSent(store, orgId, from, now) as RuleNotification[];
+  return {
+    orgId,
+    days,
+    from: from.toISOString(),
+    to: now.toISOString(),
+    historyFrom,
+    note: noteOf(first, from, now, timeZone),
+    notifications,
+    sent,
+    byDay: byDay(from, now, timeZone, notifications, sent),
+    byRule: set.rules.map((rule) => ({
+      ruleId: rule.id,
+      name: rule.name,
+      action: rule.action,
+      count: notifications.filter((notification) => notification.ruleId === rule.id).length,
+      sent: sent.filter((notification) => notification.ruleId === rule.id).length,
+    })),
+  };
+}
+
+const dayOf = (time: number, timeZone: string): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(time),
+  );
+
+function byDay(
+  from: Date,
+  to: Date,
+  timeZone: string,
+  notifications: readonly RuleNotification[],
+  sent: readonly RuleNotification[],
+): ReplayResult['byDay'] {
+  const days = new Map<string, ReplayResult['byDay'][number]>();
+  for (let time = from.getTime(); time < to.getTime() + DAY_MS; time += DAY_MS / 2) {
+    const day = dayOf(Math.min(time, to.getTime()), timeZone);
+    if (!days.has(day)) days.set(day, { day, count: 0, sent: 0, byRule: {} });
+  }
+  for (const notification of notifications) {
+    const day = days.get(dayOf(Date.parse(notification.at), timeZone));
+    if (day === undefined) continue;
+    day.count += 1;
+    day.byRule[notification.ruleId] = (day.byRule[notification.ruleId] ?? 0) + 1;
+  }
+  for (const notification of sent) {
+    const day = days.get(dayOf(Date.parse(notification.at), timeZone));
+    if (day !== undefined) day.sent += 1;
+  }
+  return [...days.values()];
+}
+
+function noteOf(first: Date | null, from: Date, now: Date, timeZone: string): string | null {
+  if (first === null) return 'No history to replay yet: this org has not been synced.';
+  if (first.getTime() < from.getTime()) return null;
+  const shown = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(first);
+  const covered = Math.max(0, (now.getTime() - first.getTime()) / DAY_MS);
+  return `History starts at this org's first sync, ${shown}: the replay covers ${covered.toFixed(1)} of the ${Math.round(
+    (now.getTime() - from.getTime()) / DAY_MS,
+  )} days asked for, and nothing before it is guessed.`;
+}

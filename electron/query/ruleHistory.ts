@@ -1,0 +1,112 @@
+/**
+ * The stored history a replay of the rules runs over (docs/decisions.md "Replaying the rules"): the
+ * org's status changes as the timeline recorded them, its acknowledgements with their times, and its
+ * own outages of contact. Read in index order, one query each.
+ */
+import type { Store } from '../store/database';
+import { HANDOFF_CHANGE } from '../store/schema/lookupIndexes';
+
+export interface StatusChange {
+  datasetId: string;
+  at: string;
+  from: string | null;
+  to: string | null;
+  deliveryId: string | null;
+}
+
+const MINUTE = 60_000;
+
+const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : String(value);
+
+/** The org's status changes in [from, to), oldest first (served by timeline_handoff_changes). */
+export function statusChanges(store: Store, orgId: string, from: Date, to: Date): StatusChange[] {
+  return store
+    .all(
+      `SELECT dataset_id, at, from_status, to_status, delivery_id FROM timeline
+       WHERE org_id = ? AND ${HANDOFF_CHANGE} AND at_key >= ? AND at_key < ? ORDER BY at_key, id`,
+      [orgId, from.getTime(), to.getTime()],
+    )
+    .map((row) => ({
+      datasetId: String(row.dataset_id),
+      at: String(row.at),
+      from: text(row.from_status),
+      to: text(row.to_status),
+      deliveryId: text(row.delivery_id),
+    }));
+}
+
+/** When the org's history starts: its earliest status entry (its first sync), null when it has none. */
+export function historyStart(store: Store, orgId: string): Date | null {
+  const first = store.value(`SELECT min(at_key) FROM timeline WHERE org_id = ? AND ${HANDOFF_CHANGE}`, [
+    orgId,
+  ]);
+  return first === null || first === undefined ? null : new Date(Number(first));
+}
+
+/** An acknowledgement as it stood: of which problem, from when, until when (null: still holds). */
+export interface AcknowledgedSpan {
+  datasetId: string;
+  deliveryId: string;
+  status: string;
+  from: number;
+  until: number | null;
+}
+
+/** The org's acknowledgements, with their times (one withdrawn is gone from the store, and from here). */
+export function acknowledgedSpans(store: Store, orgId: string): AcknowledgedSpan[] {
+  return store
+    .all('SELECT dataset_id, delivery_id, status, at, ended_at FROM acknowledgements WHERE org_id = ?', [
+      orgId,
+    ])
+    .map((row) => ({
+      datasetId: String(row.dataset_id),
+      deliveryId: String(row.delivery_id),
+      status: String(row.status),
+      from: Date.parse(String(row.at)),
+      until: row.ended_at === null || row.ended_at === undefined ? null : Date.parse(String(row.ended_at)),
+    }));
+}
+
+/** The org's own outages of contact that began in [from, to) (another machine's, imported, are not). */
+export function lostContacts(
+  store: Store,
+  orgId: string,
+  from: Date,
+  to: Date,
+): { orgId: string; sourceId: string; sourceName: string; lostAt: string }[] {
+  return store
+    .all(
+      `SELECT source_id, source_name, lost_at FROM sync_outages WHERE org_id = ? AND imported = 0
+       ORDER BY lost_at, id`,
+      [orgId],
+    )
+    .filter((row) => {
+      const at = Date.parse(String(row.lost_at));
+      return at >= from.getTime() && at < to.getTime();
+    })
+    .map((row) => ({
+      orgId,
+      sourceId: String(row.source_id),
+      sourceName: String(row.source_name),
+      lostAt: String(row.lost_at),
+    }));
+}
+
+/** The minutes each of these deliveries came after its deadline (absent: a time not known). */
+export function lateness(store: Store, deliveryIds: readonly string[]): Map<string, number> {
+  const late = new Map<string, number>();
+  for (let start = 0; start < deliveryIds.length; start += 500) {
+    const slice = deliveryIds.slice(start, start + 500);
+    for (const row of store.all(
+      `SELECT delivery_id, deadline, delivered_at FROM events WHERE delivery_id IN (${slice.map(() => '?').join(', ')})`,
+      slice,
+    )) {
+      const deadline = Date.parse(String(row.deadline));
+      const delivered = Date.parse(String(row.delivered_at));
+      if (Number.isFinite(deadline) && Number.isFinite(delivered))
+        late.set(String(row.delivery_id), Math.max(0, Math.floor((delivered - deadline) / MINUTE)));
+    }
+  }
+  return late;
+}

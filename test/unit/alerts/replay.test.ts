@@ -1,0 +1,164 @@
+/**
+ * Replaying the rules over stored history (docs/decisions.md "Replaying the rules"): the first sync is
+ * not news and nothing before it is guessed; later changes are judged as they were learned, an
+ * acknowledged problem is not told, digests go out on the tick grid; the counts per day and per rule
+ * stand beside what the rules in force sent.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayRules } from '../../../electron/alerts/replay';
+import { replayMarkdown } from '../../../electron/alerts/replayMarkdown';
+import { Store } from '../../../electron/store/database';
+import { acknowledge } from '../../../electron/store/tables/acknowledgements';
+import { recordRuleNotifications } from '../../../electron/store/tables/ruleLog';
+import { addTimelineEntry } from '../../../electron/store/tables/timeline';
+import type { Rule, RuleSet } from '../../../shared/rules';
+import { ORG, putDataset } from '../../helpers/alerts';
+import { ruleOf } from '../../helpers/rules';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = new Date('2026-11-28T12:00:10.000Z');
+
+const stores: Store[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+/** An org synced first `firstDaysAgo` days ago with datasets 1–3, ds-3 FAILED then already. */
+async function history(firstDaysAgo: number): Promise<Store> {
+  const store = await Store.open({ dataDir: null });
+  stores.push(store);
+  for (const n of [1, 2]) putDataset(store, n, 'HEALTHY', `dlv-${n}a`);
+  putDataset(store, 3, 'FAILED', 'dlv-3a');
+  const first = new Date(NOW.getTime() - firstDaysAgo * DAY).toISOString();
+  store.transaction(() => {
+    for (const n of [1, 2])
+      addTimelineEntry(store, { orgId: ORG, datasetId: `ds-${n}`, at: first, kind: 'status', to: 'HEALTHY' });
+    addTimelineEntry(store, {
+      orgId: ORG,
+      datasetId: 'ds-3',
+      at: first,
+      kind: 'status',
+      to: 'FAILED',
+      deliveryId: 'dlv-3a',
+    });
+  });
+  return store;
+}
+
+/** Dataset n changes at `hoursAgo`, as a sync records it. */
+function changed(
+  store: Store,
+  n: number,
+  hoursAgo: number,
+  from: string,
+  to: string,
+  deliveryId: string,
+): string {
+  const at = new Date(NOW.getTime() - hoursAgo * HOUR).toISOString();
+  putDataset(store, n, to, deliveryId);
+  store.transaction(() =>
+    addTimelineEntry(store, { orgId: ORG, datasetId: `ds-${n}`, at, kind: 'status', from, to, deliveryId }),
+  );
+  return at;
+}
+
+const setOf = (...rules: Rule[]): RuleSet => ({ rules, routes: [] });
+const replay = (store: Store, set: RuleSet, days = 7) =>
+  replayRules({ store, orgId: ORG, set, days, now: NOW, timeZone: 'UTC' });
+
+describe('replaying the rules', () => {
+  it('says there is no history before a first sync, and guesses nothing', async () => {
+    const store = await Store.open({ dataDir: null });
+    stores.push(store);
+    putDataset(store, 1, 'FAILED', 'dlv-1a');
+    const result = replay(store, setOf(ruleOf('all')));
+    expect(result.notifications).toEqual([]);
+    expect(result.note).toBe('No history to replay yet: this org has not been synced.');
+  });
+
+  it('starts after a first sync inside the window, which tells what was failing, not news', async () => {
+    const store = await history(2);
+    const at = changed(store, 1, 5, 'HEALTHY', 'FAILED', 'dlv-1b');
+    const result = replay(store, setOf(ruleOf('all', { name: 'All failures' })));
+    expect(result.historyFrom).toBe(new Date(NOW.getTime() - 2 * DAY).toISOString());
+    expect(result.note).toBe(
+      "History starts at this org's first sync, 26 Nov 2026, 12:00: the replay covers 2.0 of the 7 days asked for, and nothing before it is guessed.",
+    );
+    expect(result.notifications.map((n) => [n.at, n.title, n.ruleName])).toEqual([
+      [at, 'FAILED: Dataset 1', 'All failures'],
+    ]);
+  });
+
+  it('leaves out what someone was on already, and counts per day and per rule beside what was sent', async () => {
+    const store = await history(10);
+    const at30h = changed(store, 1, 30, 'HEALTHY', 'FAILED', 'dlv-1b');
+    store.transaction(() =>
+      acknowledge(store, {
+        orgId: ORG,
+        datasetId: 'ds-2',
+        deliveryId: 'dlv-2b',
+        status: 'MISSING',
+        causeId: null,
+        note: null,
+        by: 'sam',
+        at: new Date(NOW.getTime() - 20 * HOUR).toISOString(),
+      }),
+    );
+    changed(store, 2, 10, 'HEALTHY', 'MISSING', 'dlv-2b');
+    changed(store, 3, 2, 'FAILED', 'HEALTHY', 'dlv-3b');
+    // What the rules in force sent that day, as the live alerts recorded it.
+    const sentThen = { id: 'acme:failed:failed:x', orgId: ORG, ruleId: 'failed', at: at30h };
+    recordRuleNotifications(store, [sentThen], NOW);
+    const set = setOf(
+      ruleOf('failed', { name: 'Failures' }),
+      ruleOf('missing', { name: 'Missing', event: 'missing', action: 'urgent' }),
+      ruleOf('back', { name: 'Back', event: 'recovered' }),
+    );
+    const result = replay(store, set);
+    expect(result.notifications.map((n) => [n.title, n.action])).toEqual([
+      ['FAILED: Dataset 1', 'notify'],
+      ['Recovered: Dataset 3', 'notify'],
+    ]);
+    expect(result.byRule.map((rule) => [rule.ruleId, rule.count, rule.sent])).toEqual([
+      ['failed', 1, 1],
+      ['missing', 0, 0],
+      ['back', 1, 0],
+    ]);
+    expect(result.byDay.map((day) => day.day)).toEqual([
+      '2026-11-21',
+      '2026-11-22',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-26',
+      '2026-11-27',
+      '2026-11-28',
+    ]);
+    expect(result.byDay.filter((day) => day.count > 0 || day.sent > 0)).toEqual([
+      { day: '2026-11-27', count: 1, sent: 1, byRule: { failed: 1 } },
+      { day: '2026-11-28', count: 1, sent: 0, byRule: { back: 1 } },
+    ]);
+    const markdown = replayMarkdown(result, 'UTC', true);
+    expect(markdown).toContain('| 2026-11-27 | 1 | 1 |');
+    expect(markdown).toContain('- 2026-11-27 06:00 · Failures (notify) · FAILED: Dataset 1 — ');
+  });
+
+  it('sends a digest at its time of day on the tick grid, with what it gathered', async () => {
+    const store = await history(10);
+    changed(store, 1, 30, 'HEALTHY', 'MISSING', 'dlv-1b');
+    changed(store, 2, 29, 'HEALTHY', 'MISSING', 'dlv-2b');
+    const set = setOf(
+      ruleOf('digest', { name: 'Morning', event: 'missing', action: 'digest', digest: { at: ['09:00'] } }),
+    );
+    const [digest, ...rest] = replay(store, set).notifications;
+    expect(rest).toEqual([]);
+    expect(digest).toMatchObject({
+      at: '2026-11-27T09:00:00.000Z',
+      action: 'digest',
+      title: 'Digest “Morning”: 2 events',
+      body: '2 datasets MISSING: Dataset 1 and Dataset 2.',
+      datasetIds: ['ds-1', 'ds-2'],
+    });
+  });
+});

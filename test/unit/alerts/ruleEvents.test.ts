@@ -1,0 +1,145 @@
+/**
+ * The rules about MISSING, late, recovered and lost contact, live (docs/decisions.md "Rule
+ * notifications: one evaluator"): each cycle's status changes judged by the org's rules, one tray
+ * notice per rule and event, recorded as sent before it is told; quiet hours quiet the tray, not the
+ * record; a rule that sends only elsewhere keeps the tray quiet and says so on the failure's timeline.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Store } from '../../../electron/store/database';
+import { ruleNotificationsSent } from '../../../electron/store/tables/ruleLog';
+import { saveRuleSet } from '../../../electron/store/tables/ruleSets';
+import { datasetTimeline } from '../../../electron/store/tables/timeline';
+import type { Rule, RuleSet } from '../../../shared/rules';
+import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
+import { ruleOf } from '../../helpers/rules';
+
+const stores: Store[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+
+async function benchWith(rules: Rule[], routes: RuleSet['routes'] = []) {
+  const store = await Store.open({ dataDir: null });
+  stores.push(store);
+  const bench = alertsBench(store);
+  for (const n of [1, 2, 3, 4]) putDataset(store, n, 'HEALTHY', `dlv-${n}a`);
+  saveRuleSet(store, ORG, { rules, routes }, bench.clock.now);
+  await bench.cycle({ firstSync: true });
+  return bench;
+}
+
+const change = (n: number, from: string, to: string, deliveryId: string) => ({
+  datasetId: `ds-${n}`,
+  from,
+  to,
+  deliveryId,
+});
+
+const sent = (bench: { store: Store; clock: { now: Date } }) =>
+  ruleNotificationsSent(bench.store, ORG, new Date(0), new Date(bench.clock.now.getTime() + 1)) as {
+    title: string;
+    action: string;
+    event: string;
+  }[];
+
+describe('rules about more than new failures', () => {
+  it('tells of a MISSING wave as one urgent notice, recorded as sent', async () => {
+    const bench = await benchWith([
+      ruleOf('missing', { name: 'Missing', event: 'missing', action: 'urgent' }),
+    ]);
+    putDataset(bench.store, 1, 'MISSING', 'dlv-1b');
+    putDataset(bench.store, 2, 'MISSING', 'dlv-2b');
+    const made = await bench.cycle({
+      transitions: [change(1, 'HEALTHY', 'MISSING', 'dlv-1b'), change(2, 'HEALTHY', 'MISSING', 'dlv-2b')],
+    });
+    expect(made).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        event: 'missing',
+        urgent: true,
+        title: '2 datasets MISSING',
+        body: 'Dataset 1 and Dataset 2.',
+        target: { view: 'triage', orgId: ORG },
+        datasetIds: ['ds-1', 'ds-2'],
+      }),
+    ]);
+    expect(sent(bench).map((n) => [n.title, n.action, n.event])).toEqual([
+      ['2 datasets MISSING', 'urgent', 'missing'],
+    ]);
+  });
+
+  it('tells of a delivery late by more than the rule says, and not of one less late', async () => {
+    const bench = await benchWith([ruleOf('late', { name: 'Late', event: 'late', lateByMinutes: 30 })]);
+    putDataset(bench.store, 1, 'DELIVERED_LATE', 'dlv-1b', { lateMinutes: 45 });
+    putDataset(bench.store, 2, 'DELIVERED_LATE', 'dlv-2b', { lateMinutes: 10 });
+    const made = await bench.cycle({
+      transitions: [
+        change(1, 'HEALTHY', 'DELIVERED_LATE', 'dlv-1b'),
+        change(2, 'HEALTHY', 'DELIVERED_LATE', 'dlv-2b'),
+      ],
+    });
+    expect(made.map((a) => [a.title, a.body, a.target])).toEqual([
+      [
+        'Late: Dataset 1',
+        'Delivered 45 minutes after its deadline.',
+        { view: 'dataset', orgId: ORG, datasetId: 'ds-1' },
+      ],
+    ]);
+  });
+
+  it('quiet hours quiet the tray, not the record the routes send from', async () => {
+    const bench = await benchWith([ruleOf('missing', { event: 'missing' })]);
+    bench.settings.notifications.quietHours = { enabled: true, start: '11:00', end: '13:00' };
+    putDataset(bench.store, 3, 'MISSING', 'dlv-3b');
+    expect(await bench.cycle({ transitions: [change(3, 'HEALTHY', 'MISSING', 'dlv-3b')] })).toEqual([]);
+    expect(sent(bench).map((n) => n.title)).toEqual(['MISSING: Dataset 3']);
+  });
+
+  it('a failure a rule sends only to a webhook is not in the tray, and its timeline says where it went', async () => {
+    const bench = await benchWith(
+      [ruleOf('hook', { name: 'To the channel', routes: ['channel'] })],
+      [
+        {
+          id: 'channel',
+          kind: 'webhook',
+          name: 'Team channel',
+          url: 'https://hooks.example.com/x',
+          secretHeader: null,
+          timeoutSeconds: 10,
+        },
+      ],
+    );
+    putDataset(bench.store, 4, 'FAILED', 'dlv-4b');
+    expect(await bench.cycle({ transitions: [change(4, 'HEALTHY', 'FAILED', 'dlv-4b')] })).toEqual([]);
+    expect(sent(bench).map((n) => n.title)).toEqual(['FAILED: Dataset 4']);
+    expect(
+      datasetTimeline(bench.store, ORG, 'ds-4', 10)
+        .filter((entry) => entry.kind === 'ruled')
+        .map((entry) => entry.text),
+    ).toEqual(['Sent by the rule “To the channel” to its routes, not the tray']);
+  });
+
+  it('lost contact follows its rule: a timeline-only rule keeps the tray quiet but the loss is recorded', async () => {
+    const bench = await benchWith([
+      ruleOf('contact', { name: 'Contact', event: 'contact-lost', action: 'timeline', routes: [] }),
+    ]);
+    bench.sync.setState(sourceState({ lastSuccessAt: bench.clock.now.toISOString() }));
+    await bench.cycle();
+    bench.clock.now = new Date(bench.clock.now.getTime() + 60 * 60_000);
+    expect((await bench.alerts.tick()).map((a) => a.kind)).toEqual([]);
+    expect(Number(bench.store.value('SELECT count(*) FROM sync_outages'))).toBe(1);
+    expect(sent(bench)).toEqual([]);
+  });
+
+  it('lost contact with an urgent rule is an urgent notice, and recorded as sent', async () => {
+    const bench = await benchWith([
+      ruleOf('contact', { name: 'Contact', event: 'contact-lost', action: 'urgent' }),
+    ]);
+    bench.sync.setState(sourceState({ lastSuccessAt: bench.clock.now.toISOString() }));
+    await bench.cycle();
+    bench.clock.now = new Date(bench.clock.now.getTime() + 60 * 60_000);
+    const made = await bench.alerts.tick();
+    expect(made.map((a) => [a.kind, a.urgent])).toEqual([['contact-lost', true]]);
+    expect(sent(bench).map((n) => [n.event, n.action])).toEqual([['contact-lost', 'urgent']]);
+  });
+});
