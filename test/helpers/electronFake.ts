@@ -7,6 +7,8 @@
 import type {
   BrowserWindowConstructorOptions,
   IpcMainInvokeEvent,
+  LoginItemSettings,
+  Settings as LoginItemOptions,
   MenuItemConstructorOptions,
   NotificationConstructorOptions,
 } from 'electron';
@@ -19,6 +21,7 @@ import type {
   PreventableEvent,
   ShellApp,
   ShellDeps,
+  ShellGlobalShortcut,
   ShellNotification,
   ShellTray,
   ShellWebContents,
@@ -212,6 +215,11 @@ export class FakeApp implements ShellApp {
   /** Quit went through (nothing prevented before-quit). */
   quitted = false;
   exitCode: number | undefined;
+  /** What the system's login items say of the app (`status`: macOS 13 and later). */
+  loginItem: Pick<LoginItemSettings, 'openAtLogin'> & Partial<Pick<LoginItemSettings, 'status'>> = {
+    openAtLogin: false,
+  };
+  readonly loginItemCalls: LoginItemOptions[] = [];
   constructor(
     private readonly userData: string,
     private readonly appPath: string,
@@ -233,9 +241,44 @@ export class FakeApp implements ShellApp {
   getAppPath(): string {
     return this.appPath;
   }
+  setLoginItemSettings(settings: LoginItemOptions): void {
+    this.loginItemCalls.push(settings);
+    if (settings.openAtLogin !== undefined)
+      this.loginItem = { ...this.loginItem, openAtLogin: settings.openAtLogin };
+  }
+  getLoginItemSettings(): FakeApp['loginItem'] {
+    return { ...this.loginItem };
+  }
   on(event: string, listener: Listener): this {
     this.events.add(event, listener);
     return this;
+  }
+}
+
+/** Global shortcuts as the system holds them: some taken by other apps, some it cannot parse. */
+export class FakeGlobalShortcut implements ShellGlobalShortcut {
+  readonly held = new Map<string, () => void>();
+  /** Held by another app: registering answers false, as Electron does. */
+  readonly taken = new Set<string>();
+  /** Not parsed by the system: registering throws, as Electron does for a bad accelerator. */
+  readonly unparsable = new Set<string>();
+  readonly calls: string[] = [];
+  register(accelerator: string, callback: () => void): boolean {
+    this.calls.push(`register ${accelerator}`);
+    if (this.unparsable.has(accelerator)) throw new Error('conversion failure');
+    if (this.taken.has(accelerator) || this.held.has(accelerator)) return false;
+    this.held.set(accelerator, callback);
+    return true;
+  }
+  unregister(accelerator: string): void {
+    this.calls.push(`unregister ${accelerator}`);
+    this.held.delete(accelerator);
+  }
+  /** The user presses it, in any app. */
+  press(accelerator: string): void {
+    const callback = this.held.get(accelerator);
+    if (!callback) throw new Error(`${accelerator} is not held`);
+    callback();
   }
 }
 
@@ -245,6 +288,7 @@ export interface FakeElectron {
   windows: FakeWindow[];
   trays: FakeTray[];
   notifications: FakeNotification[];
+  globalShortcut: FakeGlobalShortcut;
   opened: string[];
   handled: Map<string, unknown>;
   warnings: string[];
@@ -275,6 +319,7 @@ export function fakeElectron(options: {
     windows: [],
     trays: [],
     notifications: [],
+    globalShortcut: new FakeGlobalShortcut(),
     opened: [],
     handled: new Map(),
     warnings: [],
@@ -298,6 +343,7 @@ export function fakeElectron(options: {
       return notification;
     },
     notificationsSupported: () => true,
+    globalShortcut: fake.globalShortcut,
     ipcMain: {
       handle: (channel, listener) => void fake.handled.set(channel, listener),
       removeHandler: (channel) => void fake.handled.delete(channel),
