@@ -17,11 +17,11 @@ import { rpcCallChannel } from '../../electron/preload/channels';
 import { Store } from '../../electron/store/database';
 import type { RpcCall } from '../../shared/rpc';
 import { join } from 'node:path';
+import { FakeGlobalShortcut } from './fakeGlobalShortcut';
 import type {
   PreventableEvent,
   ShellApp,
   ShellDeps,
-  ShellGlobalShortcut,
   ShellNotification,
   ShellTray,
   ShellWebContents,
@@ -252,33 +252,6 @@ export class FakeApp implements ShellApp {
   on(event: string, listener: Listener): this {
     this.events.add(event, listener);
     return this;
-  }
-}
-
-/** Global shortcuts as the system holds them: some taken by other apps, some it cannot parse. */
-export class FakeGlobalShortcut implements ShellGlobalShortcut {
-  readonly held = new Map<string, () => void>();
-  /** Held by another app: registering answers false, as Electron does. */
-  readonly taken = new Set<string>();
-  /** Not parsed by the system: registering throws, as Electron does for a bad accelerator. */
-  readonly unparsable = new Set<string>();
-  readonly calls: string[] = [];
-  register(accelerator: string, callback: () => void): boolean {
-    this.calls.push(`register ${accelerator}`);
-    if (this.unparsable.has(accelerator)) throw new Error('conversion failure');
-    if (this.taken.has(accelerator) || this.held.has(accelerator)) return false;
-    this.held.set(accelerator, callback);
-    return true;
-  }
-  unregister(accelerator: string): void {
-    this.calls.push(`unregister ${accelerator}`);
-    this.held.delete(accelerator);
-  }
-  /** The user presses it, in any app. */
-  press(accelerator: string): void {
-    const callback = this.held.get(accelerator);
-    if (!callback) throw new Error(`${accelerator} is not held`);
-    callback();
   }
 }
 
