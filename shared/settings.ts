@@ -4,6 +4,7 @@
  * calls (they are records, not preferences).
  */
 import Type, { type Static } from 'typebox';
+import { acceleratorProblem } from './accelerator';
 import { INTERVAL_LIMITS } from './intervals';
 import { DateTimeInRange } from './timeRange';
 
@@ -15,6 +16,35 @@ export const RETENTION_LIMITS = [10, 1000] as const;
 /** Hours between failures of one cause that still make one incident. */
 export const INCIDENT_GAP_LIMITS = [1, 72] as const;
 export const DEFAULT_INCIDENT_GAP_HOURS = 6;
+
+/**
+ * macOS's own alert sounds (/System/Library/Sounds), which Electron's Notification plays by name there;
+ * other systems have no named sounds (docs/decisions.md "Desktop habits (issue 27)").
+ */
+export const MAC_SOUNDS = [
+  'Basso',
+  'Blow',
+  'Bottle',
+  'Frog',
+  'Funk',
+  'Glass',
+  'Hero',
+  'Morse',
+  'Ping',
+  'Pop',
+  'Purr',
+  'Sosumi',
+  'Submarine',
+  'Tink',
+] as const;
+/** The system's notification sound, none, or (macOS) one of its alert sounds by name. */
+export const Sound = Type.Enum(['system', 'silent', ...MAC_SOUNDS]);
+export type Sound = Static<typeof Sound>;
+
+export const Sounds = Type.Object({ notify: Sound, urgent: Sound }, { additionalProperties: false });
+export type Sounds = Static<typeof Sounds>;
+/** A notification sounds as the system's do; an urgent one is told apart by its own sound. */
+export const DEFAULT_SOUNDS: Sounds = { notify: 'system', urgent: 'Sosumi' };
 
 export const Settings = Type.Object(
   {
@@ -40,6 +70,8 @@ export const Settings = Type.Object(
           { additionalProperties: false },
         ),
         recoveryNotices: Type.Boolean(),
+        /** Absent until chosen (and in a file from before issue 27): DEFAULT_SOUNDS, through soundsOf. */
+        sounds: Type.Optional(Sounds),
       },
       { additionalProperties: false },
     ),
@@ -47,6 +79,16 @@ export const Settings = Type.Object(
       {
         /** Closing the window keeps the app running in the tray (alerts keep coming); off: closing quits. */
         closeToTray: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    /** The desktop app's habits; `serve` keeps them in the file but uses none. */
+    desktop: Type.Object(
+      {
+        /** An Electron accelerator that brings the window forward on Triage; null: none. */
+        globalShortcut: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()]),
+        /** Open the app when the user logs in (macOS and Windows). */
+        openAtLogin: Type.Boolean(),
       },
       { additionalProperties: false },
     ),
@@ -87,6 +129,7 @@ export const DEFAULT_SETTINGS: Settings = {
     recoveryNotices: false,
   },
   window: { closeToTray: true },
+  desktop: { globalShortcut: null, openAtLogin: false },
   api: { port: 47800 },
   triage: { name: '', reminderMinutes: 30, incidentGapHours: DEFAULT_INCIDENT_GAP_HOURS },
   data: { retentionDeliveries: 100 },
@@ -95,4 +138,19 @@ export const DEFAULT_SETTINGS: Settings = {
 /** The incident gap in force, in milliseconds. */
 export function incidentGapMs(settings: Pick<Settings, 'triage'>): number {
   return (settings.triage.incidentGapHours ?? DEFAULT_INCIDENT_GAP_HOURS) * 3_600_000;
+}
+
+/** The sounds in force. */
+export function soundsOf(settings: Pick<Settings, 'notifications'>): Sounds {
+  return settings.notifications.sounds ?? DEFAULT_SOUNDS;
+}
+
+/**
+ * What a schema cannot say about settings: the first problem, by its field, or null. The settings
+ * file refuses a write with one; the window shows it under the field.
+ */
+export function settingsProblem(settings: Settings): { field: string; message: string } | null {
+  const shortcut = settings.desktop.globalShortcut;
+  const problem = shortcut === null ? null : acceleratorProblem(shortcut);
+  return problem === null ? null : { field: '/desktop/globalShortcut', message: problem };
 }

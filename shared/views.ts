@@ -46,6 +46,28 @@ export interface SettingsView {
   overridden: string[];
   /** Who acknowledges when the triage name is empty: the OS user running the engine. */
   osUserName: string;
+  /** What the desktop app's system answered about its habits; absent headless (`serve`). */
+  desktop?: DesktopStatus;
+}
+
+/** The desktop habits as the system took them (docs/decisions.md "Desktop habits (issue 27)"). */
+export interface DesktopStatus {
+  globalShortcut: {
+    /** The shortcut held now; null: none. */
+    registered: string | null;
+    /** Why the saved one is not held (another app has it), or null. */
+    problem: string | null;
+  };
+  openAtLogin: {
+    /** Electron has login items on macOS and Windows only. */
+    supported: boolean;
+    /** What the system reports now. */
+    enabled: boolean;
+    /** macOS waits for the user to allow it in System Settings → General → Login Items. */
+    needsApproval: boolean;
+  };
+  /** Named sounds play here (macOS); elsewhere a named sound is the system's sound. */
+  namedSounds: boolean;
 }
 
 export interface ApiKeyView {

@@ -44,6 +44,7 @@ import type { TeamDatabase } from '../store/teamDb/driver';
 import { registerTeamRoutes, teamTokenAuth } from '../api/teamRoutes';
 import { TeamMembers, withTeamTokens } from './teamMembers';
 import { applyTeamLog } from './teamServerLog';
+import type { DesktopStatus } from '../../shared/views';
 
 export interface EngineOptions {
   store: Store;
@@ -69,6 +70,8 @@ export interface EngineOptions {
   announce?: (announcement: Announcement) => void;
   /** Who runs the engine (`serve`, `app`), for the CLI's messages about it. */
   purpose: string;
+  /** The desktop app's habits as its system took them, for Settings (the app only). */
+  desktop?: () => DesktopStatus;
   /** `team serve`: the team's database; the API then also serves the team's routes and accepts team tokens. */
   teamServer?: { db: TeamDatabase };
   /**
@@ -178,6 +181,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     knowledge,
     alertsChanged: changedHere,
     team,
+    desktop: options.desktop,
   });
   const reportAlertsError = (error: unknown) =>
     options.logger ? options.logger.error({ err: error }, 'alerts failed') : undefined;

@@ -4,6 +4,7 @@
  * writes runtime.json for scripts, on whichever port it got).
  */
 import type { Settings } from '../../shared/settings';
+import type { DesktopStatus } from '../../shared/views';
 import { APP_VERSION } from '../../shared/version';
 import { PortInUseError } from '../api/server';
 import type { Announcement } from '../alerts/types';
@@ -43,6 +44,7 @@ export async function runAppEngine(
     dataDir: string;
     settings: SettingsFile;
     announce: (announcement: Announcement) => void;
+    desktop?: () => DesktopStatus;
   },
 ): Promise<RunningEngine> {
   const engineOptions: EngineOptions = {
@@ -55,6 +57,7 @@ export async function runAppEngine(
     demoWhenNoSources: true,
     version: APP_VERSION,
     announce: options.announce,
+    desktop: options.desktop,
   };
   try {
     return await runEngine(engineOptions);

@@ -1,13 +1,14 @@
 /**
  * The desktop app's composition root: one instance per user; the window and the tray at once; then the
  * engine (store, sync, local API, alerts) on the data directory, which may take seconds to open (the
- * window says so meanwhile, startup.ts); a notification per announcement; the RPC over IPC. Closing the
+ * window says so meanwhile, startup.ts); a notification per announcement; the RPC over IPC; the desktop
+ * habits (a global shortcut, opening at login: habits.ts) following the settings. Closing the
  * window hides it to the tray (unless the user turned that off); quitting stops the sync, persists the
  * store, removes runtime.json and releases the data directory.
  */
 import { join } from 'node:path';
 import { targetPath, type WindowTarget } from '../../shared/routes';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS, soundsOf } from '../../shared/settings';
 import { databaseStatus } from '../rpc/database';
 import { DATA_DIR_ENV } from '../store/instance/dataDir';
 import type { Store } from '../store/database';
@@ -15,6 +16,7 @@ import { acquireDataDirLock } from '../store/instance/lock';
 import type { SettingsFile } from '../store/tables/settings';
 import type { RunningEngine } from '../engine/runEngine';
 import { openAppSettings, runAppEngine } from './appEngine';
+import { DesktopHabits, heardSettings } from './habits';
 import { NotificationPresenter } from './notifications';
 import { registerRpcIpc } from './rpcIpc';
 import { EngineStartup } from './startup';
@@ -34,6 +36,7 @@ export interface DesktopApp {
   settings: SettingsFile;
   tray: TrayController;
   notifications: NotificationPresenter;
+  habits: DesktopHabits;
   /** The window (made again if it was closed). */
   window(): ShellWindow;
   /** Brings the window forward at a place. */
@@ -136,7 +139,17 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     resume: () => void pause(null),
     quit: () => app.quit(),
   });
-  const notifications = new NotificationPresenter(deps, (target) => open(target), appIcon);
+  const notifications = new NotificationPresenter(
+    deps,
+    (target) => open(target),
+    appIcon,
+    () => soundsOf(running?.settings.read() ?? DEFAULT_SETTINGS),
+  );
+  // The global shortcut opens Triage of the org the tray follows (home before the first sync).
+  const habits = new DesktopHabits(deps, () => {
+    const orgId = running?.engine.alerts.trayState?.orgId ?? null;
+    open(orgId === null ? undefined : { view: 'triage', orgId });
+  });
   window = makeWindow();
   shown.open = open;
 
@@ -144,12 +157,16 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
   const starting = (async (): Promise<Started> => {
     const store = await deps.openDatabase({ dataDir });
     if (quitting) return { store };
-    const settings = openAppSettings(deps, dataDir, store);
+    const settings = heardSettings(openAppSettings(deps, dataDir, store), (before, after) =>
+      habits.changed(before.desktop, after.desktop),
+    );
+    habits.start(settings.read().desktop);
     const engine = await runAppEngine(deps, {
       store,
       dataDir,
       settings,
       announce: (announcement) => notifications.show(announcement),
+      desktop: () => habits.status(),
     });
     running = { settings, engine };
     return { store, running };
@@ -168,6 +185,7 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
       clearTimeout(saveTimer);
       const started = await starting.catch(() => undefined);
       unregister();
+      habits.stop();
       // Stopping the engine removes runtime.json and control.json.
       if (started?.running) await started.running.engine.stop();
       await started?.store.close().catch((error: unknown) => {
@@ -204,6 +222,7 @@ export async function startDesktopApp(deps: ShellDeps): Promise<DesktopApp | und
     settings,
     tray,
     notifications,
+    habits,
     window: () => window ?? makeWindow(),
     open,
     stopped,

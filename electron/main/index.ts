@@ -3,7 +3,18 @@
  * which is tested against typed fakes. The compiler checks here that the real modules fit those types.
  */
 import { join } from 'node:path';
-import { BrowserWindow, Menu, Notification, Tray, app, ipcMain, safeStorage, screen, shell } from 'electron';
+import {
+  BrowserWindow,
+  Menu,
+  Notification,
+  Tray,
+  app,
+  globalShortcut,
+  ipcMain,
+  safeStorage,
+  screen,
+  shell,
+} from 'electron';
 import ElectronStore from 'electron-store';
 import { Store } from '../store/database';
 import { DataDirLockDamagedError, DataDirLockedError } from '../store/instance/lock';
@@ -25,6 +36,7 @@ const deps: ShellDeps = {
   },
   createNotification: (options) => new Notification(options),
   notificationsSupported: () => Notification.isSupported(),
+  globalShortcut,
   ipcMain,
   shell,
   safeStorage,

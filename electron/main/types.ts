@@ -11,7 +11,9 @@ import type {
   App,
   BrowserWindow,
   BrowserWindowConstructorOptions,
+  GlobalShortcut,
   IpcMain,
+  LoginItemSettings,
   MenuItemConstructorOptions,
   Notification,
   NotificationConstructorOptions,
@@ -76,11 +78,21 @@ export interface ShellNotification extends Pick<Notification, 'show' | 'close'> 
 
 export interface ShellApp extends Pick<
   App,
-  'requestSingleInstanceLock' | 'quit' | 'exit' | 'whenReady' | 'getPath' | 'getAppPath'
+  | 'requestSingleInstanceLock'
+  | 'quit'
+  | 'exit'
+  | 'whenReady'
+  | 'getPath'
+  | 'getAppPath'
+  | 'setLoginItemSettings'
 > {
+  /** Read back without options: `status` is macOS 13's and later's only. */
+  getLoginItemSettings(): Pick<LoginItemSettings, 'openAtLogin'> & Partial<Pick<LoginItemSettings, 'status'>>;
   on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): unknown;
   on(event: 'before-quit', listener: (event: PreventableEvent) => void): unknown;
 }
+
+export type ShellGlobalShortcut = Pick<GlobalShortcut, 'register' | 'unregister'>;
 
 /** Everything the desktop app needs from Electron, and the few facts of where it runs. */
 export interface ShellDeps {
@@ -89,6 +101,7 @@ export interface ShellDeps {
   createTray(iconPath: string): ShellTray;
   createNotification(options: NotificationConstructorOptions): ShellNotification;
   notificationsSupported(): boolean;
+  globalShortcut: ShellGlobalShortcut;
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>;
   shell: Pick<Shell, 'openExternal'>;
   safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> &

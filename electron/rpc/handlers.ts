@@ -13,6 +13,7 @@ import { KeyNameError, createApiKey, listApiKeys, revokeApiKey } from '../store/
 import { EXPORTS_FOLDER, ExportFileError, writeExportFile } from '../store/snapshot/exportFile';
 import type { Store } from '../store/database';
 import type { SettingsFile } from '../store/tables/settings';
+import type { DesktopStatus } from '../../shared/views';
 import { listSnoozes } from '../store/tables/snoozes';
 import { snoozeDataset, unsnoozeDataset } from '../knowledge/snooze';
 import { deadlineConfigs, getDataset, resolveDatasetId } from '../query/dataset';
@@ -57,6 +58,8 @@ export interface RpcDeps extends SourceDeps, TeamDeps {
   knowledge?: OnCallKnowledge;
   /** Snoozes or notification settings changed: the alerts redraw the tray. */
   alertsChanged?(): void;
+  /** The desktop app's habits as its system took them (the app only). */
+  desktop?(): DesktopStatus;
 }
 
 export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
@@ -77,6 +80,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     keys: { canStore: deps.secrets.seal !== undefined, hint: deps.secrets.hint },
     overridden: deps.overridden,
     osUserName: osUserName(),
+    ...(deps.desktop ? { desktop: deps.desktop() } : {}),
   });
 
   return {

@@ -7,6 +7,8 @@
 import type {
   BrowserWindowConstructorOptions,
   IpcMainInvokeEvent,
+  LoginItemSettings,
+  Settings as LoginItemOptions,
   MenuItemConstructorOptions,
   NotificationConstructorOptions,
 } from 'electron';
@@ -15,6 +17,7 @@ import { rpcCallChannel } from '../../electron/preload/channels';
 import { Store } from '../../electron/store/database';
 import type { RpcCall } from '../../shared/rpc';
 import { join } from 'node:path';
+import { FakeGlobalShortcut } from './fakeGlobalShortcut';
 import type {
   PreventableEvent,
   ShellApp,
@@ -212,6 +215,11 @@ export class FakeApp implements ShellApp {
   /** Quit went through (nothing prevented before-quit). */
   quitted = false;
   exitCode: number | undefined;
+  /** What the system's login items say of the app (`status`: macOS 13 and later). */
+  loginItem: Pick<LoginItemSettings, 'openAtLogin'> & Partial<Pick<LoginItemSettings, 'status'>> = {
+    openAtLogin: false,
+  };
+  readonly loginItemCalls: LoginItemOptions[] = [];
   constructor(
     private readonly userData: string,
     private readonly appPath: string,
@@ -233,6 +241,14 @@ export class FakeApp implements ShellApp {
   getAppPath(): string {
     return this.appPath;
   }
+  setLoginItemSettings(settings: LoginItemOptions): void {
+    this.loginItemCalls.push(settings);
+    if (settings.openAtLogin !== undefined)
+      this.loginItem = { ...this.loginItem, openAtLogin: settings.openAtLogin };
+  }
+  getLoginItemSettings(): FakeApp['loginItem'] {
+    return { ...this.loginItem };
+  }
   on(event: string, listener: Listener): this {
     this.events.add(event, listener);
     return this;
@@ -245,6 +261,7 @@ export interface FakeElectron {
   windows: FakeWindow[];
   trays: FakeTray[];
   notifications: FakeNotification[];
+  globalShortcut: FakeGlobalShortcut;
   opened: string[];
   handled: Map<string, unknown>;
   warnings: string[];
@@ -275,6 +292,7 @@ export function fakeElectron(options: {
     windows: [],
     trays: [],
     notifications: [],
+    globalShortcut: new FakeGlobalShortcut(),
     opened: [],
     handled: new Map(),
     warnings: [],
@@ -298,6 +316,7 @@ export function fakeElectron(options: {
       return notification;
     },
     notificationsSupported: () => true,
+    globalShortcut: fake.globalShortcut,
     ipcMain: {
       handle: (channel, listener) => void fake.handled.set(channel, listener),
       removeHandler: (channel) => void fake.handled.delete(channel),

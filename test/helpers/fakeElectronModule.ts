@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import type {
   App,
   BrowserWindowConstructorOptions,
+  GlobalShortcut,
   IpcMain,
   IpcMainInvokeEvent,
   Menu as ElectronMenu,
@@ -120,6 +121,7 @@ function exitProcess(code: number): void {
 const appEvents = new Listeners();
 let ready = false;
 let quitting = false;
+let openAtLogin = false;
 
 export const app = {
   requestSingleInstanceLock() {
@@ -140,6 +142,13 @@ export const app = {
     return join(process.env.FAKE_ELECTRON_USER_DATA ?? join(tmpdir(), 'fake-electron'), name);
   },
   getAppPath: () => appPath(),
+  setLoginItemSettings(settings: Parameters<App['setLoginItemSettings']>[0]) {
+    record('app.setLoginItemSettings', { settings });
+    if (settings.openAtLogin !== undefined) openAtLogin = settings.openAtLogin;
+  },
+  getLoginItemSettings() {
+    return { openAtLogin };
+  },
   getVersion(): string {
     const { version } = JSON.parse(readFileSync(join(appPath(), 'package.json'), 'utf8')) as {
       version: string;
@@ -417,6 +426,23 @@ export class FakeNotification implements ShellNotification {
   }
 }
 
+// -------------------------------------------------------------------------------- global shortcuts
+
+const shortcuts = new Map<string, () => void>();
+
+export const globalShortcut = {
+  register(accelerator: string, callback: () => void): boolean {
+    record('globalShortcut.register', { accelerator });
+    if (shortcuts.has(accelerator)) return false;
+    shortcuts.set(accelerator, callback);
+    return true;
+  },
+  unregister(accelerator: string): void {
+    record('globalShortcut.unregister', { accelerator });
+    shortcuts.delete(accelerator);
+  },
+} satisfies Pick<GlobalShortcut, 'register' | 'unregister'>;
+
 // ------------------------------------------------------------------------ ipc, storage, screen, shell
 
 /** `on` as electron-store uses it (Electron's returns the whole IpcMain, for chaining). */
@@ -519,6 +545,11 @@ const commands: Record<string, (command: FakeCommand) => unknown> = {
     const event = { sender: lastWindow().webContents, senderFrame: null } as unknown as IpcMainInvokeEvent;
     return handler(event, ...((args as unknown[]) ?? []));
   },
+  'globalShortcut.press': ({ accelerator }) => {
+    const callback = shortcuts.get(accelerator as string);
+    if (!callback) throw new Error(`${String(accelerator)} is not registered`);
+    callback();
+  },
   'app.secondInstance': () => appEvents.call('second-instance', {}, [], process.cwd()),
   'app.quit': () => app.quit(),
   listeners: () => ({ app: appEvents.names(), window: lastWindow().events.names() }),
@@ -549,6 +580,7 @@ export default {
   Menu,
   Notification: FakeNotification,
   Tray: FakeTray,
+  globalShortcut,
   ipcMain,
   safeStorage,
   screen,

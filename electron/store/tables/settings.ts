@@ -12,7 +12,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf, { type Options } from 'conf';
 import { Compile } from 'typebox/compile';
-import { DEFAULT_SETTINGS, Settings } from '../../../shared/settings';
+import { DEFAULT_SETTINGS, Settings, settingsProblem } from '../../../shared/settings';
 import { APP_VERSION } from '../../../shared/version';
 import type { Store } from '../database';
 
@@ -159,6 +159,8 @@ export function settingsFile(backend: SettingsBackend): SettingsFile {
         const first = [...check.Errors(settings)][0];
         throw new SettingsError(`settings${first?.instancePath ?? ''}: ${first?.message ?? 'not valid'}`);
       }
+      const problem = settingsProblem(settings);
+      if (problem) throw new SettingsError(`settings${problem.field}: ${problem.message}`);
       backend.store = structuredClone(settings);
       return settings;
     },

@@ -1,7 +1,8 @@
 /**
  * Settings in Chromium against `serve --ui`: an API key created in the window is shown once and opens
  * the local v2 API to a script (Node's fetch), and revoking it in the window (after a confirmation)
- * closes it again. And a browser without the session cookie: the page says it is not signed in, and
+ * closes it again. The desktop habits (issue 27) by keyboard: a shortcut checked as typed and saved, the
+ * sounds shown. And a browser without the session cookie: the page says it is not signed in, and
  * the RPC refuses a call without the cookie.
  */
 import { isolate } from '../../../shared/isolate';
@@ -128,6 +129,65 @@ describe('settings: API keys', () => {
   });
 
   it('logged no console errors', () => {
+    expect(suite.light.errors).toEqual([]);
+  });
+});
+
+describe('settings: desktop habits', () => {
+  const SHORTCUT_FIELD = 'Global shortcut (Electron accelerator)';
+
+  it('the shortcut is checked as typed and saved by keyboard; start at login and the sounds are shown', async () => {
+    const { page } = suite.light;
+    await page.goto(`${suite.server.base}/#/settings?section=desktop`);
+    const desktop = page.locator('#settings-desktop');
+    await desktop.getByRole('heading', { name: 'Desktop' }).waitFor();
+    // Served by `serve`: the habits are the desktop app's, and the section says so.
+    await expect(desktop.locator('[data-shortcut-state]').textContent()).resolves.toBe(
+      'Applies in the desktop app.',
+    );
+
+    const field = page.getByLabel(SHORTCUT_FIELD);
+    await field.focus();
+    await page.keyboard.type('Shift+H');
+    await poll(() => desktop.textContent()).toContain('"H" alone would be taken from every other app');
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+    const save = page.getByRole('button', { name: 'Save desktop settings' });
+    await expect(save.isDisabled()).resolves.toBe(true);
+
+    await field.fill('');
+    await page.keyboard.type('CommandOrControl+Shift+H');
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('false');
+    // Tab reaches the switch; Space turns it; Enter in the field saves the form.
+    await page.keyboard.press('Tab');
+    const login = page.getByRole('switch', { name: 'Start at login' });
+    await poll(() => page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(
+      'Start at login',
+    );
+    await page.keyboard.press('Space');
+    await poll(() => login.getAttribute('aria-checked')).toBe('true');
+    await field.focus();
+    await page.keyboard.press('Enter');
+    await poll(() => page.getByText('Desktop settings saved').count()).toBeGreaterThan(0);
+    await poll(() => save.isDisabled()).toBe(true);
+    await screenshot(page, 'settings-desktop');
+
+    await page.reload();
+    await page.getByLabel(SHORTCUT_FIELD).waitFor();
+    await expect(page.getByLabel(SHORTCUT_FIELD).inputValue()).resolves.toBe('CommandOrControl+Shift+H');
+    await expect(
+      page.getByRole('switch', { name: 'Start at login' }).getAttribute('aria-checked'),
+    ).resolves.toBe('true');
+
+    const notifications = page.locator('#settings-notifications');
+    await expect(notifications.getByLabel('Sound of a notification').textContent()).resolves.toContain(
+      'System sound',
+    );
+    await expect(
+      notifications.getByLabel('Sound of an urgent notification').textContent(),
+    ).resolves.toContain('Sosumi (macOS)');
+    await expect(notifications.locator('[data-sound-note]').textContent()).resolves.toContain(
+      'Named sounds play on macOS',
+    );
     expect(suite.light.errors).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 import type { Component } from 'vue';
 import ApiSettings from './ApiSettings.vue';
 import DataSettings from './DataSettings.vue';
+import DesktopSettings from './DesktopSettings.vue';
 import IntervalSettings from './IntervalSettings.vue';
 import NotificationSettings from './NotificationSettings.vue';
 import SourcesSettings from './SourcesSettings.vue';
@@ -56,6 +57,12 @@ export const SECTIONS: readonly SettingsSectionEntry[] = [
     title: 'Local API',
     description: 'The read-only v2 health API this app serves on this machine, for scripts.',
     component: ApiSettings,
+  },
+  {
+    id: 'desktop',
+    title: 'Desktop',
+    description: 'A global shortcut to Triage, and opening at login (the desktop app).',
+    component: DesktopSettings,
   },
   {
     id: 'data',
