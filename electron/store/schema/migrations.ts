@@ -12,6 +12,7 @@ import { LOOKUP_INDEXES } from './lookupIndexes';
 import { addFailedDeliveryColumn } from './failedDelivery';
 import { TEAM_SCHEMA } from './team';
 import { RULES_SCHEMA } from './rules';
+import { ROUTES_SCHEMA } from './routes';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -394,4 +395,5 @@ export const MIGRATIONS: readonly Migration[] = [
   addFailedDeliveryColumn,
   TEAM_SCHEMA,
   RULES_SCHEMA,
+  ROUTES_SCHEMA,
 ];
