@@ -3,6 +3,7 @@ import type { ControlledCommand } from '../command';
 import { ack, unack } from './ack';
 import { handoff } from './handoff';
 import { keysCreate, keysList, keysRevoke } from './keys';
+import { rulesDeadLetters, rulesSendAgain } from './deadLetters';
 import { rulesExport, rulesImport, rulesReset } from './rules';
 import { exportData, importData } from './snapshot';
 import { sourcesAdd, sourcesList, sourcesRemove } from './sources';
@@ -28,6 +29,8 @@ export const COMMANDS = {
   'rules.export': rulesExport,
   'rules.import': rulesImport,
   'rules.reset': rulesReset,
+  'rules.deadLetters': rulesDeadLetters,
+  'rules.sendAgain': rulesSendAgain,
   'team.join': teamJoin,
   'team.leave': teamLeave,
   'team.status': teamStatus,
