@@ -142,7 +142,8 @@ export class RouteDeliverer {
     this.stopped = true;
     this.timers.clearTimeout(this.timer);
     this.timer = null;
-    await this.pumping;
+    // A failed look was logged where it happened: stopping goes on.
+    await this.pumping?.catch(() => undefined);
     await Promise.all([...this.lanes.values()]);
   }
 

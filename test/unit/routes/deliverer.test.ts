@@ -4,6 +4,8 @@
  * arrive, dead after the last attempt or when its outcome is unknown, sent again only when asked — and a
  * route that hangs holds up no other. Time is a manual clock: the backoff's waits pass when it advances.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Route } from '../../../shared/rules';
 import { Store } from '../../../electron/store/database';
@@ -255,6 +257,41 @@ describe('route deliverer', () => {
       state: 'dead',
       lastError: `the org's rules have no route "removed" any more`,
     });
+  });
+
+  it('runs a command hook once with the document on stdin; a non-zero exit is tried again', async () => {
+    const out = join(tempDir('dh-routes-hook-'), 'stdin.jsonl');
+    // Appends its stdin to `out`; fails the first time (no file yet), succeeds after.
+    const script = `const fs=require('fs');let t='';process.stdin.on('data',c=>t+=c).on('end',()=>{const had=fs.existsSync(process.argv[1]);fs.appendFileSync(process.argv[1],t);process.exit(had?0:4)})`;
+    const pager: Route = {
+      id: 'pager',
+      kind: 'hook',
+      name: 'Pager',
+      command: process.execPath,
+      args: ['-e', script, out],
+      shell: false,
+      timeoutSeconds: 10,
+    };
+    const store = await openStore(null, [pager]);
+    notify(store, 'failed:d-1', ['pager']);
+    const routes = deliverer(store);
+    await routes.start();
+    await routes.drain();
+    expect(rowOf(store, 'failed:d-1', 'pager')).toMatchObject({
+      state: 'pending',
+      lastError: 'exited with 4',
+    });
+    clock += 10 * MINUTE;
+    await routes.drain();
+    expect(rowOf(store, 'failed:d-1', 'pager')).toMatchObject({ state: 'sent', attempts: 2 });
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { notificationId: string }).notificationId)).toEqual([
+      'failed:d-1',
+      'failed:d-1',
+    ]);
+    clock += 60 * MINUTE;
+    await routes.drain();
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
   it('pending rows left by a stop are delivered once after a restart', async () => {
