@@ -16,8 +16,8 @@ const LAYERS = [
   ['query'],
   // The team's shared state: acknowledging and snoozing (knowledge/, rpc/) record operations through it.
   // Notification rules: matching and the evaluator, pure of the store (alerts/ runs them live, a replay
-  // over history).
-  ['team', 'rules'],
+  // over history). Route delivery: the outbox the alerts enqueue into and its deliverer (hooks, webhooks).
+  ['team', 'rules', 'routes'],
   ['sync', 'alerts', 'knowledge', 'demo'],
   ['api', 'rpc', 'control'],
   ['engine'],

@@ -12,11 +12,13 @@ import {
   RULE_ID_PATTERN,
   RULES_FILE_FORMAT,
   RULES_FILE_VERSION,
+  type HookRoute,
   type Rule,
   RuleSet,
   RulesFile,
   type Route,
   TRAY_ROUTE,
+  type WebhookRoute,
 } from './rules';
 
 export interface RuleProblem {
@@ -101,6 +103,40 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** Characters an HTTP header cannot carry: a line break would start a header (or a request) of its own. */
+const HEADER_BREAK = /[\r\n\0]/;
+/** A NUL ends a C string: the operating system would run a command other than the one shown. */
+const NUL = /\0/;
+
+function webhookProblems(route: WebhookRoute, path: string): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  if (!isHttpUrl(route.url))
+    problems.push({ path: `${path}.url`, message: 'must be an http:// or https:// address' });
+  if (route.secretHeader && HEADER_BREAK.test(route.secretHeader.value))
+    problems.push({
+      path: `${path}.secretHeader.value`,
+      message: 'must not hold a line break (CR, LF) or a NUL character',
+    });
+  return problems;
+}
+
+function hookProblems(route: HookRoute, path: string): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  if (NUL.test(route.command))
+    problems.push({ path: `${path}.command`, message: 'must not hold a NUL character' });
+  route.args.forEach((arg, at) => {
+    if (NUL.test(arg))
+      problems.push({ path: `${path}.args[${at}]`, message: 'must not hold a NUL character' });
+  });
+  // The shell would get the arguments pasted into its line unquoted: one line in `command` says it all.
+  if (route.shell && route.args.length > 0)
+    problems.push({
+      path: `${path}.args`,
+      message: 'a shell hook is one command line: put its arguments in command, or set shell to false',
+    });
+  return problems;
+}
+
 function routeProblems(routes: readonly Route[]): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const seen = new Map<string, number>();
@@ -115,8 +151,8 @@ function routeProblems(routes: readonly Route[]): RuleProblem[] {
     if (before !== undefined)
       problems.push({ path: `${path}.id`, message: `"${route.id}" is the id of routes[${before}] too` });
     else seen.set(route.id, index);
-    if (route.kind === 'webhook' && !isHttpUrl(route.url))
-      problems.push({ path: `${path}.url`, message: 'must be an http:// or https:// address' });
+    if (route.kind === 'webhook') problems.push(...webhookProblems(route, path));
+    else problems.push(...hookProblems(route, path));
   });
   return problems;
 }

@@ -50,6 +50,8 @@ export interface RunningInstance {
   knowledge: OnCallKnowledge;
   /** The stored acknowledgements or snoozes changed: the alerts redraw the tray (as the window's calls do). */
   alertsChanged(): void;
+  /** A dead letter was sent again: the instance's route deliverer looks at the outbox now (absent: at its next look). */
+  routesChanged?(): void;
   /**
    * Aborted when the instance starts to stop: a command that could run on for minutes (a one-off sync)
    * ends now, since the instance waits for every command in flight before it closes (docs/decisions.md).

@@ -58,6 +58,11 @@ const CASES: [string, string, boolean][] = [
   ['electron/team/x.ts', "import { buildApi } from '../api/app';", true],
   ['electron/team/x.ts', "import { Store } from '../store/database';", false],
   ['electron/team/x.ts', "import { InvalidArgument } from '../query/errors';", false],
+  // Route delivery sits beside the rules, below the alerts that enqueue into it: it reads the store only.
+  ['electron/routes/x.ts', "import { Alerter } from '../alerts/alerter';", true],
+  ['electron/routes/x.ts', "import { matchEvent } from '../rules/match';", true],
+  ['electron/routes/x.ts', "import { Store } from '../store/database';", false],
+  ['electron/alerts/x.ts', "import { runCommand } from '../routes/command';", false],
   ['electron/knowledge/x.ts', "import { recordOwn } from '../team/localOperations';", false],
   ['electron/sync/x.ts', "import { TeamState } from '../team/converge';", false],
   ['electron/api/x.ts', "import { TeamState } from '../team/converge';", false],

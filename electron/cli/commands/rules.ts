@@ -1,6 +1,7 @@
 /**
  * `rules export|import|reset|test` (docs/decisions.md "Notification rules"): an org's notification rules as
- * a JSON file. The file is read here, at most RULES_FILE_BYTES, and checked whole by the command
+ * a JSON file; and `rules dead-letters|send-again`, the deliveries its routes gave up
+ * (control/commands/deadLetters.ts). The file is read here, at most RULES_FILE_BYTES, and checked whole by the command
  * (control/commands/rules.ts), which the running instance runs when `serve` or the app holds the data
  * directory.
  */
@@ -37,7 +38,7 @@ async function readRulesFile(path: string): Promise<unknown> {
 
 export function rulesCommand(io: CliIo): Command {
   const rules = new Command('rules').description(
-    'notification rules: who is told about what, and where (export, import, reset, test)',
+    'notification rules: who is told about what, and where (export, import, reset, test, dead-letters, send-again)',
   );
 
   rules
@@ -111,6 +112,29 @@ export function rulesCommand(io: CliIo): Command {
         });
       },
     );
+
+  rules
+    .command('dead-letters')
+    .description('list the deliveries to hooks and webhooks given up, with their last error')
+    .option('--org <org>', 'only those of this org')
+    .option('--json', 'print JSON instead of a table')
+    .addOption(dataDirOption())
+    .action(async (options: { org?: string; json?: boolean; dataDir?: string }) => {
+      if (options.org !== undefined) checkOrg(options.org);
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.deadLetters', {
+        org: options.org,
+        json: options.json === true,
+      });
+    });
+
+  rules
+    .command('send-again')
+    .description('put a dead letter back on its way (it may arrive twice if its outcome was unknown)')
+    .argument('<id>', 'its id, as `rules dead-letters` lists it')
+    .addOption(dataDirOption())
+    .action(async (id: string, options: { dataDir?: string }) => {
+      await runCommand(io, resolveDataDir(options.dataDir, io.env), 'rules.sendAgain', { id });
+    });
 
   return rules;
 }

@@ -3,6 +3,7 @@ import type { ControlledCommand } from '../command';
 import { ack, unack } from './ack';
 import { handoff } from './handoff';
 import { keysCreate, keysList, keysRevoke } from './keys';
+import { rulesDeadLetters, rulesSendAgain } from './deadLetters';
 import { rulesExport, rulesImport, rulesReset } from './rules';
 import { rulesTest } from './rulesTest';
 import { exportData, importData } from './snapshot';
@@ -30,6 +31,8 @@ export const COMMANDS = {
   'rules.import': rulesImport,
   'rules.reset': rulesReset,
   'rules.test': rulesTest,
+  'rules.deadLetters': rulesDeadLetters,
+  'rules.sendAgain': rulesSendAgain,
   'team.join': teamJoin,
   'team.leave': teamLeave,
   'team.status': teamStatus,

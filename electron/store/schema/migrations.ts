@@ -12,6 +12,7 @@ import { LOOKUP_INDEXES } from './lookupIndexes';
 import { addFailedDeliveryColumn } from './failedDelivery';
 import { TEAM_SCHEMA } from './team';
 import { RULES_SCHEMA, RULE_LOG_SCHEMA } from './rules';
+import { ROUTES_SCHEMA } from './routes';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -395,4 +396,5 @@ export const MIGRATIONS: readonly Migration[] = [
   TEAM_SCHEMA,
   RULES_SCHEMA,
   RULE_LOG_SCHEMA,
+  ROUTES_SCHEMA,
 ];

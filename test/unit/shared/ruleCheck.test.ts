@@ -5,10 +5,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkRuleSet, checkRulesFile, describeRuleProblems, fieldPath } from '../../../shared/ruleCheck';
-import { RULES_FILE_FORMAT, type RuleSet, defaultRuleSet } from '../../../shared/rules';
+import {
+  type HookRoute,
+  RULES_FILE_FORMAT,
+  type RuleSet,
+  type WebhookRoute,
+  defaultRuleSet,
+} from '../../../shared/rules';
 import { sampleRuleSet } from '../../helpers/rules';
 
 const valid = sampleRuleSet;
+
+/** A command hook (the sample set has a webhook only), with `fields` changed. */
+const hookRoute = (fields: Partial<HookRoute> = {}): HookRoute => ({
+  id: 'pager',
+  kind: 'hook',
+  name: 'Pager',
+  command: '/usr/local/bin/page',
+  args: ['--team', 'data-ops'],
+  shell: false,
+  timeoutSeconds: 10,
+  ...fields,
+});
 
 const problems = (value: unknown): string => {
   const check = checkRuleSet(value);
@@ -20,6 +38,15 @@ describe('checkRuleSet', () => {
     expect(problems(valid())).toBe('');
     expect(problems(defaultRuleSet({ recoveryNotices: true }))).toBe('');
     expect(problems(defaultRuleSet({ recoveryNotices: false }))).toBe('');
+  });
+
+  it('accepts hooks without a shell (arguments apart) and with one (one line)', () => {
+    const set = valid();
+    set.routes.push(
+      hookRoute(),
+      hookRoute({ id: 'log', shell: true, command: 'cat >> "$HOME/alerts.log"', args: [] }),
+    );
+    expect(problems(set)).toBe('');
   });
 
   const cases: { name: string; edit: (set: RuleSet) => void; says: string }[] = [
@@ -87,6 +114,37 @@ describe('checkRuleSet', () => {
       name: 'a webhook that is not http',
       edit: (s) => ((s.routes[0] as { url: string }).url = 'file:///etc/passwd'),
       says: 'routes[0].url: must be an http:// or https:// address',
+    },
+    {
+      name: 'a line break in the secret header',
+      edit: (s) =>
+        ((s.routes[0] as WebhookRoute).secretHeader = { name: 'X-Secret', value: 'a\r\nX-Evil: 1' }),
+      says: 'routes[0].secretHeader.value: must not hold a line break (CR, LF) or a NUL character',
+    },
+    {
+      name: 'a line feed in the secret header',
+      edit: (s) => ((s.routes[0] as WebhookRoute).secretHeader = { name: 'X-Secret', value: 'a\nb' }),
+      says: 'routes[0].secretHeader.value: must not hold a line break',
+    },
+    {
+      name: 'a line break in the secret header name',
+      edit: (s) => ((s.routes[0] as WebhookRoute).secretHeader = { name: 'X-Secret\r\nX-Evil', value: 'v' }),
+      says: 'routes[0].secretHeader.name: must be an HTTP header name',
+    },
+    {
+      name: 'a shell hook with arguments',
+      edit: (s) => s.routes.push(hookRoute({ shell: true, args: ['--now'] })),
+      says: 'routes[1].args: a shell hook is one command line',
+    },
+    {
+      name: 'a NUL in a hook argument',
+      edit: (s) => s.routes.push(hookRoute({ args: ['ok', 'a\0b'] })),
+      says: 'routes[1].args[1]: must not hold a NUL character',
+    },
+    {
+      name: 'a NUL in a hook command',
+      edit: (s) => s.routes.push(hookRoute({ command: '/bin/true\0x' })),
+      says: 'routes[1].command: must not hold a NUL character',
     },
     {
       name: 'the tray as a route id',

@@ -97,13 +97,13 @@ describe('migrations', () => {
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
     // Before the incidents' two migrations, the lookup indexes, the stored failed delivery, the team's
-    // tables and the rules after them.
+    // tables, the rules and the routes' outbox after them.
     old.exec(`DROP TABLE incident_failures; DROP TABLE incidents; DROP INDEX events_troubled;
       DROP INDEX timeline_handoff_changes; DROP INDEX timeline_handoff_notes; DROP INDEX events_failed;
       DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
       ALTER TABLE delivery_tasks DROP COLUMN fail_at; DROP TABLE team_log; DROP TABLE team_links;
-      DROP TABLE rule_sets; DROP TABLE digest_items; DROP TABLE rule_notifications;
-      PRAGMA user_version = ${MIGRATIONS.length - 7};`);
+      DROP TABLE rule_sets; DROP TABLE digest_items; DROP TABLE rule_notifications; DROP TABLE route_outbox;
+      PRAGMA user_version = ${MIGRATIONS.length - 8};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
@@ -164,8 +164,8 @@ describe('migrations', () => {
     const SQL = await loadSqlJs();
     const old = new SQL.Database(image);
     old.exec(`DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
-      DROP TABLE team_log; DROP TABLE team_links; DROP TABLE rule_sets; DROP TABLE digest_items; DROP TABLE rule_notifications;
-      PRAGMA user_version = ${MIGRATIONS.length - 4};`);
+      DROP TABLE team_log; DROP TABLE team_links; DROP TABLE rule_sets; DROP TABLE digest_items;
+      DROP TABLE rule_notifications; DROP TABLE route_outbox; PRAGMA user_version = ${MIGRATIONS.length - 5};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
