@@ -76,6 +76,11 @@ export interface AlertsOptions {
    * pass. Only for the tray: overdue datasets are never announced (the "lost contact" notice covers them).
    */
   overdue?: () => Promise<TrayOverdue>;
+  /**
+   * Called once decisions are saved: what the rules sent to hooks and webhooks is queued in the store
+   * (alerts/ruleSend.ts), and the routes' deliverer looks at its outbox now.
+   */
+  decisionsSaved?: () => void;
 }
 
 type Listener<T> = (value: T) => void;
@@ -280,6 +285,7 @@ export class Alerter {
    */
   private async saveDecisions(): Promise<void> {
     await this.options.store.flush().catch(() => undefined);
+    this.options.decisionsSaved?.();
   }
 
   private emit(announcements: Announcement[]): Announcement[] {

@@ -10,8 +10,8 @@
 import { TRAY_ROUTE } from '../../shared/rules';
 import { remember } from '../store/tables/announcements';
 import { type DigestItem, digestItems, dropDigestItems, gatherItems } from '../store/tables/digests';
-import { recordRuleNotifications } from '../store/tables/ruleLog';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
+import { sendRuleNotifications } from './ruleSend';
 import { acknowledgedNow } from './acknowledged';
 import type { RuleFact } from './ruleFacts';
 import { type Gathered, type RuleNotification, releaseDue } from './ruleRun';
@@ -118,7 +118,7 @@ export function releaseDigests(ctx: AlertsContext): { sent: RuleNotification[]; 
     ctx.store,
     done.map(({ orgId, fact }) => ({ orgId, eventKey: fact.key })),
   );
-  recordRuleNotifications(ctx.store, notifications, ctx.now);
+  sendRuleNotifications(ctx, notifications);
   return { sent: notifications, remembered: true };
 }
 

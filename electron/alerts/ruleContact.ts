@@ -8,8 +8,8 @@
  */
 import { TRAY_ROUTE } from '../../shared/rules';
 import type { Outage } from '../store/tables/outages';
-import { recordRuleNotifications } from '../store/tables/ruleLog';
 import type { AlertsContext } from './context';
+import { sendRuleNotifications } from './ruleSend';
 import { gather } from './digests';
 import { contactFact, subjectOf } from './ruleFacts';
 import { judge } from './ruleRun';
@@ -25,7 +25,7 @@ export function ruleContact(
   for (const outage of lost) {
     const judged = judge(rulesOf(ctx, outage.orgId), [contactFact(outage)], outage.lostAt);
     gather(ctx, judged.gathered);
-    recordRuleNotifications(ctx.store, judged.notifications, ctx.now);
+    sendRuleNotifications(ctx, judged.notifications);
   }
   return notices.flatMap((notice): Announcement[] => {
     if (notice.kind !== 'contact-lost' && notice.kind !== 'contact-regained') return [notice];

@@ -12,9 +12,9 @@
 import { type Rule, TRAY_ROUTE } from '../../shared/rules';
 import type { StatusTransition } from '../../shared/sync';
 import { rememberRuled } from '../store/tables/announcements';
-import { recordRuleNotifications } from '../store/tables/ruleLog';
 import { acknowledgedNow } from './acknowledged';
 import type { AlertsContext } from './context';
+import { sendRuleNotifications } from './ruleSend';
 import { gather } from './digests';
 import { type RuleFact, factsOfChanges } from './ruleFacts';
 import { type RuleNotification, judge } from './ruleRun';
@@ -88,7 +88,7 @@ export function ruleCycle(
   );
   if (cycle.firstSync) return { told, notices: [], sent: [] };
   gather(ctx, judged.gathered);
-  recordRuleNotifications(store, judged.notifications, now);
+  sendRuleNotifications(ctx, judged.notifications);
   return { told, notices, sent: judged.notifications };
 }
 

@@ -13,6 +13,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RpcHandlers } from '../../shared/rpc';
 import { defaultRuleSet } from '../../shared/rules';
+import { RouteDeliverer } from '../routes/deliverer';
 import { type Settings, incidentGapMs } from '../../shared/settings';
 import type { RateLimitOptions } from '../api/rateLimit';
 import { type ApiServer, startApiServer } from '../api/server';
@@ -185,6 +186,24 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
   });
   const reportAlertsError = (error: unknown) =>
     options.logger ? options.logger.error({ err: error }, 'alerts failed') : undefined;
+  // What the rules send to hooks and webhooks, each at most once (docs/decisions.md "Routes: at most once").
+  const routes = new RouteDeliverer({
+    store,
+    now: options.now,
+    log: options.logger
+      ? {
+          warn: (message) => options.logger && options.logger.warn({}, message),
+          error: (message) => options.logger && options.logger.error({}, message),
+        }
+      : undefined,
+    onSettled: (row) => {
+      if (row.state === 'dead' && options.logger)
+        options.logger.warn(
+          { route: row.routeId, notification: row.notificationId },
+          `route ${row.routeId} gave up: ${row.lastError ?? 'unknown error'} (dataset-health rules dead-letters)`,
+        );
+    },
+  });
   const alerts = new Alerter({
     store,
     sync,
@@ -193,6 +212,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     timeZone: options.timeZone,
     onError: reportAlertsError,
     overdue: () => overdueInTotal(knowledge, sync.states()),
+    decisionsSaved: () => routes.wake(),
   });
   const dispatch = createDispatch(handlers, (error) =>
     options.logger ? options.logger.error({ err: error }, 'RPC call failed') : undefined,
@@ -240,6 +260,7 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
               alertsChanged: changedHere,
               stopping: stopping.signal,
               team: { members: team, db: options.teamServer?.db },
+              routesChanged: () => routes.wake(),
             },
           }),
           log: (error) => options.logger && options.logger.error({ err: error }, 'CLI command failed'),
@@ -278,6 +299,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
       stopWarming();
       // After the sync: the last cycle's announcements are decided (and remembered) before the end.
       await alerts.stop();
+      // Attempts in flight end within their route's timeout; what waits stays in the outbox.
+      await routes.stop();
       await api.close();
       await demo?.close();
     } finally {
@@ -291,6 +314,13 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     stopKeepingControl = keepControlFile(options.dataDir, controlInfo);
     // Listening before the first cycle: its failures are the first sync's summary.
     if (options.announce) alerts.onAnnouncement(options.announce);
+    // A delivery cut off by the last stop (a kill) is a dead letter, never sent twice.
+    const abandoned = await routes.start();
+    if (abandoned.length > 0 && options.logger)
+      options.logger.warn(
+        {},
+        `${abandoned.length} route deliveries were cut off when the app last stopped: listed by \`dataset-health rules dead-letters\``,
+      );
     alerts.start();
     // Each finished cycle reads what changed into the on-call layer's history and precomputes the
     // Reliability view's default statistics, so a look finds them ready.

@@ -36,11 +36,12 @@ export function statusChanges(store: Store, orgId: string, from: Date, to: Date)
     }));
 }
 
-/** When the org's history starts: its earliest status entry (its first sync), null when it has none. */
+/**
+ * When the org's history starts: its earliest status entry (its first sync's "first seen" ones, a
+ * HEALTHY one included), null when it has none. A scan of the org's timeline: once per replay.
+ */
 export function historyStart(store: Store, orgId: string): Date | null {
-  const first = store.value(`SELECT min(at_key) FROM timeline WHERE org_id = ? AND ${HANDOFF_CHANGE}`, [
-    orgId,
-  ]);
+  const first = store.value(`SELECT min(at_key) FROM timeline WHERE org_id = ? AND kind = 'status'`, [orgId]);
   return first === null || first === undefined ? null : new Date(Number(first));
 }
 

@@ -108,7 +108,7 @@ export function rulesCommand(io: CliIo): Command {
           ...(file === undefined ? {} : { file, source: options.file }),
           format: options.format,
           // Days and times of day are the user's: this process's zone (TZ), also when handed to the app.
-          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          timeZone: io.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
         });
       },
     );

@@ -26,15 +26,6 @@ export const defaultRulesOf = (settings: Settings): RuleSet =>
 const orgOf = (store: Store, org: string | undefined, asker: string): string =>
   orgOrOnly(store, org, { nothing: 'import or sync an org first', asker });
 
-/**
- * What of a rule set this version checks and keeps but does not act on yet (docs/decisions.md "Notification
- * rules"): routes other than the tray.
- */
-function notCarriedOut(set: RuleSet): string[] {
-  const routes = set.routes.map((route) => route.id);
-  return routes.length > 0 ? [`the routes ${routes.join(', ')} (told in the tray only)`] : [];
-}
-
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export const rulesExport = command({
@@ -89,14 +80,11 @@ export const rulesImport = command({
       saveRuleSet(store, target, { rules, routes }, now());
       return target;
     });
-    const waiting = notCarriedOut(check.file);
     out.stderr(
       `Saved ${plural(rules.length, 'rule')} and ${plural(routes.length, 'route')} for ${orgId}${
         orgId === fileOrg ? '' : ` (the file was exported from ${printable(fileOrg)})`
       }.\n`,
     );
-    if (waiting.length > 0)
-      out.stderr(`Saved, not carried out by this version yet: ${waiting.join('; ')}.\n`);
   },
   ifOutcomeUnknown: ({ org }) =>
     `\`dataset-health rules export${org ? ` --org ${org}` : ''}\` shows the rules in force; importing the file again is safe`,

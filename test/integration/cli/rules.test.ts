@@ -11,6 +11,8 @@ import { ensureOrg } from '../../../electron/store/tables/orgs';
 import { RULES_FILE_BYTES } from '../../../electron/cli/commands/rules';
 import { RULES_FILE_FORMAT, defaultRuleSet } from '../../../shared/rules';
 import { sampleRulesFile } from '../../helpers/rules';
+import { putDataset } from '../../helpers/alerts';
+import { addTimelineEntry } from '../../../electron/store/tables/timeline';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { startInstance, stopInstances } from '../../helpers/instance';
 
@@ -61,10 +63,7 @@ describe('rules, alone on the data directory', () => {
     const path = file(tempDir(), 'rules.json', JSON.stringify(RULES));
     const imported = await run(dataDir, ['rules', 'import', path]);
     expect(imported).toMatchObject({ code: 0, stdout: '' });
-    expect(imported.stderr).toBe(
-      'Saved 3 rules and 1 route for acme.\n' +
-        'Saved, not carried out by this version yet: the routes channel (told in the tray only).\n',
-    );
+    expect(imported.stderr).toBe('Saved 3 rules and 1 route for acme.\n');
     const exported = await run(dataDir, ['rules', 'export', '--org', 'acme']);
     expect(JSON.parse(exported.stdout)).toEqual(RULES);
     expect(exported.stderr).toContain('The file holds the secret header of channel: keep it private.');
@@ -150,5 +149,107 @@ describe('rules, handed to a running instance', () => {
     await instance.stop();
     // Saved in the store the instance wrote: there after it stopped.
     expect(JSON.parse((await run(dataDir, ['rules', 'export'])).stdout)).toEqual(RULES);
+  });
+});
+
+describe('rules test', () => {
+  /** acme, first synced four hours before NOW (after its deliveries' deadlines), ds-1 FAILED and ds-2 MISSING since. */
+  async function dataDirWithHistory(): Promise<string> {
+    const dataDir = tempDir('dh-rules-test-');
+    const store = await Store.open({ dataDir, checkpoint: { openCheckpointDelayMs: 0 } });
+    try {
+      const first = new Date(NOW.getTime() - 4 * 3_600_000).toISOString();
+      putDataset(store, 1, 'HEALTHY', 'dlv-1a');
+      putDataset(store, 2, 'HEALTHY', 'dlv-2a');
+      putDataset(store, 1, 'FAILED', 'dlv-1b');
+      putDataset(store, 2, 'MISSING', 'dlv-2b');
+      // After the writes: a write drops timeline entries older than the dataset's oldest delivery kept.
+      store.transaction(() => {
+        for (const n of [1, 2])
+          addTimelineEntry(store, {
+            orgId: 'acme',
+            datasetId: `ds-${n}`,
+            at: first,
+            kind: 'status',
+            to: 'HEALTHY',
+          });
+      });
+      store.transaction(() => {
+        addTimelineEntry(store, {
+          orgId: 'acme',
+          datasetId: 'ds-1',
+          at: '2026-11-21T02:00:00.000Z',
+          kind: 'status',
+          from: 'HEALTHY',
+          to: 'FAILED',
+          deliveryId: 'dlv-1b',
+        });
+        addTimelineEntry(store, {
+          orgId: 'acme',
+          datasetId: 'ds-2',
+          at: '2026-11-21T03:00:00.000Z',
+          kind: 'status',
+          from: 'HEALTHY',
+          to: 'MISSING',
+          deliveryId: 'dlv-2b',
+        });
+      });
+    } finally {
+      await store.close();
+    }
+    return dataDir;
+  }
+
+  it('replays the rules in force, and a file before it is imported, saying where history starts', async () => {
+    const dataDir = await dataDirWithHistory();
+    const inForce = await cli(['rules', 'test', '--data-dir', dataDir], { TZ: 'UTC' }, NOW);
+    expect(inForce.code).toBe(0);
+    expect(inForce.stdout).toContain('# What the rules in force would have sent for acme, last 7 days');
+    expect(inForce.stdout).toContain(
+      "> History starts at this org's first sync, 21 Nov 2026, 00:41: the replay covers 0.2 of the 7 days asked for, and nothing before it is guessed.",
+    );
+    expect(inForce.stdout).toContain('- 2026-11-21 02:00 · New failures (notify) · FAILED: Dataset 1 — ');
+    expect(inForce.stdout).not.toContain('MISSING: Dataset 2');
+    const path = file(
+      tempDir(),
+      'rules.json',
+      JSON.stringify({
+        ...RULES,
+        rules: [{ ...RULES.rules[2]!, action: 'urgent', digest: undefined }].map(
+          ({ digest: _d, ...rule }) => rule,
+        ),
+      }),
+    );
+    const tried = await cli(
+      ['rules', 'test', '--file', path, '--format', 'json', '--data-dir', dataDir],
+      { TZ: 'UTC' },
+      NOW,
+    );
+    expect(tried.code).toBe(0);
+    const result = JSON.parse(tried.stdout) as { notifications: { title: string; action: string }[] };
+    expect(result.notifications.map((n) => [n.title, n.action])).toEqual([['MISSING: Dataset 2', 'urgent']]);
+    // Trying a file saves nothing.
+    expect(JSON.parse((await run(dataDir, ['rules', 'export'])).stdout).rules).toEqual(
+      defaultRuleSet({ recoveryNotices: false }).rules,
+    );
+  });
+
+  it('refuses days out of range, another format and a file with problems, each saying why', async () => {
+    const dataDir = await dataDirWithHistory();
+    const days = await run(dataDir, ['rules', 'test', '--days', '31']);
+    expect(days).toMatchObject({ code: 1, stdout: '' });
+    expect(days.stderr).toContain('--days 31: a whole number of days from 1 to 30');
+    expect((await run(dataDir, ['rules', 'test', '--format', 'csv'])).stderr).toContain(
+      '--format csv: md or json',
+    );
+    const bad = file(
+      tempDir(),
+      'bad.json',
+      JSON.stringify({ ...RULES, rules: [{ ...RULES.rules[0]!, lateByMinutes: 0 }] }),
+    );
+    const refused = await run(dataDir, ['rules', 'test', '--file', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('rules[0].lateByMinutes');
+    expect(refused.stderr).toContain('is refused (1 problem above): nothing replayed');
   });
 });

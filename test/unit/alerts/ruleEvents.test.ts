@@ -5,12 +5,14 @@
  * record; a rule that sends only elsewhere keeps the tray quiet and says so on the failure's timeline.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { RouteDeliverer } from '../../../electron/routes/deliverer';
 import { Store } from '../../../electron/store/database';
 import { ruleNotificationsSent } from '../../../electron/store/tables/ruleLog';
 import { saveRuleSet } from '../../../electron/store/tables/ruleSets';
 import { datasetTimeline } from '../../../electron/store/tables/timeline';
 import type { Rule, RuleSet } from '../../../shared/rules';
 import { ORG, alertsBench, putDataset, sourceState } from '../../helpers/alerts';
+import { startReceiver } from '../../helpers/receiver';
 import { ruleOf } from '../../helpers/rules';
 
 const stores: Store[] = [];
@@ -141,5 +143,48 @@ describe('rules about more than new failures', () => {
     const made = await bench.alerts.tick();
     expect(made.map((a) => [a.kind, a.urgent])).toEqual([['contact-lost', true]]);
     expect(sent(bench).map((n) => [n.event, n.action])).toEqual([['contact-lost', 'urgent']]);
+  });
+});
+
+describe('what the rules send reaches their routes', () => {
+  it('a failure a rule sends to a webhook arrives once, with Slack text and the secret header', async () => {
+    const received = await startReceiver(() => ({ status: 200 }));
+    try {
+      const bench = await benchWith(
+        [ruleOf('hook', { name: 'To the channel', routes: ['tray', 'channel'] })],
+        [
+          {
+            id: 'channel',
+            kind: 'webhook',
+            name: 'Team channel',
+            url: received.url,
+            secretHeader: { name: 'X-Secret', value: 's3cret' },
+            timeoutSeconds: 10,
+          },
+        ],
+      );
+      const routes = new RouteDeliverer({ store: bench.store, now: () => bench.clock.now });
+      await routes.start();
+      putDataset(bench.store, 4, 'FAILED', 'dlv-4b', { shortCode: 'E_AUTH' });
+      expect((await bench.cycle()).map((a) => a.title)).toEqual(['FAILED: Dataset 4']);
+      await routes.drain();
+      // Another cycle and another look send nothing again.
+      await bench.cycle();
+      await routes.drain();
+      await routes.stop();
+      expect(received.requests).toHaveLength(1);
+      const [request] = received.requests;
+      expect(request!.headers['x-secret']).toBe('s3cret');
+      expect(JSON.parse(request!.body)).toMatchObject({
+        text: 'FAILED: Dataset 4 — Normalize failed: E_AUTH',
+        routeId: 'channel',
+        orgId: ORG,
+        ruleId: 'hook',
+        event: 'failed',
+        datasetIds: ['ds-4'],
+      });
+    } finally {
+      await received.close();
+    }
   });
 });
