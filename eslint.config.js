@@ -15,8 +15,8 @@ const LAYERS = [
   ['store'],
   ['query'],
   // The team's shared state: acknowledging and snoozing (knowledge/, rpc/) record operations through it.
-  // Notification rules: matching and the evaluator, pure of the store (alerts/ runs them live, a replay
-  // over history). Route delivery: the outbox the alerts enqueue into and its deliverer (hooks, webhooks).
+  // Notification rules: how a rule matches, pure of the store (the evaluator and its replay over history
+  // are the alerts': alerts/ruleRun.ts, alerts/replay.ts). Route delivery: the outbox the alerts enqueue into and its deliverer (hooks, webhooks).
   ['team', 'rules', 'routes'],
   ['sync', 'alerts', 'knowledge', 'demo'],
   ['api', 'rpc', 'control'],

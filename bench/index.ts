@@ -18,11 +18,12 @@ import { Report, megabytes, sizeLabel } from './report';
 import { statsOrgFigures } from './statsOrg';
 import { syncFigures } from './syncFigures';
 import { teamFigures } from './teamFigures';
+import { ruleFigures } from './ruleFigures';
 import { DEMO_DATASETS } from '../electron/demo/remote/builtIn';
 
-const USAGE = 'usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--only cli-start|team]';
+const USAGE = 'usage: npm run bench -- [--sizes 1000,10000,100000] [--quick] [--only cli-start|team|rules]';
 /** The figures `--only` can select. */
-const ONLY = ['cli-start', 'team'] as const;
+const ONLY = ['cli-start', 'team', 'rules'] as const;
 
 function options(): { sizes: number[]; quick: boolean; only: (typeof ONLY)[number] | undefined } {
   const { values } = parseArgs({
@@ -56,6 +57,10 @@ async function main(): Promise<number> {
   };
   if (only === 'team') {
     await team(report, log, failed);
+    return finish(report, quick, loadAtStart);
+  }
+  if (only === 'rules') {
+    await rules(report, log, failed, quick);
     return finish(report, quick, loadAtStart);
   }
   // First, while the bench itself has started nothing else.
@@ -112,7 +117,19 @@ async function main(): Promise<number> {
   );
   // Stated at 10k: measured when 10k is among the sizes.
   if (sizes.includes(10_000)) await team(report, log, failed);
+  if (sizes.includes(10_000)) await rules(report, log, failed, quick);
   return finish(report, quick, loadAtStart);
+}
+
+/** The notification rules' figures: a week of a 10k org, live and replayed. */
+async function rules(
+  report: Report,
+  log: (line: string) => void,
+  failed: (what: string, size: number, error: unknown) => void,
+  quick: boolean,
+): Promise<void> {
+  log('── notification rules (10k datasets, a week live, then replayed)');
+  await ruleFigures(report, log, quick).catch((error) => failed('rules', 10_000, error));
 }
 
 /** The team's figures: 50 members of a team server over a 10k org. */

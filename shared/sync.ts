@@ -68,6 +68,12 @@ export interface CycleEvent {
   error: string | null;
   startedAt: string;
   endedAt: string;
+  /**
+   * When the cycle's changes were written (its transitions' timeline entries carry this time): the
+   * moment the rules judge them at, live as in a replay (docs/decisions.md "Rule notifications: one
+   * evaluator"). Absent: the cycle wrote nothing.
+   */
+  learnedAt?: string;
 }
 
 export const EMPTY_COUNTS: SyncCounts = {

@@ -20,8 +20,8 @@ import type { Announcement, FailedDataset } from './types';
 
 export { digestDue } from './ruleRun';
 
-/** Gathers what digest rules decided (a failure is remembered as 'digested'). */
-export function gather(ctx: AlertsContext, gathered: readonly Gathered[]): void {
+/** Gathers what digest rules decided at `at` (a failure is remembered as 'digested'). */
+export function gather(ctx: AlertsContext, gathered: readonly Gathered[], at: Date): void {
   gatherItems(
     ctx.store,
     gathered.map(({ orgId, ruleId, fact }) => ({
@@ -32,7 +32,7 @@ export function gather(ctx: AlertsContext, gathered: readonly Gathered[]): void 
       deliveryId: fact.deliveryId,
       fact,
     })),
-    ctx.now,
+    at,
   );
 }
 
@@ -95,10 +95,12 @@ export function releaseDigests(ctx: AlertsContext): { sent: RuleNotification[]; 
   );
   if (done.length === 0) return { sent: [], remembered: false };
   const toldKeys = new Set(notifications.flatMap((notification) => notification.keys));
+  const doneByKey = new Map(done.map((item) => [item.fact.key, item.fact]));
   for (const notification of notifications) {
-    const failures = done.flatMap(({ fact }) =>
-      notification.keys.includes(fact.key) ? (failureOf(fact) ?? []) : [],
-    );
+    const failures = notification.keys.flatMap((key) => {
+      const fact = doneByKey.get(key);
+      return fact === undefined ? [] : (failureOf(fact) ?? []);
+    });
     remember(ctx.store, failures, 'summarized', ctx.now, notification.title);
   }
   const left = done.filter(({ fact }) => !toldKeys.has(fact.key));

@@ -22,7 +22,14 @@ import { RuleMatcher } from '../rules/match';
 import { TICK_MS } from './tick';
 import { acknowledgedStatus } from './acknowledged';
 import { type RuleFact, contactFact, factsOfChanges } from './ruleFacts';
-import { type Acknowledged, type Gathered, type RuleNotification, judge, releaseDue } from './ruleRun';
+import {
+  type Acknowledged,
+  type Gathered,
+  type RuleNotification,
+  digestDueAt,
+  judge,
+  releaseDue,
+} from './ruleRun';
 
 const DAY_MS = 86_400_000;
 
@@ -68,8 +75,11 @@ export interface ReplayResult {
 /** Whether an acknowledgement held for the fact's problem at `at`, as the store remembers them. */
 function acknowledgedThen(spans: readonly AcknowledgedSpan[]): Acknowledged {
   const byDelivery = new Map<string, AcknowledgedSpan[]>();
-  for (const span of spans)
-    byDelivery.set(span.deliveryId, [...(byDelivery.get(span.deliveryId) ?? []), span]);
+  for (const span of spans) {
+    const of = byDelivery.get(span.deliveryId);
+    if (of) of.push(span);
+    else byDelivery.set(span.deliveryId, [span]);
+  }
   return (fact, at) => {
     const status = acknowledgedStatus(fact);
     if (status === null || fact.deliveryId === null) return false;
@@ -90,7 +100,11 @@ function momentsOf(
   contacts: readonly RuleFact[],
 ): { at: string; facts: RuleFact[] }[] {
   const moments = new Map<string, RuleFact[]>();
-  for (const fact of facts) moments.set(fact.at, [...(moments.get(fact.at) ?? []), fact]);
+  for (const fact of facts) {
+    const of = moments.get(fact.at);
+    if (of) of.push(fact);
+    else moments.set(fact.at, [fact]);
+  }
   const all = [...moments].map(([at, of]) => ({ at, facts: of }));
   all.push(...contacts.map((fact) => ({ at: fact.at, facts: [fact] })));
   return all.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
@@ -101,7 +115,7 @@ export function replayRules(input: ReplayInput): ReplayResult {
   const from = new Date(now.getTime() - days * DAY_MS);
   const first = historyStart(store, orgId);
   // The first sync's entries are what was already so: the replay starts just after them.
-  const start = first === null ? now : new Date(Math.max(from.getTime(), first.getTime() + 1));
+  const start = first === null ? now : new Date(Math.max(from.getTime(), first.getTime()));
   const historyFrom = first !== null && first.getTime() >= from.getTime() ? first.toISOString() : null;
   const matcher = new RuleMatcher(set.rules);
   const acknowledged = acknowledgedThen(acknowledgedSpans(store, orgId));
@@ -111,16 +125,35 @@ export function replayRules(input: ReplayInput): ReplayResult {
   const notifications: RuleNotification[] = [];
   let pending: Gathered[] = [];
   let lastTick = Math.floor(start.getTime() / TICK_MS) * TICK_MS;
-  /** The live ticks up to `limit`, while anything waits for a digest. */
+  /** When the first of what waits can fall due: a rule gone, disabled or no digest any more, at once. */
+  const firstDue = (): number => {
+    const firsts = new Map<string, { orgId: string; ruleId: string; first: number }>();
+    for (const item of pending) {
+      const key = `${item.orgId}\n${item.ruleId}`;
+      const at = Date.parse(item.addedAt);
+      const group = firsts.get(key);
+      if (group === undefined) firsts.set(key, { orgId: item.orgId, ruleId: item.ruleId, first: at });
+      else group.first = Math.min(group.first, at);
+    }
+    let due = Infinity;
+    for (const { ruleId, first } of firsts.values()) {
+      const rule = matcher.byId(ruleId);
+      const schedule = rule !== null && rule.enabled && rule.action === 'digest' ? rule.digest : undefined;
+      due = Math.min(due, schedule === undefined ? first : digestDueAt(schedule, new Date(first), timeZone));
+    }
+    return due;
+  };
+  const waiting = new Set<string>();
+  /** The live ticks up to `limit` at which a digest falls due (the others send nothing). */
   const tickUntil = (limit: number): void => {
     while (pending.length > 0) {
-      const earliest = Math.min(...pending.map((item) => Date.parse(item.addedAt)));
-      const tick = Math.max(lastTick, Math.floor(earliest / TICK_MS) * TICK_MS) + TICK_MS;
+      const tick = Math.max(lastTick + TICK_MS, Math.ceil(firstDue() / TICK_MS) * TICK_MS);
       if (tick > limit) return;
       lastTick = tick;
       const released = releaseDue(() => matcher, pending, new Date(tick), timeZone, acknowledged);
       notifications.push(...released.notifications);
       const done = new Set(released.done);
+      for (const item of released.done) waiting.delete(item.fact.key);
       pending = pending.filter((item) => !done.has(item));
     }
   };
@@ -128,15 +161,24 @@ export function replayRules(input: ReplayInput): ReplayResult {
   const told = new Set<string>();
   for (const moment of momentsOf(facts, contacts)) {
     tickUntil(Date.parse(moment.at));
+    // The first sync's "first seen" entries tell what was so already, not news (at the oldest moment
+    // kept, once the timeline was pruned, only those are left out).
+    const firstSeen = first !== null && Date.parse(moment.at) === first.getTime();
     const fresh = moment.facts.filter(
-      (fact) => !(fact.event === 'failed' && told.has(fact.key)) && !acknowledged(fact, moment.at),
+      (fact) =>
+        !(firstSeen && fact.from === null && fact.event !== 'contact-lost') &&
+        !(fact.event === 'failed' && told.has(fact.key)) &&
+        !acknowledged(fact, moment.at),
     );
     for (const fact of fresh) if (fact.event === 'failed') told.add(fact.key);
     const judged = judge(matcher, fresh, moment.at);
     notifications.push(...judged.notifications);
     // An event waiting for its digest already is gathered once (live: keyed by the event).
-    const waiting = new Set(pending.map((item) => item.fact.key));
-    pending.push(...judged.gathered.filter((item) => !waiting.has(item.fact.key)));
+    for (const item of judged.gathered)
+      if (!waiting.has(item.fact.key)) {
+        waiting.add(item.fact.key);
+        pending.push(item);
+      }
   }
   tickUntil(now.getTime());
   // In the order the rules log keeps them: by time, then by id.
@@ -203,7 +245,7 @@ function noteOf(first: Date | null, from: Date, now: Date, timeZone: string): st
     timeStyle: 'short',
   }).format(first);
   const covered = Math.max(0, (now.getTime() - first.getTime()) / DAY_MS);
-  return `History starts at this org's first sync, ${shown}: the replay covers ${covered.toFixed(1)} of the ${Math.round(
+  return `History starts ${shown} (this org's first sync, or the oldest change still kept): the replay covers ${covered.toFixed(1)} of the ${Math.round(
     (now.getTime() - from.getTime()) / DAY_MS,
   )} days asked for, and nothing before it is guessed.`;
 }

@@ -24,7 +24,7 @@ export function ruleContact(
 ): Announcement[] {
   for (const outage of lost) {
     const judged = judge(rulesOf(ctx, outage.orgId), [contactFact(outage)], outage.lostAt);
-    gather(ctx, judged.gathered);
+    gather(ctx, judged.gathered, new Date(outage.lostAt));
     sendRuleNotifications(ctx, judged.notifications);
   }
   return notices.flatMap((notice): Announcement[] => {

@@ -41,13 +41,14 @@ const otherChanges = (transitions: readonly StatusTransition[], snoozed: Set<str
 
 export function ruleCycle(
   ctx: AlertsContext,
-  cycle: { orgId: string; firstSync: boolean; transitions: readonly StatusTransition[] },
+  cycle: { orgId: string; firstSync: boolean; transitions: readonly StatusTransition[]; learnedAt?: string },
   failures: readonly CausedFailure[],
   snoozed: Set<string>,
   tray: { quiet: boolean },
 ): CycleRuling {
   const { store, now } = ctx;
-  const at = now.toISOString();
+  // The moment the changes were written (their timeline entries' time), as the replay reads it.
+  const at = cycle.learnedAt ?? now.toISOString();
   const matcher = rulesOf(ctx, cycle.orgId);
   const failed = factsOfChanges(
     store,
@@ -63,6 +64,7 @@ export function ruleCycle(
       );
   const judged = judge(matcher, [...failed, ...others], at);
   const byKey = new Map(failures.map((failure) => [`failed:${failure.deliveryId}`, failure]));
+  const factOf = new Map([...failed, ...others].map((fact) => [fact.key, fact]));
   // Silent: a timeline-only rule, none about it, or sent only elsewhere: the timeline says why.
   const why = new Map<string, string>();
   for (const { fact, rule } of judged.silent) why.set(fact.key, silentWhy(rule));
@@ -78,7 +80,12 @@ export function ruleCycle(
       else why.set(key, elsewhereWhy(rule));
     }
     if (toTray && notification.event !== 'failed' && !tray.quiet)
-      notices.push(noticeOf(notification, [...failed, ...others]));
+      notices.push(
+        noticeOf(
+          notification,
+          notification.keys.map((key) => factOf.get(key)!),
+        ),
+      );
   }
   rememberRuled(
     store,
@@ -86,15 +93,21 @@ export function ruleCycle(
     now,
     (failure) => why.get(`failed:${failure.deliveryId}`)!,
   );
-  if (cycle.firstSync) return { told, notices: [], sent: [] };
-  gather(ctx, judged.gathered);
+  if (cycle.firstSync) {
+    // What a digest rule would gather was failing already: the first sync's summary tells it.
+    for (const { fact, ruleId } of judged.gathered) {
+      const failure = byKey.get(fact.key);
+      if (failure !== undefined) told.push({ ...failure, rule: matcher.byId(ruleId)! });
+    }
+    return { told, notices: [], sent: [] };
+  }
+  gather(ctx, judged.gathered, new Date(at));
   sendRuleNotifications(ctx, judged.notifications);
   return { told, notices, sent: judged.notifications };
 }
 
 /** The tray's notice of a notification about MISSING, late or recovered datasets. */
-export function noticeOf(notification: RuleNotification, facts: readonly RuleFact[]): Announcement {
-  const told = facts.filter((fact) => notification.keys.includes(fact.key));
+export function noticeOf(notification: RuleNotification, told: readonly RuleFact[]): Announcement {
   const common = {
     title: notification.title,
     body: notification.body,

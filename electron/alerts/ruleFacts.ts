@@ -5,13 +5,10 @@
  * timeline's status entries), so both judge the same facts: the dataset's names as last synced, the
  * failed delivery's first failed task as stored, a late delivery's lateness from its deadline.
  */
-import { firstFailure } from '../../shared/causes';
 import type { RuleEvent } from '../../shared/rules';
-import type { TasksRecord } from '../../shared/schemas';
 import type { Stage } from '../../shared/status';
 import { datasetFacts } from '../query/dataset';
-import { lateness } from '../query/ruleHistory';
-import { getDeliveryTasks } from '../query/tasks';
+import { lateness, storedFailures } from '../query/ruleHistory';
 import type { Store } from '../store/database';
 import type { RuleSubject } from '../rules/match';
 
@@ -57,33 +54,26 @@ export interface SeenChange {
 const RECOVERED_FROM = new Set(['FAILED', 'MISSING']);
 const RECOVERED_TO = new Set(['HEALTHY', 'DELIVERED_LATE']);
 
-/** The rule event a status change is, if any (a dataset new to the mirror is one only if FAILED). */
-export function eventOf(change: SeenChange): RuleEvent | null {
+/**
+ * The rule events a status change is (a dataset new to the mirror is one only if FAILED). MISSING →
+ * DELIVERED_LATE is two: it recovered, and it came late — the usual way a late delivery is seen, since
+ * nothing had arrived by its deadline.
+ */
+export function eventsOf(change: SeenChange): RuleEvent[] {
   // A dataset that comes new and FAILED after the first sync is a new failure all the same.
-  if (change.to === 'FAILED') return 'failed';
-  if (change.from === null || change.to === null) return null;
-  if (change.to === 'MISSING' && change.from !== 'MISSING') return 'missing';
-  if (RECOVERED_FROM.has(change.from) && RECOVERED_TO.has(change.to)) return 'recovered';
-  if (change.to === 'DELIVERED_LATE') return 'late';
-  return null;
+  if (change.to === 'FAILED') return ['failed'];
+  if (change.from === null || change.to === null) return [];
+  const events: RuleEvent[] = [];
+  if (change.to === 'MISSING' && change.from !== 'MISSING') events.push('missing');
+  if (RECOVERED_FROM.has(change.from) && RECOVERED_TO.has(change.to)) events.push('recovered');
+  if (change.to === 'DELIVERED_LATE' && change.from !== 'DELIVERED_LATE') events.push('late');
+  return events;
 }
 
 export function factKey(event: RuleEvent, change: SeenChange, at: string): string {
   if (event === 'failed' || event === 'late')
     return `${event}:${change.deliveryId ?? `${change.datasetId}@${at}`}`;
   return `${event}:${change.datasetId}:${change.deliveryId ?? at}`;
-}
-
-function storedFailure(
-  store: Store,
-  orgId: string,
-  deliveryId: string | null,
-): { stage: Stage; shortCode: string | null; message: string | null } | null {
-  if (deliveryId === null) return null;
-  const tasks = getDeliveryTasks(store, orgId, deliveryId, false);
-  if (!tasks.found) return null;
-  const failure = firstFailure(JSON.parse(tasks.json) as TasksRecord);
-  return failure && { stage: failure.stage, shortCode: failure.shortCode, message: failure.message };
 }
 
 /**
@@ -96,21 +86,27 @@ export function factsOfChanges(
   changes: readonly SeenChange[],
   at: string,
 ): RuleFact[] {
-  const events = changes.flatMap((change) => {
-    const event = eventOf(change);
-    return event === null ? [] : [{ change, event }];
-  });
+  const events = changes.flatMap((change) => eventsOf(change).map((event) => ({ change, event })));
   if (events.length === 0) return [];
   const datasets = datasetFacts(store, orgId, [...new Set(events.map(({ change }) => change.datasetId))]);
+  const failures = storedFailures(
+    store,
+    orgId,
+    events.flatMap(({ change, event }) =>
+      event === 'failed' && change.deliveryId !== null ? [change.deliveryId] : [],
+    ),
+  );
   const late = lateness(
     store,
+    orgId,
     events.flatMap(({ change, event }) =>
       event === 'late' && change.deliveryId !== null ? [change.deliveryId] : [],
     ),
   );
   return events.map(({ change, event }) => {
     const of = datasets.get(change.datasetId);
-    const failure = event === 'failed' ? storedFailure(store, orgId, change.deliveryId) : null;
+    const failure =
+      event === 'failed' && change.deliveryId !== null ? (failures.get(change.deliveryId) ?? null) : null;
     const learned = change.at ?? at;
     return {
       key: factKey(event, change, learned),
@@ -124,7 +120,7 @@ export function factsOfChanges(
       supplierName: of?.supplierName ?? null,
       dataProductId: of?.dataProductId ?? null,
       dataProductName: of?.dataProductName ?? null,
-      stage: failure?.stage ?? null,
+      stage: (failure?.stage ?? null) as Stage | null,
       shortCode: failure?.shortCode ?? null,
       message: failure?.message ?? null,
       lateMinutes:

@@ -17,6 +17,7 @@ import {
 } from '../../shared/rules';
 import type { WindowTarget } from '../../shared/routes';
 import { STAGE_LABELS } from '../../shared/status';
+import { createHash } from 'node:crypto';
 import type { RuleMatcher } from '../rules/match';
 import { localMinutes } from './quietHours';
 import { type RuleFact, subjectOf } from './ruleFacts';
@@ -27,7 +28,7 @@ const DAY_MINUTES = 24 * 60;
 
 /** What a rule sent: to the tray and its routes, once. */
 export interface RuleNotification {
-  /** `<org>:<rule>:<event or digest>:<time>`: unique, so a route delivers it at most once. */
+  /** `<org>:<rule>:<event or digest>:<hash of its events' keys>`: a route delivers it at most once. */
   id: string;
   orgId: string;
   ruleId: string;
@@ -67,19 +68,38 @@ export type Acknowledged = (fact: RuleFact, at: string) => boolean;
 
 const clockMinutes = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
-/** Whether a digest whose first item came at `first` is due at `now`. */
-export function digestDue(schedule: DigestSchedule, first: Date, now: Date, timeZone: string): boolean {
-  const elapsed = Math.floor((now.getTime() - first.getTime()) / MINUTE);
-  if ('everyMinutes' in schedule) return elapsed >= schedule.everyMinutes;
-  if (elapsed >= DAY_MINUTES) return true;
-  // A set time passed since the first item: its minutes of the day lie in (first, now], counted from
-  // the start of the first item's minute, so a 09:00 digest goes out at the 09:00:00 tick.
+/**
+ * When a digest whose first event came at `first` falls due: N minutes after it, or at the first set
+ * time of day after it (the user's zone), counted in minutes from the start of its minute — a 09:00
+ * digest is due at 09:00:00 — and at the latest a day after it.
+ */
+export function digestDueAt(schedule: DigestSchedule, first: Date, timeZone: string): number {
+  if ('everyMinutes' in schedule) return first.getTime() + schedule.everyMinutes * MINUTE;
+  const minuteStart = first.getTime() - (((first.getTime() % MINUTE) + MINUTE) % MINUTE);
   const from = localMinutes(first, timeZone);
-  const sinceMinute = Math.floor((now.getTime() - (first.getTime() - (first.getTime() % MINUTE))) / MINUTE);
-  return schedule.at.some((clock) => {
+  let due = minuteStart + DAY_MINUTES * MINUTE;
+  for (const clock of schedule.at) {
     const ahead = (clockMinutes(clock) - from + DAY_MINUTES) % DAY_MINUTES;
-    return ahead > 0 && ahead <= sinceMinute;
-  });
+    if (ahead > 0) due = Math.min(due, minuteStart + ahead * MINUTE);
+  }
+  return Math.min(due, first.getTime() + DAY_MINUTES * MINUTE);
+}
+
+/** Whether a digest whose first event came at `first` is due at `now`. */
+export const digestDue = (schedule: DigestSchedule, first: Date, now: Date, timeZone: string): boolean =>
+  now.getTime() >= digestDueAt(schedule, first, timeZone);
+
+/**
+ * A notification's id: its org, rule and event, and the events it tells of — so the same facts judged
+ * again (a cycle decided again after a crash) make the same notification, which the record and the
+ * routes' outbox keep once.
+ */
+function notificationId(orgId: string, ruleId: string, event: string, keys: readonly string[]): string {
+  const digest = createHash('sha256')
+    .update([...keys].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  return `${orgId}:${ruleId}:${event}:${digest}`;
 }
 
 /** Judges one moment's facts of one org (`at`: the moment). */
@@ -123,7 +143,9 @@ export function releaseDue(
   const groups = new Map<string, Gathered[]>();
   for (const item of gathered) {
     const key = `${item.orgId}\n${item.ruleId}`;
-    groups.set(key, [...(groups.get(key) ?? []), item]);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
   }
   const at = now.toISOString();
   const notifications: RuleNotification[] = [];
@@ -139,7 +161,14 @@ export function releaseDue(
       digestDue(rule.digest, new Date(first.addedAt), now, timeZone);
     if (!due) continue;
     done.push(...group);
-    const told = group.filter((item) => !acknowledged(item.fact, at)).map((item) => item.fact);
+    // In one order whoever asks: when gathered, then as a moment's facts are (the store reads them by key).
+    const ordered = [...group].sort(
+      (a, b) =>
+        Date.parse(a.addedAt) - Date.parse(b.addedAt) ||
+        compareText(nameOf(a.fact), nameOf(b.fact)) ||
+        compareText(a.fact.key, b.fact.key),
+    );
+    const told = ordered.filter((item) => !acknowledged(item.fact, at)).map((item) => item.fact);
     if (told.length > 0) notifications.push(digestOf(first.orgId, first.ruleId, rule, told, at));
   }
   return { notifications, done };
@@ -207,7 +236,12 @@ function notificationOf(rule: Rule, facts: RuleFact[], at: string): RuleNotifica
       ? factWords(first)
       : { title: countWords(first.event, facts.length), body: `${listWords(facts.map(nameOf))}.` };
   return {
-    id: `${first.orgId}:${rule.id}:${first.event}:${at}`,
+    id: notificationId(
+      first.orgId,
+      rule.id,
+      first.event,
+      facts.map((fact) => fact.key),
+    ),
     orgId: first.orgId,
     ruleId: rule.id,
     ruleName: rule.name,
@@ -235,7 +269,12 @@ function digestOf(
     countWords(event, facts.filter((fact) => fact.event === event).length),
   );
   return {
-    id: `${orgId}:${ruleId}:digest:${at}`,
+    id: notificationId(
+      orgId,
+      ruleId,
+      'digest',
+      facts.map((fact) => fact.key),
+    ),
     orgId,
     ruleId,
     ruleName,
@@ -252,8 +291,9 @@ function digestOf(
     target: facts.every((fact) => fact.event === 'failed' || fact.event === 'missing')
       ? { view: 'triage', orgId }
       : { view: 'datasets', orgId },
-    // Its rule gone, the tray tells what was gathered: it was never told.
-    routes: rule === null ? [TRAY_ROUTE] : [...rule.routes],
+    // Its rule gone, disabled or no digest any more: the tray tells what was gathered (it was never
+    // told), and no route is paged by a rule someone turned off.
+    routes: rule === null || !rule.enabled || rule.action !== 'digest' ? [TRAY_ROUTE] : [...rule.routes],
     keys: facts.map((fact) => fact.key),
     datasetIds: datasetIdsOf(facts),
   };

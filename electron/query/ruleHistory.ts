@@ -95,13 +95,14 @@ export function lostContacts(
 }
 
 /** The minutes each of these deliveries came after its deadline (absent: a time not known). */
-export function lateness(store: Store, deliveryIds: readonly string[]): Map<string, number> {
+export function lateness(store: Store, orgId: string, deliveryIds: readonly string[]): Map<string, number> {
   const late = new Map<string, number>();
   for (let start = 0; start < deliveryIds.length; start += 500) {
     const slice = deliveryIds.slice(start, start + 500);
     for (const row of store.all(
-      `SELECT delivery_id, deadline, delivered_at FROM events WHERE delivery_id IN (${slice.map(() => '?').join(', ')})`,
-      slice,
+      `SELECT e.delivery_id, e.deadline, e.delivered_at FROM events e JOIN datasets d ON d.pk = e.dataset_pk
+       WHERE d.org_id = ? AND e.delivery_id IN (${slice.map(() => '?').join(', ')})`,
+      [orgId, ...slice],
     )) {
       const deadline = Date.parse(String(row.deadline));
       const delivered = Date.parse(String(row.delivered_at));
@@ -110,4 +111,30 @@ export function lateness(store: Store, deliveryIds: readonly string[]): Map<stri
     }
   }
   return late;
+}
+
+/**
+ * The first failed task of each of these deliveries of the org, as stored beside its tasks
+ * (delivery_tasks' fail_* columns): absent when its tasks are not stored or none failed.
+ */
+export function storedFailures(
+  store: Store,
+  orgId: string,
+  deliveryIds: readonly string[],
+): Map<string, { stage: string; shortCode: string | null; message: string | null }> {
+  const failures = new Map<string, { stage: string; shortCode: string | null; message: string | null }>();
+  for (let start = 0; start < deliveryIds.length; start += 500) {
+    const slice = deliveryIds.slice(start, start + 500);
+    for (const row of store.all(
+      `SELECT delivery_id, fail_stage, fail_code, fail_message FROM delivery_tasks
+       WHERE org_id = ? AND fail_stage IS NOT NULL AND delivery_id IN (${slice.map(() => '?').join(', ')})`,
+      [orgId, ...slice],
+    ))
+      failures.set(String(row.delivery_id), {
+        stage: String(row.fail_stage),
+        shortCode: text(row.fail_code),
+        message: text(row.fail_message),
+      });
+  }
+  return failures;
 }

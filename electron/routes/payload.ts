@@ -16,7 +16,7 @@ export interface RoutePayload {
 
 export interface RouteNotification {
   orgId: string;
-  /** Names the notification for good (`failed:<deliveryId>`): the same id and route are delivered once. */
+  /** Names the notification for good (a rule's: `<org>:<rule>:<event>:<hash>`): the same id and route are delivered once. */
   notificationId: string;
   /** The routes its rule names; `tray` is the desktop's and is left out here. */
   routeIds: readonly string[];

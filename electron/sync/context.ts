@@ -29,6 +29,8 @@ export interface CycleOutcome {
   firstSync: boolean;
   transitions: StatusTransition[];
   counts: SyncCounts;
+  /** When its changes were written: the time of their timeline entries. */
+  learnedAt?: string;
 }
 
 /** Deliveries asked for per dataset: deep on the first crawl, the recent window after (docs/architecture.md#crawl). */

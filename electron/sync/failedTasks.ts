@@ -154,5 +154,11 @@ export async function commitCycle(
   );
   counts.written = applied.written;
   counts.removed = applied.removed;
-  return { kind: cycle.kind, firstSync: cycle.firstSync, transitions: applied.transitions, counts };
+  return {
+    kind: cycle.kind,
+    firstSync: cycle.firstSync,
+    transitions: applied.transitions,
+    counts,
+    learnedAt: input.now.toISOString(),
+  };
 }

@@ -11,7 +11,7 @@ import { replayRules } from '../../alerts/replay';
 import { replayMarkdown } from '../../alerts/replayMarkdown';
 import { printable } from '../../store/tables/orgs';
 import { RULE_LOG_DAYS } from '../../store/tables/ruleLog';
-import { readRuleSet } from '../../store/tables/ruleSets';
+import { RuleSetError, readRuleSet } from '../../store/tables/ruleSets';
 import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg, knownOrg, orgOrOnly } from './org';
 import { defaultRulesOf } from './rules';
@@ -62,7 +62,14 @@ export const rulesTest = command({
         org !== undefined || candidate === null
           ? orgOrOnly(store, org, { nothing: 'import or sync an org first', asker: 'rules test' })
           : knownOrg(store, checkOrg(candidate.orgId));
-      const set = candidate?.set ?? readRuleSet(store, orgId, fallback).set;
+      let set = candidate?.set ?? fallback;
+      if (candidate === null)
+        try {
+          set = readRuleSet(store, orgId, fallback).set;
+        } catch (error) {
+          // A set changed outside the app: the alerts run the default set, and so does their replay.
+          if (!(error instanceof RuleSetError)) throw error;
+        }
       return replayRules({ store, orgId, set, days, now: now(), timeZone: zone });
     });
     out.stdout(

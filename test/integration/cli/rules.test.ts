@@ -206,7 +206,7 @@ describe('rules test', () => {
     expect(inForce.code).toBe(0);
     expect(inForce.stdout).toContain('# What the rules in force would have sent for acme, last 7 days');
     expect(inForce.stdout).toContain(
-      "> History starts at this org's first sync, 21 Nov 2026, 00:41: the replay covers 0.2 of the 7 days asked for, and nothing before it is guessed.",
+      "> History starts 21 Nov 2026, 00:41 (this org's first sync, or the oldest change still kept): the replay covers 0.2 of the 7 days asked for, and nothing before it is guessed.",
     );
     expect(inForce.stdout).toContain('- 2026-11-21 02:00 · New failures (notify) · FAILED: Dataset 1 — ');
     expect(inForce.stdout).not.toContain('MISSING: Dataset 2');

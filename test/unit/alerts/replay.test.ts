@@ -83,7 +83,7 @@ describe('replaying the rules', () => {
     const result = replay(store, setOf(ruleOf('all', { name: 'All failures' })));
     expect(result.historyFrom).toBe(new Date(NOW.getTime() - 2 * DAY).toISOString());
     expect(result.note).toBe(
-      "History starts at this org's first sync, 26 Nov 2026, 12:00: the replay covers 2.0 of the 7 days asked for, and nothing before it is guessed.",
+      "History starts 26 Nov 2026, 12:00 (this org's first sync, or the oldest change still kept): the replay covers 2.0 of the 7 days asked for, and nothing before it is guessed.",
     );
     expect(result.notifications.map((n) => [n.at, n.title, n.ruleName])).toEqual([
       [at, 'FAILED: Dataset 1', 'All failures'],

@@ -146,6 +146,45 @@ describe('rules about more than new failures', () => {
   });
 });
 
+describe('rules at the edges of a cycle', () => {
+  it('a late delivery seen MISSING first is told as late by a late rule, and as recovered', async () => {
+    const bench = await benchWith([
+      ruleOf('late', { name: 'Late', event: 'late', lateByMinutes: 30, action: 'urgent' }),
+      ruleOf('back', { name: 'Back', event: 'recovered' }),
+    ]);
+    putDataset(bench.store, 1, 'DELIVERED_LATE', 'dlv-1b', { lateMinutes: 45 });
+    const made = await bench.cycle({ transitions: [change(1, 'MISSING', 'DELIVERED_LATE', 'dlv-1b')] });
+    expect(made.map((a) => [a.title, a.urgent ?? false])).toEqual([
+      ['Late: Dataset 1', true],
+      ['Recovered: Dataset 1', false],
+    ]);
+  });
+
+  it('what a digest rule would gather at the first sync is in its summary, and never comes back as new', async () => {
+    const store = await Store.open({ dataDir: null });
+    stores.push(store);
+    const bench = alertsBench(store);
+    putDataset(store, 1, 'FAILED', 'dlv-1a');
+    saveRuleSet(
+      store,
+      ORG,
+      {
+        rules: [ruleOf('digest', { name: 'Hourly', action: 'digest', digest: { everyMinutes: 60 } })],
+        routes: [],
+      },
+      bench.clock.now,
+    );
+    const first = await bench.cycle({ firstSync: true });
+    expect(first.map((a) => [a.kind, a.kind === 'summary' ? a.cause : null])).toEqual([
+      ['summary', 'first-sync'],
+    ]);
+    await bench.cycle();
+    bench.clock.now = new Date(bench.clock.now.getTime() + 2 * 60 * 60_000);
+    expect(await bench.alerts.tick()).toEqual([]);
+    expect(sent(bench)).toEqual([]);
+  });
+});
+
 describe('what the rules send reaches their routes', () => {
   it('a failure a rule sends to a webhook arrives once, with Slack text and the secret header', async () => {
     const received = await startReceiver(() => ({ status: 200 }));
