@@ -14,6 +14,9 @@ import {
 } from '../../../electron/store/tables/routeOutbox';
 import { cli, removeTempDirs, tempDir } from '../../helpers/cli';
 import { startInstance, stopInstances } from '../../helpers/instance';
+import { startReceiver } from '../../helpers/receiver';
+import { ruleOf } from '../../helpers/rules';
+import { saveRuleSet } from '../../../electron/store/tables/ruleSets';
 
 const NOW = new Date('2026-11-21T04:41:00.000Z');
 
@@ -112,16 +115,49 @@ describe('rules dead-letters and send-again, alone on the data directory', () =>
 });
 
 describe('rules dead-letters and send-again, handed to a running instance', () => {
-  it('lists and sends again through the instance holding the data directory', async () => {
-    const dataDir = await dataDirWithDeadLetters(['acme']);
-    const instance = await startInstance(dataDir, { now: () => NOW });
-    const listed = await run(dataDir, ['rules', 'dead-letters', '--json']);
-    expect(listed.code, listed.stderr).toBe(0);
-    const [letter] = JSON.parse(listed.stdout) as { id: number }[];
-    const again = await run(dataDir, ['rules', 'send-again', String(letter!.id)]);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toBe('FAILED: acme one is on its way to channel of acme again.\n');
-    await instance.stop();
-    expect((await run(dataDir, ['rules', 'dead-letters', '--json'])).stdout).toBe('[]\n');
+  it('lists and sends again through the instance holding the data directory, whose deliverer sends it', async () => {
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      const dataDir = await dataDirWithDeadLetters(['acme']);
+      // The org's rules name the channel: the running instance's deliverer sends to it.
+      const store = await Store.open({ dataDir, checkpoint: { openCheckpointDelayMs: 0 } });
+      saveRuleSet(
+        store,
+        'acme',
+        {
+          rules: [ruleOf('all', { routes: ['channel'] })],
+          routes: [
+            {
+              id: 'channel',
+              kind: 'webhook',
+              name: 'Channel',
+              url: receiver.url,
+              secretHeader: null,
+              timeoutSeconds: 10,
+            },
+          ],
+        },
+        NOW,
+      );
+      await store.close();
+      const instance = await startInstance(dataDir, { now: () => NOW });
+      const listed = await run(dataDir, ['rules', 'dead-letters', '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const letters = JSON.parse(listed.stdout) as { id: number }[];
+      expect(letters).toHaveLength(1);
+      const again = await run(dataDir, ['rules', 'send-again', String(letters[0]!.id)]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toBe('FAILED: acme one is on its way to channel of acme again.\n');
+      // The pending one went out when the instance started; the one sent again once it was woken.
+      await receiver.received(2);
+      await instance.stop();
+      expect(receiver.requests.map((request) => request.json?.title).sort()).toEqual([
+        'FAILED: acme one',
+        'FAILED: acme two',
+      ]);
+      expect((await run(dataDir, ['rules', 'dead-letters', '--json'])).stdout).toBe('[]\n');
+    } finally {
+      await receiver.close();
+    }
   });
 });
