@@ -164,13 +164,19 @@ export function replayRules(input: ReplayInput): ReplayResult {
     // The first sync's "first seen" entries tell what was so already, not news (at the oldest moment
     // kept, once the timeline was pruned, only those are left out).
     const firstSeen = first !== null && Date.parse(moment.at) === first.getTime();
-    const fresh = moment.facts.filter(
-      (fact) =>
-        !(firstSeen && fact.from === null && fact.event !== 'contact-lost') &&
-        !(fact.event === 'failed' && told.has(fact.key)) &&
-        !acknowledged(fact, moment.at),
-    );
-    for (const fact of fresh) if (fact.event === 'failed') told.add(fact.key);
+    const fresh: RuleFact[] = [];
+    for (const fact of moment.facts) {
+      if (fact.event === 'failed' && told.has(fact.key)) continue;
+      const known = firstSeen && fact.from === null && fact.event !== 'contact-lost';
+      // Live remembers a failure it saw for good — told in the first sync's summary, or acknowledged
+      // before its first word — and never judges that delivery again.
+      if (known || acknowledged(fact, moment.at)) {
+        if (fact.event === 'failed') told.add(fact.key);
+        continue;
+      }
+      if (fact.event === 'failed') told.add(fact.key);
+      fresh.push(fact);
+    }
     const judged = judge(matcher, fresh, moment.at);
     notifications.push(...judged.notifications);
     // An event waiting for its digest already is gathered once (live: keyed by the event).

@@ -59,13 +59,16 @@ const weekArbitrary = fc.record({
   seed: fc.integer({ min: 1, max: 10_000 }),
   failRate: fc.constantFrom(0.1, 0.25, 0.4),
   set: ruleSetArbitrary,
+  // At most 3.5 days: the simulated org's hourly datasets keep their last 100 deliveries (about four
+  // days), and a dataset's timeline is kept as long as its deliveries — older changes are not replayed
+  // (docs/decisions.md "Replaying the rules", what the history does not hold).
   steps: fc.array(
     fc.record({
-      minutes: fc.integer({ min: 10, max: 400 }),
+      minutes: fc.integer({ min: 10, max: 200 }),
       crawl: fc.boolean(),
       acknowledge: fc.boolean(),
     }),
-    { minLength: 15, maxLength: 40 },
+    { minLength: 15, maxLength: 25 },
   ),
 });
 
@@ -118,7 +121,12 @@ describe('the replay of the rules', () => {
           await bench.close();
         }
       }),
-      { numRuns: Number(process.env.REPLAY_RUNS ?? 8) },
+      // The same weeks on every run (REPLAY_SEED and REPLAY_RUNS explore others).
+      {
+        numRuns: Number(process.env.REPLAY_RUNS ?? 8),
+        seed: Number(process.env.REPLAY_SEED ?? 20_261_129),
+        endOnFailure: true,
+      },
     );
   }, 600_000);
 });
