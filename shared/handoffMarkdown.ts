@@ -13,6 +13,7 @@ import {
   HANDOFF_AT_RISK_HOURS,
   atRiskByDataset,
 } from './handoff';
+import { wallClock } from './time';
 
 /** "2 newly failed, 1 recovered, …": the counts in one line. */
 export function handoffSummaryLine(summary: HandoffSummary): string {
@@ -78,17 +79,7 @@ export function utcText(iso: string): string {
 function zoneText(iso: string, timeZone: string): string {
   if (timeZone === 'UTC') return '';
   try {
-    const parts = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(new Date(iso));
-    const part = (type: string) => parts.find((found) => found.type === type)?.value ?? '';
-    return ` (${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${markdownText(timeZone)})`;
+    return ` (${wallClock(new Date(iso), timeZone)} ${markdownText(timeZone)})`;
   } catch {
     return '';
   }

@@ -26,3 +26,19 @@ export function dateTimeFormat(
   }
   return format;
 }
+
+/** "2026-11-26 09:00": the wall clock of a zone, 24-hour, as the Markdown reports write it. */
+export function wallClock(at: Date, timeZone: string): string {
+  const parts = dateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes): string =>
+    parts.find((found) => found.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+}

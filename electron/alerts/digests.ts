@@ -13,7 +13,7 @@ import { type DigestItem, digestItems, dropDigestItems, gatherItems } from '../s
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { sendRuleNotifications } from './ruleSend';
 import { acknowledgedNow } from './acknowledged';
-import type { RuleFact } from './ruleFacts';
+import { type RuleFact, blankFact } from './ruleFacts';
 import { type Gathered, type RuleNotification, releaseDue } from './ruleRun';
 import { rulesOf } from './ruling';
 import type { Announcement, FailedDataset } from './types';
@@ -39,25 +39,10 @@ export function gather(ctx: AlertsContext, gathered: readonly Gathered[], at: Da
 /** A stored item as the evaluator's: one gathered before facts were kept is a failure. */
 function gatheredOf(item: DigestItem): Gathered {
   const fact = (item.fact as RuleFact | null) ?? {
-    key: item.eventKey,
-    event: 'failed',
-    at: item.addedAt,
-    orgId: item.orgId,
+    ...blankFact(item.eventKey, 'failed', item.addedAt, item.orgId),
     datasetId: item.datasetId,
     datasetName: item.datasetName,
     deliveryId: item.deliveryId,
-    supplierId: null,
-    supplierName: null,
-    dataProductId: null,
-    dataProductName: null,
-    stage: null,
-    shortCode: null,
-    message: null,
-    lateMinutes: null,
-    from: null,
-    to: null,
-    sourceId: null,
-    sourceName: null,
   };
   return { orgId: item.orgId, ruleId: item.ruleId, fact, addedAt: item.addedAt };
 }

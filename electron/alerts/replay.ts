@@ -9,11 +9,14 @@
  * first sync itself told what was failing already, not news. The result says where its history starts.
  */
 import type { RuleSet } from '../../shared/rules';
+import { dateTimeFormat } from '../../shared/time';
 import {
   type AcknowledgedSpan,
   acknowledgedSpans,
+  cutHistories,
   historyStart,
   lostContacts,
+  mirroredSince,
   statusChanges,
 } from '../query/ruleHistory';
 import type { Store } from '../store/database';
@@ -198,7 +201,11 @@ export function replayRules(input: ReplayInput): ReplayResult {
     from: from.toISOString(),
     to: now.toISOString(),
     historyFrom,
-    note: noteOf(first, from, now, timeZone),
+    note: notesOf([
+      historyNote(first, from, now, timeZone),
+      importedNote(first, mirroredSince(store, orgId), from, timeZone),
+      cutNote(cutHistories(store, orgId, start), timeZone),
+    ]),
     notifications,
     sent,
     byDay: byDay(from, now, timeZone, notifications, sent),
@@ -213,7 +220,7 @@ export function replayRules(input: ReplayInput): ReplayResult {
 }
 
 const dayOf = (time: number, timeZone: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+  dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
     new Date(time),
   );
 
@@ -242,16 +249,36 @@ function byDay(
   return [...days.values()];
 }
 
-function noteOf(first: Date | null, from: Date, now: Date, timeZone: string): string | null {
+const shownAt = (at: Date, timeZone: string): string =>
+  dateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(at);
+
+/** The sentences that say what the replay could not see, as one note (null: it saw everything asked). */
+const notesOf = (notes: readonly (string | null)[]): string | null =>
+  notes.filter((note) => note !== null).join(' ') || null;
+
+function historyNote(first: Date | null, from: Date, now: Date, timeZone: string): string | null {
   if (first === null) return 'No history to replay yet: this org has not been synced.';
   if (first.getTime() < from.getTime()) return null;
-  const shown = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(first);
   const covered = Math.max(0, (now.getTime() - first.getTime()) / DAY_MS);
-  return `History starts ${shown} (this org's first sync, or the oldest change still kept): the replay covers ${covered.toFixed(1)} of the ${Math.round(
+  return `History starts ${shownAt(first, timeZone)} (this org's first sync, or the oldest change still kept): the replay covers ${covered.toFixed(1)} of the ${Math.round(
     (now.getTime() - from.getTime()) / DAY_MS,
   )} days asked for, and nothing before it is guessed.`;
+}
+
+/** History older than this machine's own came with the org (an imported snapshot, the demo). */
+function importedNote(first: Date | null, since: Date | null, from: Date, timeZone: string): string | null {
+  if (
+    first === null ||
+    since === null ||
+    first.getTime() >= since.getTime() ||
+    since.getTime() <= from.getTime()
+  )
+    return null;
+  return `The history before ${shownAt(since, timeZone)} came with the org's data (an imported snapshot or the demo), not from this machine's syncs: it is replayed all the same, but what the rules sent is known only from then.`;
+}
+
+/** Datasets that keep only their last deliveries, and so only the changes since: their replay starts later. */
+function cutNote({ count, latest }: { count: number; latest: Date | null }, timeZone: string): string | null {
+  if (count === 0 || latest === null) return null;
+  return `${count === 1 ? '1 dataset keeps' : `${count} datasets keep`} only ${count === 1 ? 'its' : 'their'} last deliveries, and the changes since the oldest: for ${count === 1 ? 'it' : 'them'} the replay starts later (at the latest ${shownAt(latest, timeZone)}).`;
 }

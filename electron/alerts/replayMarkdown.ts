@@ -3,22 +3,12 @@
  * every notification with its time in the user's zone — what `rules test` prints and
  * `/local/v1/rules/replay?format=md` answers.
  */
+import { wallClock } from '../../shared/time';
 import { printable } from '../store/tables/orgs';
 import type { ReplayResult } from './replay';
 import type { RuleNotification } from './ruleRun';
 
-const time = (at: string, zone: string): string =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  })
-    .format(new Date(at))
-    .replace(',', '');
+const time = (at: string, zone: string): string => wallClock(new Date(at), zone);
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
 

@@ -11,7 +11,7 @@ import type { Outage } from '../store/tables/outages';
 import type { AlertsContext } from './context';
 import { sendRuleNotifications } from './ruleSend';
 import { gather } from './digests';
-import { contactFact, subjectOf } from './ruleFacts';
+import { contactFact } from './ruleFacts';
 import { judge } from './ruleRun';
 import { rulesOf } from './ruling';
 import type { Announcement } from './types';
@@ -29,7 +29,7 @@ export function ruleContact(
   }
   return notices.flatMap((notice): Announcement[] => {
     if (notice.kind !== 'contact-lost' && notice.kind !== 'contact-regained') return [notice];
-    const rule = rulesOf(ctx, notice.orgId).decide(subjectOf(contactFact(notice)));
+    const rule = rulesOf(ctx, notice.orgId).decide(contactFact(notice));
     // A timeline-only or digest rule, or one that sends elsewhere: the tray stays quiet.
     if (rule === null || !rule.routes.includes(TRAY_ROUTE)) return [];
     if (rule.action === 'urgent') return [{ ...notice, urgent: true as const }];

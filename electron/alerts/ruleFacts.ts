@@ -8,31 +8,24 @@
 import type { RuleEvent } from '../../shared/rules';
 import type { Stage } from '../../shared/status';
 import { datasetFacts } from '../query/dataset';
-import { lateness, storedFailures } from '../query/ruleHistory';
+import { type DeliveryTimes, deliveryTimes, storedFailures } from '../query/ruleHistory';
 import type { Store } from '../store/database';
 import type { RuleSubject } from '../rules/match';
 
-/** One event the rules judge. */
-export interface RuleFact {
+const MINUTE = 60_000;
+
+/** One event the rules judge: what a rule looks at in it, and what its notification tells. */
+export interface RuleFact extends RuleSubject {
   /** Unique per event: `failed:<delivery>`, `missing:<dataset>:<delivery or time>`, `late:<delivery>`, … */
   key: string;
-  event: RuleEvent;
   /** When the mirror learned of it (RFC 3339). */
   at: string;
   orgId: string;
-  datasetId: string | null;
-  datasetName: string | null;
   deliveryId: string | null;
-  supplierId: string | null;
-  supplierName: string | null;
-  dataProductId: string | null;
-  dataProductName: string | null;
-  /** For `failed`: the first failed task (null: its tasks are not stored). */
-  stage: Stage | null;
-  shortCode: string | null;
+  /** For `failed`: the first failed task's message. */
   message: string | null;
-  /** For `late`: minutes from the deadline to the delivery. */
-  lateMinutes: number | null;
+  /** For `late`: whether the delivery had come by `at` (false: `lateMinutes` counts to `at`). */
+  lateDelivered?: boolean;
   /** For `recovered`: the status before and after. */
   from: string | null;
   to: string | null;
@@ -96,7 +89,7 @@ export function factsOfChanges(
       event === 'failed' && change.deliveryId !== null ? [change.deliveryId] : [],
     ),
   );
-  const late = lateness(
+  const late = deliveryTimes(
     store,
     orgId,
     events.flatMap(({ change, event }) =>
@@ -108,11 +101,9 @@ export function factsOfChanges(
     const failure =
       event === 'failed' && change.deliveryId !== null ? (failures.get(change.deliveryId) ?? null) : null;
     const learned = change.at ?? at;
+    const times = event === 'late' && change.deliveryId !== null ? late.get(change.deliveryId) : undefined;
     return {
-      key: factKey(event, change, learned),
-      event,
-      at: learned,
-      orgId,
+      ...blankFact(factKey(event, change, learned), event, learned, orgId),
       datasetId: change.datasetId,
       datasetName: of?.name ?? null,
       deliveryId: change.deliveryId,
@@ -123,15 +114,50 @@ export function factsOfChanges(
       stage: (failure?.stage ?? null) as Stage | null,
       shortCode: failure?.shortCode ?? null,
       message: failure?.message ?? null,
-      lateMinutes:
-        event === 'late' && change.deliveryId !== null ? (late.get(change.deliveryId) ?? null) : null,
+      ...(times === undefined ? {} : lateAsOf(times, learned)),
       from: change.from,
       to: change.to,
-      sourceId: null,
-      sourceName: null,
     };
   });
 }
+
+/**
+ * How late a delivery was when the mirror learned of it: to its delivery if it had come by then, else
+ * to that moment. Never a delivery time that came later — a later crawl that fills it in would make the
+ * replay judge a `late` rule otherwise than the live alerts did (docs/decisions.md "Replaying the rules").
+ */
+function lateAsOf(
+  { deadline, deliveredAt }: DeliveryTimes,
+  at: string,
+): { lateMinutes: number; lateDelivered: boolean } {
+  const learned = Date.parse(at);
+  const delivered = deliveredAt !== null && deliveredAt <= learned;
+  const end = delivered ? deliveredAt : learned;
+  return { lateMinutes: Math.max(0, Math.floor((end - deadline) / MINUTE)), lateDelivered: delivered };
+}
+
+/** A fact with nothing known but its key, event, time and org: the fields each kind fills in. */
+export const blankFact = (key: string, event: RuleEvent, at: string, orgId: string): RuleFact => ({
+  key,
+  event,
+  at,
+  orgId,
+  datasetId: null,
+  datasetName: null,
+  deliveryId: null,
+  supplierId: null,
+  supplierName: null,
+  dataProductId: null,
+  dataProductName: null,
+  stage: null,
+  shortCode: null,
+  message: null,
+  lateMinutes: null,
+  from: null,
+  to: null,
+  sourceId: null,
+  sourceName: null,
+});
 
 /** A source's lost contact as a fact (its key: the outage's time). */
 export function contactFact(outage: {
@@ -141,38 +167,13 @@ export function contactFact(outage: {
   lostAt: string;
 }): RuleFact {
   return {
-    key: `contact-lost:${outage.sourceId}:${outage.lostAt}`,
-    event: 'contact-lost',
-    at: outage.lostAt,
-    orgId: outage.orgId,
-    datasetId: null,
-    datasetName: null,
-    deliveryId: null,
-    supplierId: null,
-    supplierName: null,
-    dataProductId: null,
-    dataProductName: null,
-    stage: null,
-    shortCode: null,
-    message: null,
-    lateMinutes: null,
-    from: null,
-    to: null,
+    ...blankFact(
+      `contact-lost:${outage.sourceId}:${outage.lostAt}`,
+      'contact-lost',
+      outage.lostAt,
+      outage.orgId,
+    ),
     sourceId: outage.sourceId,
     sourceName: outage.sourceName,
   };
 }
-
-/** What the rules look at in a fact. */
-export const subjectOf = (fact: RuleFact): RuleSubject => ({
-  event: fact.event,
-  lateMinutes: fact.lateMinutes,
-  datasetId: fact.datasetId,
-  datasetName: fact.datasetName,
-  supplierId: fact.supplierId,
-  supplierName: fact.supplierName,
-  dataProductId: fact.dataProductId,
-  dataProductName: fact.dataProductName,
-  stage: fact.stage,
-  shortCode: fact.shortCode,
-});

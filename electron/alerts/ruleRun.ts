@@ -20,7 +20,7 @@ import { STAGE_LABELS } from '../../shared/status';
 import { createHash } from 'node:crypto';
 import type { RuleMatcher } from '../rules/match';
 import { localMinutes } from './quietHours';
-import { type RuleFact, subjectOf } from './ruleFacts';
+import type { RuleFact } from './ruleFacts';
 import { listWords } from './text';
 
 const MINUTE = 60_000;
@@ -109,7 +109,7 @@ export function judge(matcher: RuleMatcher, facts: readonly RuleFact[], at: stri
   // In one order whoever asks (the live cycle reads its failures by dataset, the replay by timeline).
   const ordered = [...facts].sort((a, b) => compareText(nameOf(a), nameOf(b)) || compareText(a.key, b.key));
   for (const fact of ordered) {
-    const rule = matcher.decide(subjectOf(fact));
+    const rule = matcher.decide(fact);
     if (rule === null || rule.action === 'timeline') {
       judged.silent.push({ fact, rule });
       continue;
@@ -207,7 +207,9 @@ function factWords(fact: RuleFact): { title: string; body: string } {
       body:
         fact.lateMinutes === null
           ? 'Delivered after its deadline.'
-          : `Delivered ${plural(fact.lateMinutes, 'minute', 'minutes')} after its deadline.`,
+          : fact.lateDelivered === true
+            ? `Delivered ${plural(fact.lateMinutes, 'minute', 'minutes')} after its deadline.`
+            : `At least ${plural(fact.lateMinutes, 'minute', 'minutes')} after its deadline (its delivery time not known yet).`,
     };
   if (fact.event === 'recovered')
     return { title: `Recovered: ${name}`, body: `Now ${fact.to} (was ${fact.from}).` };

@@ -14,8 +14,6 @@ export interface StatusChange {
   deliveryId: string | null;
 }
 
-const MINUTE = 60_000;
-
 const text = (value: unknown): string | null =>
   value === null || value === undefined ? null : String(value);
 
@@ -94,9 +92,19 @@ export function lostContacts(
     }));
 }
 
-/** The minutes each of these deliveries came after its deadline (absent: a time not known). */
-export function lateness(store: Store, orgId: string, deliveryIds: readonly string[]): Map<string, number> {
-  const late = new Map<string, number>();
+/** A delivery's deadline and, once it came, its delivery time (epoch milliseconds). */
+export interface DeliveryTimes {
+  deadline: number;
+  deliveredAt: number | null;
+}
+
+/** The deadline and delivery time of each of these deliveries of the org (absent: no deadline known). */
+export function deliveryTimes(
+  store: Store,
+  orgId: string,
+  deliveryIds: readonly string[],
+): Map<string, DeliveryTimes> {
+  const times = new Map<string, DeliveryTimes>();
   for (let start = 0; start < deliveryIds.length; start += 500) {
     const slice = deliveryIds.slice(start, start + 500);
     for (const row of store.all(
@@ -105,12 +113,15 @@ export function lateness(store: Store, orgId: string, deliveryIds: readonly stri
       [orgId, ...slice],
     )) {
       const deadline = Date.parse(String(row.deadline));
-      const delivered = Date.parse(String(row.delivered_at));
-      if (Number.isFinite(deadline) && Number.isFinite(delivered))
-        late.set(String(row.delivery_id), Math.max(0, Math.floor((delivered - deadline) / MINUTE)));
+      const delivered = row.delivered_at === null ? NaN : Date.parse(String(row.delivered_at));
+      if (Number.isFinite(deadline))
+        times.set(String(row.delivery_id), {
+          deadline,
+          deliveredAt: Number.isFinite(delivered) ? delivered : null,
+        });
     }
   }
-  return late;
+  return times;
 }
 
 /**
@@ -137,4 +148,33 @@ export function storedFailures(
       });
   }
   return failures;
+}
+
+/** When this machine first held the org: its first sync, or the import (or demo) that brought it. */
+export function mirroredSince(store: Store, orgId: string): Date | null {
+  const at = store.value('SELECT created_at FROM orgs WHERE id = ?', [orgId]);
+  return at === null || at === undefined ? null : new Date(String(at));
+}
+
+/**
+ * The datasets whose timeline was cut after `after`: those that keep only their last deliveries, and
+ * with them only the changes since the oldest (docs/architecture.md "Retention") — their first-seen entry
+ * gone, their oldest kept delivery due after `after`. Their count, and the latest cut.
+ */
+export function cutHistories(
+  store: Store,
+  orgId: string,
+  after: Date,
+): { count: number; latest: Date | null } {
+  const row = store.get(
+    `SELECT count(*) AS count, max(kept) AS latest FROM (
+       SELECT min(e.deadline_key) AS kept FROM datasets d JOIN events e ON e.dataset_pk = d.pk
+       WHERE d.org_id = ?1 AND e.deadline_key > -9e15 AND NOT EXISTS (
+         SELECT 1 FROM timeline t WHERE t.org_id = ?1 AND t.dataset_id = d.dataset_id
+           AND t.kind = 'status' AND t.from_status IS NULL)
+       GROUP BY d.pk HAVING kept > ?2)`,
+    [orgId, after.getTime()],
+  );
+  const count = Number(row?.count ?? 0);
+  return { count, latest: count === 0 ? null : new Date(Number(row?.latest)) };
 }

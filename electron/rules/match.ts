@@ -10,7 +10,7 @@ import type { Stage } from '../../shared/status';
 /** What a rule can look at in an event. A field the event has not (a source's lost contact has no dataset) is null. */
 export interface RuleSubject {
   event: RuleEvent;
-  /** For `late`: minutes between the deadline and the delivery. */
+  /** For `late`: minutes past its deadline — to the delivery, or to when the mirror learned of it. */
   lateMinutes: number | null;
   datasetId: string | null;
   datasetName: string | null;

@@ -161,4 +161,70 @@ describe('replaying the rules', () => {
       datasetIds: ['ds-1', 'ds-2'],
     });
   });
+
+  it('judges a late delivery as late as it was when learned, not by a delivery time stored afterwards', async () => {
+    const store = await history(10);
+    // Learned DELIVERED_LATE an hour after its deadline; the crawl that came later stored a delivery
+    // ten hours after it.
+    putDataset(store, 4, 'HEALTHY', 'dlv-4a');
+    const deadline = Date.parse(
+      String(store.value("SELECT deadline FROM events WHERE delivery_id = 'dlv-4a'")),
+    );
+    putDataset(store, 4, 'DELIVERED_LATE', 'dlv-4b');
+    store.run("UPDATE events SET deadline = ?, delivered_at = ? WHERE delivery_id = 'dlv-4b'", [
+      new Date(deadline).toISOString(),
+      new Date(deadline + 600 * 60_000).toISOString(),
+    ]);
+    const learned = new Date(deadline + 60 * 60_000).toISOString();
+    store.transaction(() =>
+      addTimelineEntry(store, {
+        orgId: ORG,
+        datasetId: 'ds-4',
+        at: learned,
+        kind: 'status',
+        from: 'MISSING',
+        to: 'DELIVERED_LATE',
+        deliveryId: 'dlv-4b',
+      }),
+    );
+    const over = (minutes: number) =>
+      replay(store, setOf(ruleOf('late', { event: 'late', lateByMinutes: minutes })), 8).notifications;
+    expect(over(120)).toEqual([]);
+    expect(over(30).map((n) => [n.at, n.body])).toEqual([
+      [learned, 'At least 60 minutes after its deadline (its delivery time not known yet).'],
+    ]);
+  });
+
+  it('says when the history came with the org rather than from its own syncs', async () => {
+    const store = await history(5);
+    const at = changed(store, 1, 50, 'HEALTHY', 'FAILED', 'dlv-1b');
+    store.run('UPDATE orgs SET created_at = ?', [new Date(NOW.getTime() - DAY).toISOString()]);
+    const result = replay(store, setOf(ruleOf('all')));
+    expect(result.notifications.map((n) => n.at)).toEqual([at]);
+    expect(result.note).toBe(
+      "History starts 23 Nov 2026, 12:00 (this org's first sync, or the oldest change still kept): the replay covers 5.0 of the 7 days asked for, and nothing before it is guessed. The history before 27 Nov 2026, 12:00 came with the org's data (an imported snapshot or the demo), not from this machine's syncs: it is replayed all the same, but what the rules sent is known only from then.",
+    );
+  });
+
+  it('says which datasets keep too few deliveries for the whole window', async () => {
+    const store = await history(10);
+    // An hourly dataset: its first-seen entry pruned with its old deliveries, the oldest kept due 2 days ago.
+    putDataset(store, 4, 'HEALTHY', 'dlv-4a');
+    const kept = NOW.getTime() - 2 * DAY;
+    store.run("UPDATE events SET deadline = ?, deadline_key = ? WHERE delivery_id = 'dlv-4a'", [
+      new Date(kept).toISOString(),
+      kept,
+    ]);
+    expect(replay(store, setOf(ruleOf('all'))).note).toBe(
+      '1 dataset keeps only its last deliveries, and the changes since the oldest: for it the replay starts later (at the latest 26 Nov 2026, 12:00).',
+    );
+    // One whose oldest kept delivery is older than the window is whole there: it is not counted.
+    store.run('DELETE FROM timeline WHERE dataset_id = ?', ['ds-1']);
+    expect(replay(store, setOf(ruleOf('all'))).note).toMatch(/^1 dataset keeps/);
+    store.run('DELETE FROM timeline WHERE dataset_id = ?', ['ds-2']);
+    store.run("UPDATE events SET deadline_key = ? WHERE delivery_id = 'dlv-2a'", [NOW.getTime() - 3 * DAY]);
+    expect(replay(store, setOf(ruleOf('all'))).note).toBe(
+      '2 datasets keep only their last deliveries, and the changes since the oldest: for them the replay starts later (at the latest 26 Nov 2026, 12:00).',
+    );
+  });
 });
