@@ -14,6 +14,7 @@ import {
   type AcknowledgedSpan,
   acknowledgedSpans,
   cutHistories,
+  failuresBefore,
   historyStart,
   lostContacts,
   mirroredSince,
@@ -160,8 +161,9 @@ export function replayRules(input: ReplayInput): ReplayResult {
       pending = pending.filter((item) => !done.has(item));
     }
   };
-  // A failure is judged once per delivery (live: the alerts' memory); the other events at each change.
-  const told = new Set<string>();
+  // A failure is judged once per delivery (live: the alerts' memory, which holds those of before the
+  // window too); the other events at each change.
+  const told = new Set(failuresBefore(store, orgId, start).map((deliveryId) => `failed:${deliveryId}`));
   for (const moment of momentsOf(facts, contacts)) {
     tickUntil(Date.parse(moment.at));
     // The first sync's "first seen" entries tell what was so already, not news (at the oldest moment

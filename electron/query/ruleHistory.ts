@@ -35,6 +35,21 @@ export function statusChanges(store: Store, orgId: string, from: Date, to: Date)
 }
 
 /**
+ * The failed deliveries the org's timeline saw before `before`: live judged each of them once and
+ * never again, so a replay that starts later must not judge them afresh (served by
+ * timeline_handoff_changes).
+ */
+export function failuresBefore(store: Store, orgId: string, before: Date): string[] {
+  return store
+    .all(
+      `SELECT DISTINCT delivery_id FROM timeline
+       WHERE org_id = ? AND ${HANDOFF_CHANGE} AND at_key < ? AND to_status = 'FAILED' AND delivery_id IS NOT NULL`,
+      [orgId, before.getTime()],
+    )
+    .map((row) => String(row.delivery_id));
+}
+
+/**
  * When the org's history starts: its earliest status entry (its first sync's "first seen" ones, a
  * HEALTHY one included), null when it has none. A scan of the org's timeline: once per replay.
  */
@@ -166,13 +181,14 @@ export function cutHistories(
   orgId: string,
   after: Date,
 ): { count: number; latest: Date | null } {
+  // Each dataset's oldest kept delivery is one seek of the events' primary key, not a scan of them all.
   const row = store.get(
     `SELECT count(*) AS count, max(kept) AS latest FROM (
-       SELECT min(e.deadline_key) AS kept FROM datasets d JOIN events e ON e.dataset_pk = d.pk
-       WHERE d.org_id = ?1 AND e.deadline_key > -9e15 AND NOT EXISTS (
+       SELECT (SELECT min(e.deadline_key) FROM events e WHERE e.dataset_pk = d.pk AND e.deadline_key > -9e15) AS kept
+       FROM datasets d WHERE d.org_id = ?1 AND NOT EXISTS (
          SELECT 1 FROM timeline t WHERE t.org_id = ?1 AND t.dataset_id = d.dataset_id
-           AND t.kind = 'status' AND t.from_status IS NULL)
-       GROUP BY d.pk HAVING kept > ?2)`,
+           AND t.kind = 'status' AND t.from_status IS NULL))
+     WHERE kept > ?2`,
     [orgId, after.getTime()],
   );
   const count = Number(row?.count ?? 0);

@@ -227,4 +227,15 @@ describe('replaying the rules', () => {
       '2 datasets keep only their last deliveries, and the changes since the oldest: for them the replay starts later (at the latest 26 Nov 2026, 12:00).',
     );
   });
+
+  it('does not tell again of a failure live judged before the window', async () => {
+    // ds-3 FAILED at the first sync, ten days ago; its delivery, dispatched again late, fails again.
+    const store = await history(10);
+    changed(store, 3, 40, 'FAILED', 'DELIVERED_LATE', 'dlv-3a');
+    changed(store, 3, 30, 'DELIVERED_LATE', 'FAILED', 'dlv-3a');
+    const at = changed(store, 1, 20, 'HEALTHY', 'FAILED', 'dlv-1b');
+    expect(replay(store, setOf(ruleOf('all'))).notifications.map((n) => [n.at, n.datasetIds])).toEqual([
+      [at, ['ds-1']],
+    ]);
+  });
 });
