@@ -1,5 +1,6 @@
 /** One dataset by id, or by its v1 `legacyDatasetId` when no dataset has that id (docs/api.md#one-dataset). */
 import type { DatasetRecord, DeadlineConfig } from '../../shared/schemas';
+import { rowsForIds } from './idSlices';
 import type { Store } from '../store/database';
 import { recordJsonSql } from './recordSql';
 import { completeRunDetails } from './runDetails';
@@ -94,22 +95,19 @@ export function datasetFacts(
   const facts = new Map<string, DatasetFacts>();
   const text = (value: unknown): string | null =>
     value === null || value === undefined ? null : String(value);
-  // In slices: SQLite binds at most 32766 parameters.
-  for (let start = 0; start < datasetIds.length; start += 500) {
-    const slice = datasetIds.slice(start, start + 500);
-    const rows = store.all(
-      `SELECT dataset_id, name, supplier_id, supplier_name, data_product_id, data_product_name FROM datasets
-       WHERE org_id = ? AND dataset_id IN (${slice.map(() => '?').join(', ')})`,
-      [orgId, ...slice],
-    );
-    for (const row of rows)
-      facts.set(String(row.dataset_id), {
-        name: text(row.name),
-        supplierId: text(row.supplier_id),
-        supplierName: text(row.supplier_name),
-        dataProductId: text(row.data_product_id),
-        dataProductName: text(row.data_product_name),
-      });
-  }
+  for (const row of rowsForIds(
+    store,
+    orgId,
+    datasetIds,
+    (ids) => `SELECT dataset_id, name, supplier_id, supplier_name, data_product_id, data_product_name
+      FROM datasets WHERE org_id = ? AND dataset_id IN (${ids})`,
+  ))
+    facts.set(String(row.dataset_id), {
+      name: text(row.name),
+      supplierId: text(row.supplier_id),
+      supplierName: text(row.supplier_name),
+      dataProductId: text(row.data_product_id),
+      dataProductName: text(row.data_product_name),
+    });
   return facts;
 }

@@ -4,6 +4,7 @@
  * own outages of contact. Read in index order, one query each.
  */
 import type { Store } from '../store/database';
+import { rowsForIds } from './idSlices';
 import { HANDOFF_CHANGE } from '../store/schema/lookupIndexes';
 
 export interface StatusChange {
@@ -120,21 +121,22 @@ export function deliveryTimes(
   deliveryIds: readonly string[],
 ): Map<string, DeliveryTimes> {
   const times = new Map<string, DeliveryTimes>();
-  for (let start = 0; start < deliveryIds.length; start += 500) {
-    const slice = deliveryIds.slice(start, start + 500);
-    for (const row of store.all(
-      `SELECT e.delivery_id, e.deadline, e.delivered_at FROM events e JOIN datasets d ON d.pk = e.dataset_pk
-       WHERE d.org_id = ? AND e.delivery_id IN (${slice.map(() => '?').join(', ')})`,
-      [orgId, ...slice],
-    )) {
-      const deadline = Date.parse(String(row.deadline));
-      const delivered = row.delivered_at === null ? NaN : Date.parse(String(row.delivered_at));
-      if (Number.isFinite(deadline))
-        times.set(String(row.delivery_id), {
-          deadline,
-          deliveredAt: Number.isFinite(delivered) ? delivered : null,
-        });
-    }
+  for (const row of rowsForIds(
+    store,
+    orgId,
+    deliveryIds,
+    (
+      ids,
+    ) => `SELECT e.delivery_id, e.deadline, e.delivered_at FROM events e JOIN datasets d ON d.pk = e.dataset_pk
+      WHERE d.org_id = ? AND e.delivery_id IN (${ids})`,
+  )) {
+    const deadline = Date.parse(String(row.deadline));
+    const delivered = row.delivered_at === null ? NaN : Date.parse(String(row.delivered_at));
+    if (Number.isFinite(deadline))
+      times.set(String(row.delivery_id), {
+        deadline,
+        deliveredAt: Number.isFinite(delivered) ? delivered : null,
+      });
   }
   return times;
 }
@@ -149,19 +151,18 @@ export function storedFailures(
   deliveryIds: readonly string[],
 ): Map<string, { stage: string; shortCode: string | null; message: string | null }> {
   const failures = new Map<string, { stage: string; shortCode: string | null; message: string | null }>();
-  for (let start = 0; start < deliveryIds.length; start += 500) {
-    const slice = deliveryIds.slice(start, start + 500);
-    for (const row of store.all(
-      `SELECT delivery_id, fail_stage, fail_code, fail_message FROM delivery_tasks
-       WHERE org_id = ? AND fail_stage IS NOT NULL AND delivery_id IN (${slice.map(() => '?').join(', ')})`,
-      [orgId, ...slice],
-    ))
-      failures.set(String(row.delivery_id), {
-        stage: String(row.fail_stage),
-        shortCode: text(row.fail_code),
-        message: text(row.fail_message),
-      });
-  }
+  for (const row of rowsForIds(
+    store,
+    orgId,
+    deliveryIds,
+    (ids) => `SELECT delivery_id, fail_stage, fail_code, fail_message FROM delivery_tasks
+      WHERE org_id = ? AND fail_stage IS NOT NULL AND delivery_id IN (${ids})`,
+  ))
+    failures.set(String(row.delivery_id), {
+      stage: String(row.fail_stage),
+      shortCode: text(row.fail_code),
+      message: text(row.fail_message),
+    });
   return failures;
 }
 
