@@ -125,9 +125,10 @@ export function deliveryTimes(
     store,
     orgId,
     deliveryIds,
-    (
-      ids,
-    ) => `SELECT e.delivery_id, e.deadline, e.delivered_at FROM events e JOIN datasets d ON d.pk = e.dataset_pk
+    // Events first (CROSS JOIN keeps the order): one events_by_delivery lookup per id, where the
+    // planner would otherwise walk every dataset of the org for each.
+    (ids) => `SELECT e.delivery_id, e.deadline, e.delivered_at
+      FROM events e CROSS JOIN datasets d ON d.pk = e.dataset_pk
       WHERE d.org_id = ? AND e.delivery_id IN (${ids})`,
   )) {
     const deadline = Date.parse(String(row.deadline));
