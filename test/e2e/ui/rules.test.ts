@@ -11,7 +11,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayRules } from '../../../electron/alerts/replay';
 import { Store } from '../../../electron/store/database';
 import { enqueueOutbox, claimOutboxRow, settleOutboxRow } from '../../../electron/store/tables/routeOutbox';
@@ -21,12 +21,21 @@ import { addTimelineEntry } from '../../../electron/store/tables/timeline';
 import { isolate } from '../../../shared/isolate';
 import { defaultRuleSet } from '../../../shared/rules';
 import { expectAccessible } from '../../helpers/axe';
+import { type Receiver, startReceiver } from '../../helpers/receiver';
 import { SCREENSHOTS, UI_NOW, UI_ORG, screenshot, uiSuite } from '../../helpers/ui';
 
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const DOCS = fileURLToPath(new URL('../../../docs', import.meta.url));
 const HOUR = 3_600_000;
 const ago = (hours: number) => new Date(UI_NOW.getTime() - hours * HOUR).toISOString();
+
+/** The team channel's webhook: it answers now; it was down when the delivery was given up. */
+let channel: Receiver;
+// Registered before the suite's own setup, which writes the receiver's address into the rules.
+beforeAll(async () => {
+  channel = await startReceiver(() => ({ status: 200 }));
+});
+afterAll(() => channel?.close());
 
 /** Three days of history: every dataset HEALTHY at the first sync, then failures and a recovery. */
 async function prepare(dataDir: string, snapshot: { datasets: { datasetId: string }[] }): Promise<void> {
@@ -78,7 +87,7 @@ async function prepare(dataDir: string, snapshot: { datasets: { datasetId: strin
           id: 'channel',
           kind: 'webhook',
           name: 'Team channel',
-          url: 'http://127.0.0.1:9/hook',
+          url: channel.url,
           secretHeader: { name: 'X-Secret', value: 'never-shown-secret' },
           timeoutSeconds: 5,
         },
@@ -206,6 +215,28 @@ describe('settings: rules', () => {
     await expect(again.locator('[data-route-secret]').textContent()).resolves.toBe('X-Secret: set');
   });
 
+  it('edits routes: a webhook address checked as typed, a saved secret never shown back', async () => {
+    const { page } = suite.light;
+    const section = page.locator('#settings-rules');
+    await section.getByRole('button', { name: 'Edit route Team channel' }).click();
+    const channel = section.locator('[data-route-form="0"]');
+    const secret = channel.getByLabel('Secret header value', { exact: true });
+    await expect(secret.inputValue()).resolves.toBe('');
+    await expect(secret.getAttribute('placeholder')).resolves.toBe('set: type a new value to replace it');
+    await expect(channel.getByText('Secret value (set)').count()).resolves.toBe(1);
+
+    await section.getByRole('button', { name: 'Add a webhook' }).click();
+    const added = section.locator('[data-route-form="1"]');
+    await added.getByLabel('Webhook address', { exact: true }).fill('hooks.example.com/x');
+    await poll(() => feedbackOf(added, 'Webhook address').textContent()).toBe(
+      'must be an http:// or https:// address',
+    );
+    await expect(section.getByRole('button', { name: 'Save rules' }).isDisabled()).resolves.toBe(true);
+    await section.getByRole('button', { name: 'Remove route Webhook' }).click();
+    await poll(() => section.locator('tr[data-route-id]').count()).toBe(1);
+    await expect(section.getByRole('button', { name: 'Save rules' }).isDisabled()).resolves.toBe(true);
+  });
+
   it('sends a dead letter again and says so', async () => {
     const { page } = suite.light;
     const section = page.locator('#settings-rules');
@@ -217,6 +248,11 @@ describe('settings: rules', () => {
       `is on its way to ${isolate('channel')} again`,
     );
     await poll(() => section.locator('tr[data-dead-letter]').count()).toBe(0);
+    // The running engine's deliverer was woken: the webhook has it, with the secret the window never saw.
+    await channel.received(1);
+    expect(channel.accepted.map((request) => [request.json?.title, request.headers['x-secret']])).toEqual([
+      ['FAILED: a dataset', 'never-shown-secret'],
+    ]);
   });
 
   it.each(['light', 'dark'] as const)(
@@ -251,6 +287,18 @@ describe('settings: rules', () => {
       );
     },
   );
+
+  it('resets to the default rules after a confirmation', async () => {
+    const { page } = suite.light;
+    const section = await openRules(page);
+    await section.getByRole('button', { name: 'Reset to defaults' }).click();
+    const confirm = page.locator('.n-popconfirm');
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Reset', exact: true }).click();
+    await poll(() => ruleIds(section)).toEqual(['failed', 'contact-lost', 'recovered']);
+    await poll(() => section.locator('[data-rules-state]').textContent()).toContain('The default rules');
+    await expect(section.locator('tr[data-route-id]').count()).resolves.toBe(0);
+  });
 
   it('logged no console errors', () => {
     expect(suite.light.errors).toEqual([]);
