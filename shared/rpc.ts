@@ -30,6 +30,13 @@ import type {
   SourceView,
 } from './views';
 import { MAX_UPCOMING_HOURS, type OverdueSummary, type UpcomingDeadlines } from './upcoming';
+import {
+  type DeadLetter,
+  RULE_LOG_DAYS,
+  type ReplayResult,
+  type RulesSaveResult,
+  type RulesView,
+} from './rulesView';
 
 const Id = Type.String({ minLength: 1, maxLength: 512 });
 const Empty = Type.Union([Type.Null(), Type.Object({}, { additionalProperties: false })]);
@@ -227,6 +234,39 @@ export const RPC_CALLS = {
     ),
   ),
   'team.leave': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /** The org's notification rules in force (its own, else the default set), with the defaults. */
+  'rules.get': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /**
+   * Saves the org's rule set, checked whole by shared/ruleCheck.ts: a refused set changes nothing and
+   * comes back with its problems named by field (`set` is any JSON so each problem can be named).
+   */
+  'rules.save': call(Type.Object({ orgId: Id, set: Type.Unknown() }, { additionalProperties: false })),
+  /** Back to the default rules. */
+  'rules.reset': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /**
+   * What `set` (saved or not) would have sent over the last `days`, replayed over the stored history
+   * beside what the rules in force sent; days counted in `timeZone` (an IANA zone: the user's).
+   */
+  'rules.replay': call(
+    Type.Object(
+      {
+        orgId: Id,
+        set: Type.Unknown(),
+        days: Type.Integer({ minimum: 1, maximum: RULE_LOG_DAYS }),
+        timeZone: Type.String({ minLength: 1, maxLength: 100 }),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  /** The org's deliveries to hooks and webhooks given up, the latest first. */
+  'routes.deadLetters': call(Type.Object({ orgId: Id }, { additionalProperties: false })),
+  /** Puts one dead letter back on its way (a person's decision: it may arrive twice). */
+  'routes.sendAgain': call(
+    Type.Object(
+      { id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) },
+      { additionalProperties: false },
+    ),
+  ),
 } as const;
 
 /** What each call answers. */
@@ -267,6 +307,13 @@ export interface RpcResponses {
   'team.join': TeamStatus;
   /** How many of this member's changes never reached the team; the org's own remote again, if it had one. */
   'team.leave': { unpushed: number; restoredFrom: string | null };
+  'rules.get': RulesView;
+  'rules.save': RulesSaveResult;
+  'rules.reset': RulesView;
+  'rules.replay': ReplayResult;
+  'routes.deadLetters': DeadLetter[];
+  /** The letter sent again; `delivering`: a deliverer runs now (else it goes out at the next start). */
+  'routes.sendAgain': { letter: DeadLetter; delivering: boolean };
 }
 
 /** Events the engine pushes to every open window. */

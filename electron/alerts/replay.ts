@@ -9,6 +9,7 @@
  * first sync itself told what was failing already, not news. The result says where its history starts.
  */
 import type { RuleSet } from '../../shared/rules';
+import type { ReplayResult } from '../../shared/rulesView';
 import { dateTimeFormat } from '../../shared/time';
 import {
   type AcknowledgedSpan,
@@ -48,33 +49,8 @@ export interface ReplayInput {
   timeZone: string;
 }
 
-export interface ReplayRule {
-  ruleId: string;
-  name: string;
-  action: string;
-  /** What the replayed rule would have sent. */
-  count: number;
-  /** What the rule of that id in force sent, as recorded. */
-  sent: number;
-}
-
-export interface ReplayResult {
-  orgId: string;
-  days: number;
-  /** The window asked for: [from, to). */
-  from: string;
-  to: string;
-  /** Where the replay starts when the mirror's history begins inside the window (null: it covers it). */
-  historyFrom: string | null;
-  /** What the person should know about the window, in words (null: nothing). */
-  note: string | null;
-  notifications: RuleNotification[];
-  /** What the rules in force sent in the window, as recorded. */
-  sent: RuleNotification[];
-  /** Per day of the user's zone, oldest first. */
-  byDay: { day: string; count: number; sent: number; byRule: Record<string, number> }[];
-  byRule: ReplayRule[];
-}
+/** The result's shape is shared with the window (Settings → Rules). */
+export type { ReplayResult, ReplayRule } from '../../shared/rulesView';
 
 /** Whether an acknowledgement held for the fact's problem at `at`, as the store remembers them. */
 function acknowledgedThen(spans: readonly AcknowledgedSpan[]): Acknowledged {

@@ -8,14 +8,9 @@
  * words; several: "N datasets MISSING"), so a wave of MISSING deliveries at a deadline is one message.
  * A digest rule's facts wait for its schedule (digestDue); a tick sends each due digest once.
  */
-import {
-  type DigestSchedule,
-  type Rule,
-  type RuleAction,
-  type RuleEvent,
-  TRAY_ROUTE,
-} from '../../shared/rules';
+import { type DigestSchedule, type Rule, type RuleEvent, TRAY_ROUTE } from '../../shared/rules';
 import type { WindowTarget } from '../../shared/routes';
+import type { RuleNotification } from '../../shared/rulesView';
 import { STAGE_LABELS } from '../../shared/status';
 import { createHash } from 'node:crypto';
 import type { RuleMatcher } from '../rules/match';
@@ -26,26 +21,8 @@ import { listWords } from './text';
 const MINUTE = 60_000;
 const DAY_MINUTES = 24 * 60;
 
-/** What a rule sent: to the tray and its routes, once. */
-export interface RuleNotification {
-  /** `<org>:<rule>:<event or digest>:<hash of its events' keys>`: a route delivers it at most once. */
-  id: string;
-  orgId: string;
-  ruleId: string;
-  ruleName: string;
-  action: Exclude<RuleAction, 'timeline'>;
-  /** The event its facts are; a digest's are any. */
-  event: RuleEvent | 'digest';
-  at: string;
-  title: string;
-  body: string;
-  target: WindowTarget;
-  routes: string[];
-  /** The facts it tells of, by key. */
-  keys: string[];
-  /** The datasets they are about, in order (none for a source's lost contact). */
-  datasetIds: string[];
-}
+/** What a rule sent (shared/rulesView.ts: the window shows replays of them). */
+export type { RuleNotification } from '../../shared/rulesView';
 
 /** A fact a digest rule gathered, waiting for its schedule. */
 export interface Gathered {

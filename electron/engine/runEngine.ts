@@ -181,6 +181,8 @@ export async function runEngine(options: EngineOptions): Promise<RunningEngine> 
     settings: options.settings,
     knowledge,
     alertsChanged: changedHere,
+    // Settings → Rules: a dead letter sent again goes out now, not at the deliverer's next due row.
+    routesChanged: () => routes.wake(),
     team,
     desktop: options.desktop,
   });

@@ -4,22 +4,12 @@
  * route is mended. Sending again is a person's decision, never the deliverer's: it may deliver twice a
  * notification whose outcome was unknown. Call these inside `store.whenIdle`.
  */
+import type { DeadLetter } from '../../shared/rulesView';
 import type { Store } from '../store/database';
 import { type OutboxRow, deadOutboxRows, reviveOutboxRow } from '../store/tables/routeOutbox';
 
-export interface DeadLetter {
-  id: number;
-  orgId: string;
-  routeId: string;
-  notificationId: string;
-  /** The notification's title, as its payload has it. */
-  title: string;
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  /** When it was given up. */
-  diedAt: string;
-}
+/** Shared with the window (Settings → Rules lists them). */
+export type { DeadLetter } from '../../shared/rulesView';
 
 function titleOf(payload: string): string {
   try {

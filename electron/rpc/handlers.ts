@@ -39,11 +39,12 @@ import { OnCallKnowledge } from '../knowledge/service';
 import { parseHandoffSince } from '../../shared/handoffSince';
 import { type SourceDeps, sourceHandlers } from './sources';
 import { type TeamDeps, teamHandlers } from './team';
+import { type RulesDeps, rulesHandlers } from './rules';
 
 /** Events a dataset view shows: every one the store retains. */
 const ALL_RETAINED = 1000;
 
-export interface RpcDeps extends SourceDeps, TeamDeps {
+export interface RpcDeps extends SourceDeps, TeamDeps, RulesDeps {
   store: Store;
   sync: SourcesSync;
   secrets: SecretKeeper;
@@ -166,6 +167,7 @@ export function createRpcHandlers(deps: RpcDeps): RpcHandlers {
     },
     ...sourceHandlers(deps),
     ...teamHandlers(deps),
+    ...rulesHandlers(deps),
     'keys.list': () => read(() => listApiKeys(store)),
     'keys.create': ({ orgId, name }) =>
       idle(() => {

@@ -35,14 +35,20 @@ export interface EngineClient {
 
 /**
  * The real RPC handlers and dispatch over a store, with a sources' sync of no sources and the settings file
- * in `dataDir`. `fetch` (test connection), `log` (internal errors) and `knowledge` (the on-call service, e.g.
- * with its own clock and sources) as the engine would be given them.
+ * in `dataDir`. `fetch` (test connection), `log` (internal errors), `knowledge` (the on-call service, e.g.
+ * with its own clock and sources) and `routesChanged` (a deliverer's wake) as the engine would be given them.
  */
 export function engineDispatch(
   store: Store,
   dataDir: string,
   at: Date,
-  options: { fetch?: typeof fetch; log?: (error: unknown) => void; knowledge?: OnCallKnowledge } = {},
+  options: {
+    fetch?: typeof fetch;
+    log?: (error: unknown) => void;
+    knowledge?: OnCallKnowledge;
+    /** Wakes the routes' deliverer after a dead letter is sent again. */
+    routesChanged?: () => void;
+  } = {},
 ): { dispatch: Dispatch; sync: SourcesSync } {
   const now = () => at;
   const secrets = envSecretKeeper({});
@@ -59,6 +65,7 @@ export function engineDispatch(
       settings: openHeadlessSettings(dataDir, store, now),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.knowledge ? { knowledge: options.knowledge } : {}),
+      ...(options.routesChanged ? { routesChanged: options.routesChanged } : {}),
     }),
     options.log,
   );

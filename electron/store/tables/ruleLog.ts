@@ -5,8 +5,10 @@
  */
 import type { Store } from '../database';
 
+import { RULE_LOG_DAYS } from '../../../shared/rulesView';
+
 /** The longest replay; what the rules sent before is forgotten. */
-export const RULE_LOG_DAYS = 30;
+export { RULE_LOG_DAYS };
 const DAY_MS = 86_400_000;
 
 /** Keeps these notifications (as JSON; a second with the same id is the same notification). */

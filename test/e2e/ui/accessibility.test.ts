@@ -360,8 +360,16 @@ describe('accessibility: the keyboard', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/#\/settings(\?|$)/);
     await page.locator('[data-api-url]').waitFor();
-    const stops = await tabUntil(page, /^Local API$/, 7);
-    expect(stops).toEqual(['Sources', 'Team', 'Sync intervals', 'Notifications', 'Triage', 'Local API']);
+    const stops = await tabUntil(page, /^Local API$/, 8);
+    expect(stops).toEqual([
+      'Sources',
+      'Team',
+      'Sync intervals',
+      'Notifications',
+      'Rules',
+      'Triage',
+      'Local API',
+    ]);
     await page.keyboard.press('Enter');
     await poll(() => page.evaluate('document.activeElement?.id')).toBe('settings-api-title');
     // Esc does not leave Settings (unsaved edits, a key shown once).

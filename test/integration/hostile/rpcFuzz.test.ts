@@ -37,6 +37,9 @@ const WRITES = new Set<RpcCall>([
   'snoozes.clear',
   'acks.set',
   'acks.clear',
+  'rules.save',
+  'rules.reset',
+  'routes.sendAgain',
 ]);
 
 let store: Store;

@@ -9,6 +9,7 @@ import DesktopSettings from './DesktopSettings.vue';
 import IntervalSettings from './IntervalSettings.vue';
 import NotificationSettings from './NotificationSettings.vue';
 import SourcesSettings from './SourcesSettings.vue';
+import RulesSettings from './rules/RulesSettings.vue';
 import TeamSettings from './TeamSettings.vue';
 import TriageSettings from './TriageSettings.vue';
 
@@ -45,6 +46,13 @@ export const SECTIONS: readonly SettingsSectionEntry[] = [
     title: 'Notifications',
     description: 'Desktop notifications about datasets that start failing or go missing.',
     component: NotificationSettings,
+  },
+  {
+    id: 'rules',
+    title: 'Rules',
+    description:
+      'Per org: which events are told, how (notify, urgent, digest, timeline only) and where — the tray, webhooks, command hooks.',
+    component: RulesSettings,
   },
   {
     id: 'triage',
