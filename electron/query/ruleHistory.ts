@@ -52,10 +52,15 @@ export function failuresBefore(store: Store, orgId: string, before: Date): strin
 
 /**
  * When the org's history starts: its earliest status entry (its first sync's "first seen" ones, a
- * HEALTHY one included), null when it has none. A scan of the org's timeline: once per replay.
+ * HEALTHY one included) or timeline cut, null when it has neither. Once per replay.
  */
 export function historyStart(store: Store, orgId: string): Date | null {
-  const first = store.value(`SELECT min(at_key) FROM timeline WHERE org_id = ? AND kind = 'status'`, [orgId]);
+  // A timeline cut to its last deliveries starts at its cut, even with no change kept since.
+  const first = store.value(
+    `SELECT min(k) FROM (SELECT min(at_key) AS k FROM timeline WHERE org_id = ?1 AND kind = 'status'
+       UNION ALL SELECT min(cut_key) FROM timeline_cuts WHERE org_id = ?1)`,
+    [orgId],
+  );
   return first === null || first === undefined ? null : new Date(Number(first));
 }
 
@@ -174,23 +179,19 @@ export function mirroredSince(store: Store, orgId: string): Date | null {
 }
 
 /**
- * The datasets whose timeline was cut after `after`: those that keep only their last deliveries, and
- * with them only the changes since the oldest (docs/architecture.md "Retention") — their first-seen entry
- * gone, their oldest kept delivery due after `after`. Their count, and the latest cut.
+ * The datasets whose timeline was cut after `after` (timeline_cuts): those that keep only their last
+ * deliveries, and with them only the changes since the oldest (docs/architecture.md "Retention"). Their
+ * count, and the latest cut.
  */
 export function cutHistories(
   store: Store,
   orgId: string,
   after: Date,
 ): { count: number; latest: Date | null } {
-  // Each dataset's oldest kept delivery is one seek of the events' primary key, not a scan of them all.
   const row = store.get(
-    `SELECT count(*) AS count, max(kept) AS latest FROM (
-       SELECT (SELECT min(e.deadline_key) FROM events e WHERE e.dataset_pk = d.pk AND e.deadline_key > -9e15) AS kept
-       FROM datasets d WHERE d.org_id = ?1 AND NOT EXISTS (
-         SELECT 1 FROM timeline t WHERE t.org_id = ?1 AND t.dataset_id = d.dataset_id
-           AND t.kind = 'status' AND t.from_status IS NULL))
-     WHERE kept > ?2`,
+    `SELECT count(*) AS count, max(c.cut_key) AS latest FROM timeline_cuts c
+     JOIN datasets d ON d.org_id = c.org_id AND d.dataset_id = c.dataset_id
+     WHERE c.org_id = ? AND c.cut_key > ?`,
     [orgId, after.getTime()],
   );
   const count = Number(row?.count ?? 0);

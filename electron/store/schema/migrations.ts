@@ -5,14 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'sql.js';
 import { firstFailure } from '../../../shared/causes';
-import { DEFAULT_INCIDENT_GAP_HOURS, HOUR_MS, type IncidentSql, refreshIncidents } from './incidents';
+import { DEFAULT_INCIDENT_GAP_HOURS, HOUR_MS, refreshIncidents } from './incidents';
+import { incidentSql } from './troubledFailures';
 import { unpackTasks } from './tasksBlob';
 import { SORT_INDEXES } from './sortKeys';
 import { LOOKUP_INDEXES } from './lookupIndexes';
 import { addFailedDeliveryColumn } from './failedDelivery';
 import { TEAM_SCHEMA } from './team';
 import { RULES_SCHEMA, RULE_LOG_SCHEMA } from './rules';
-import { ROUTES_SCHEMA } from './routes';
+import { ROUTES_SCHEMA, TIMELINE_CUTS_SCHEMA } from './routes';
 
 export type Migration = string | ((db: Database) => void);
 
@@ -318,24 +319,6 @@ CREATE INDEX events_troubled ON events (dataset_pk, deadline_key DESC, delivered
   WHERE status IN ('FAILED', 'MISSING');
 `;
 
-/** The raw database as refreshIncidents writes through. */
-function incidentSql(db: Database): IncidentSql {
-  return {
-    all(sql, params = []) {
-      const statement = db.prepare(sql);
-      try {
-        statement.bind(params);
-        const rows = [];
-        while (statement.step()) rows.push(statement.getAsObject());
-        return rows;
-      } finally {
-        statement.free();
-      }
-    },
-    run: (sql, params = []) => db.run(sql, params),
-  };
-}
-
 /**
  * Fills the failure time of every stored tasks record and groups each org's troubles into incidents
  * (once, at upgrade), with the default gap. When the mirror learned of a failure: the timeline's entry
@@ -397,4 +380,5 @@ export const MIGRATIONS: readonly Migration[] = [
   RULES_SCHEMA,
   RULE_LOG_SCHEMA,
   ROUTES_SCHEMA,
+  TIMELINE_CUTS_SCHEMA,
 ];

@@ -25,3 +25,19 @@ CREATE TABLE route_outbox (
 CREATE INDEX route_outbox_due ON route_outbox (next_attempt_at) WHERE state = 'pending';
 CREATE INDEX route_outbox_dead ON route_outbox (org_id, updated_at) WHERE state = 'dead';
 `;
+
+/**
+ * Where a dataset's timeline was last cut (docs/storage.md "Where a timeline was cut"): a timeline is
+ * kept as far back as the deliveries beside it, and a replay of the rules must say when that is inside
+ * its window rather than show the dropped changes as a quiet time. A dataset whose timeline was never
+ * cut has no row.
+ */
+export const TIMELINE_CUTS_SCHEMA = `
+CREATE TABLE timeline_cuts (
+  org_id TEXT NOT NULL,
+  dataset_id TEXT NOT NULL,
+  -- Epoch milliseconds: the changes before it are gone.
+  cut_key INTEGER NOT NULL,
+  PRIMARY KEY (org_id, dataset_id)
+) WITHOUT ROWID;
+`;

@@ -3,7 +3,7 @@
  * delivery, with its cause (troubles.ts) and when it failed as far as the delivery says; and which
  * datasets a commit's refresh reads (its scope).
  */
-import type { BindParams } from 'sql.js';
+import type { BindParams, Database } from 'sql.js';
 import { PROBLEM_DELIVERY } from './failedDelivery';
 import type { Row } from './row';
 import { classifyTrouble } from './troubles';
@@ -12,6 +12,24 @@ import { classifyTrouble } from './troubles';
 export interface IncidentSql {
   all(sql: string, params?: BindParams): Row[];
   run(sql: string, params?: BindParams): unknown;
+}
+
+/** The raw database as refreshIncidents writes through. */
+export function incidentSql(db: Database): IncidentSql {
+  return {
+    all(sql, params = []) {
+      const statement = db.prepare(sql);
+      try {
+        statement.bind(params);
+        const rows = [];
+        while (statement.step()) rows.push(statement.getAsObject());
+        return rows;
+      } finally {
+        statement.free();
+      }
+    },
+    run: (sql, params = []) => db.run(sql, params),
+  };
 }
 
 const text = (value: unknown): string | null =>

@@ -38,21 +38,34 @@ export function addTimelineEntry(store: Store, entry: NewTimelineEntry): void {
 
 /**
  * Drops a dataset's entries older than its oldest retained delivery (docs/architecture.md#retention): what
- * the timeline says stays explainable by the history kept beside it.
+ * the timeline says stays explainable by the history kept beside it. Where it cut is remembered
+ * (timeline_cuts): a replay of the rules says so rather than show the dropped changes as quiet.
  */
 export function pruneTimeline(store: Store, orgId: string, datasetId: string): void {
-  store.run(
-    `DELETE FROM timeline WHERE org_id = ?1 AND dataset_id = ?2 AND at_key <
-       (SELECT min(e.deadline_key) FROM events e JOIN datasets d ON d.pk = e.dataset_pk
-        WHERE d.org_id = ?1 AND d.dataset_id = ?2 AND e.deadline_key > -9e15)`,
+  const oldest = store.value(
+    `SELECT min(e.deadline_key) FROM events e JOIN datasets d ON d.pk = e.dataset_pk
+     WHERE d.org_id = ? AND d.dataset_id = ? AND e.deadline_key > -9e15`,
     [orgId, datasetId],
   );
+  if (oldest === null || oldest === undefined) return;
+  const dropped = store.run('DELETE FROM timeline WHERE org_id = ? AND dataset_id = ? AND at_key < ?', [
+    orgId,
+    datasetId,
+    oldest,
+  ]);
+  if (dropped > 0)
+    store.run(
+      `INSERT INTO timeline_cuts (org_id, dataset_id, cut_key) VALUES (?, ?, ?)
+       ON CONFLICT (org_id, dataset_id) DO UPDATE SET cut_key = max(cut_key, excluded.cut_key)`,
+      [orgId, datasetId, oldest],
+    );
 }
 
 /** Forgets a dataset the remote removed: its timeline and acknowledgements go with it. */
 export function forgetDataset(store: Store, orgId: string, datasetId: string): void {
   store.run('DELETE FROM timeline WHERE org_id = ? AND dataset_id = ?', [orgId, datasetId]);
   store.run('DELETE FROM acknowledgements WHERE org_id = ? AND dataset_id = ?', [orgId, datasetId]);
+  store.run('DELETE FROM timeline_cuts WHERE org_id = ? AND dataset_id = ?', [orgId, datasetId]);
 }
 
 const entryOf = (row: Record<string, unknown>): TimelineEntry => ({

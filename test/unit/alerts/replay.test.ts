@@ -10,7 +10,7 @@ import { replayMarkdown } from '../../../electron/alerts/replayMarkdown';
 import { Store } from '../../../electron/store/database';
 import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { recordRuleNotifications } from '../../../electron/store/tables/ruleLog';
-import { addTimelineEntry } from '../../../electron/store/tables/timeline';
+import { addTimelineEntry, pruneTimeline } from '../../../electron/store/tables/timeline';
 import type { Rule, RuleSet } from '../../../shared/rules';
 import { ORG, putDataset } from '../../helpers/alerts';
 import { ruleOf } from '../../helpers/rules';
@@ -208,21 +208,26 @@ describe('replaying the rules', () => {
 
   it('says which datasets keep too few deliveries for the whole window', async () => {
     const store = await history(10);
-    // An hourly dataset: its first-seen entry pruned with its old deliveries, the oldest kept due 2 days ago.
-    putDataset(store, 4, 'HEALTHY', 'dlv-4a');
-    const kept = NOW.getTime() - 2 * DAY;
-    store.run("UPDATE events SET deadline = ?, deadline_key = ? WHERE delivery_id = 'dlv-4a'", [
-      new Date(kept).toISOString(),
-      kept,
-    ]);
+    /** Dataset n now keeps deliveries due from `daysAgo` on: the sync's pruning cuts its timeline there. */
+    const keepFrom = (n: number, daysAgo: number) => {
+      const kept = NOW.getTime() - daysAgo * DAY;
+      store.run('UPDATE events SET deadline = ?, deadline_key = ? WHERE delivery_id = ?', [
+        new Date(kept).toISOString(),
+        kept,
+        `dlv-${n}a`,
+      ]);
+      store.transaction(() => pruneTimeline(store, ORG, `ds-${n}`));
+    };
+    keepFrom(1, 2);
     expect(replay(store, setOf(ruleOf('all'))).note).toBe(
       '1 dataset keeps only its last deliveries, and the changes since the oldest: for it the replay starts later (at the latest 26 Nov 2026, 12:00).',
     );
-    // One whose oldest kept delivery is older than the window is whole there: it is not counted.
-    store.run('DELETE FROM timeline WHERE dataset_id = ?', ['ds-1']);
+    // A cut before the window leaves it whole; a timeline short by nature (no changes kept, or a
+    // snapshot's without its first-seen entries) was never cut.
+    keepFrom(2, 9);
+    putDataset(store, 4, 'HEALTHY', 'dlv-4a');
     expect(replay(store, setOf(ruleOf('all'))).note).toMatch(/^1 dataset keeps/);
-    store.run('DELETE FROM timeline WHERE dataset_id = ?', ['ds-2']);
-    store.run("UPDATE events SET deadline_key = ? WHERE delivery_id = 'dlv-2a'", [NOW.getTime() - 3 * DAY]);
+    keepFrom(3, 3);
     expect(replay(store, setOf(ruleOf('all'))).note).toBe(
       '2 datasets keep only their last deliveries, and the changes since the oldest: for them the replay starts later (at the latest 26 Nov 2026, 12:00).',
     );

@@ -103,7 +103,7 @@ describe('migrations', () => {
       DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
       ALTER TABLE delivery_tasks DROP COLUMN fail_at; DROP TABLE team_log; DROP TABLE team_links;
       DROP TABLE rule_sets; DROP TABLE digest_items; DROP TABLE rule_notifications; DROP TABLE route_outbox;
-      PRAGMA user_version = ${MIGRATIONS.length - 8};`);
+      DROP TABLE timeline_cuts; PRAGMA user_version = ${MIGRATIONS.length - 9};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
@@ -165,7 +165,8 @@ describe('migrations', () => {
     const old = new SQL.Database(image);
     old.exec(`DROP INDEX datasets_failed; ALTER TABLE datasets DROP COLUMN failed_delivery;
       DROP TABLE team_log; DROP TABLE team_links; DROP TABLE rule_sets; DROP TABLE digest_items;
-      DROP TABLE rule_notifications; DROP TABLE route_outbox; PRAGMA user_version = ${MIGRATIONS.length - 5};`);
+      DROP TABLE rule_notifications; DROP TABLE route_outbox; DROP TABLE timeline_cuts;
+      PRAGMA user_version = ${MIGRATIONS.length - 6};`);
     writeFileSync(join(dir, 'health.sqlite'), old.export());
     old.close();
     const store = await Store.open({ dataDir: dir });
