@@ -115,6 +115,8 @@ async function prepare(dataDir: string, snapshot: { datasets: { datasetId: strin
     { state: 'dead', error: 'could not connect: ECONNREFUSED (gave up after 5 attempts)' },
     new Date(UI_NOW.getTime() - HOUR),
   );
+  // As the deliverer leaves it after its fifth attempt.
+  store.run('UPDATE route_outbox SET attempts = 5 WHERE id = ?', [Number(row.id)]);
   await store.close();
 }
 
@@ -243,9 +245,9 @@ describe('settings: rules', () => {
     const letter = section.locator('tr[data-dead-letter]');
     await letter.waitFor();
     await expect(letter.textContent()).resolves.toContain('ECONNREFUSED');
-    await letter.getByRole('button', { name: 'Send again FAILED: a dataset to channel' }).click();
+    await letter.getByRole('button', { name: 'Send again FAILED: a dataset to Team channel' }).click();
     await poll(() => section.locator('[data-sent-again]').textContent()).toContain(
-      `is on its way to ${isolate('channel')} again`,
+      `is on its way to ${isolate('Team channel')} again`,
     );
     await poll(() => section.locator('tr[data-dead-letter]').count()).toBe(0);
     // The running engine's deliverer was woken: the webhook has it, with the secret the window never saw.
