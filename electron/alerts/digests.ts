@@ -81,12 +81,16 @@ export function releaseDigests(ctx: AlertsContext): { sent: RuleNotification[]; 
   if (done.length === 0) return { sent: [], remembered: false };
   const toldKeys = new Set(notifications.flatMap((notification) => notification.keys));
   const doneByKey = new Map(done.map((item) => [item.fact.key, item.fact]));
+  // In quiet hours the tray shows no digest: its failures wait for the summary at their end, as the
+  // failures told alone do (the routes have the digest now).
+  const held = quiet(ctx) && !paused(ctx);
   for (const notification of notifications) {
     const failures = notification.keys.flatMap((key) => {
       const fact = doneByKey.get(key);
       return fact === undefined ? [] : (failureOf(fact) ?? []);
     });
-    remember(ctx.store, failures, 'summarized', ctx.now, notification.title);
+    if (held && notification.routes.includes(TRAY_ROUTE)) remember(ctx.store, failures, 'held', ctx.now);
+    else remember(ctx.store, failures, 'summarized', ctx.now, notification.title);
   }
   const left = done.filter(({ fact }) => !toldKeys.has(fact.key));
   remember(

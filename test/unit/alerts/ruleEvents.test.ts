@@ -97,6 +97,24 @@ describe('rules about more than new failures', () => {
     expect(sent(bench).map((n) => n.title)).toEqual(['MISSING: Dataset 3']);
   });
 
+  it('a digest due in quiet hours goes to the record, and its failures into the summary at their end', async () => {
+    const bench = await benchWith([
+      ruleOf('digest', { name: 'Hourly', action: 'digest', digest: { everyMinutes: 60 } }),
+    ]);
+    bench.settings.notifications.quietHours = { enabled: true, start: '12:30', end: '14:00' };
+    putDataset(bench.store, 1, 'FAILED', 'dlv-1b');
+    expect(await bench.cycle({ transitions: [change(1, 'HEALTHY', 'FAILED', 'dlv-1b')] })).toEqual([]);
+    bench.clock.now = new Date('2026-11-21T13:05:00.000Z');
+    expect(await bench.alerts.tick()).toEqual([]);
+    expect(sent(bench).map((n) => n.title)).toEqual(['Digest “Hourly”: 1 new failure']);
+    bench.clock.now = new Date('2026-11-21T14:01:00.000Z');
+    const after = await bench.alerts.tick();
+    expect(after.map((a) => [a.kind, a.kind === 'summary' ? a.cause : null])).toEqual([
+      ['summary', 'quiet-hours'],
+    ]);
+    expect(after[0]).toMatchObject({ body: 'acme: Normalize failed: E_SCHEMA_MISMATCH: Dataset 1.' });
+  });
+
   it('a failure a rule sends only to a webhook is not in the tray, and its timeline says where it went', async () => {
     const bench = await benchWith(
       [ruleOf('hook', { name: 'To the channel', routes: ['channel'] })],
