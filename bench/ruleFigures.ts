@@ -12,6 +12,7 @@
 import { Alerter } from '../electron/alerts/alerter';
 import { replayRules } from '../electron/alerts/replay';
 import { factsOfChanges } from '../electron/alerts/ruleFacts';
+import { nextDigestTick } from '../electron/alerts/digests';
 import { type RuleNotification, judge } from '../electron/alerts/ruleRun';
 import { startRemoteSimulator } from '../electron/demo/remote/server';
 import { cutHistories } from '../electron/query/ruleHistory';
@@ -134,14 +135,19 @@ export async function ruleFigures(
     await alerts.handleCycle(await runner.runCycle('crawl'));
     saveRuleSet(store, ORG, RULES, now());
     const matcher = new RuleMatcher(RULES.rules);
+    const ruleOf = (_org: string, ruleId: string) => RULES.rules.find((rule) => rule.id === ruleId);
     const evaluations: number[] = [];
     const cycles = ((quick ? 2 : DAYS) * 24 * 60) / POLL_MINUTES;
     log(`  ${cycles} polls, ${POLL_MINUTES} min apart, the live alerts judging each…`);
     for (let n = 1; n <= cycles; n += 1) {
-      clock.set(start + n * POLL_MINUTES * MINUTE);
-      // The alerts tick between cycles (digests go out on ticks): one tick a poll, on the grid.
-      await alerts.tick();
-      clock.advance(7_000);
+      const poll = start + n * POLL_MINUTES * MINUTE;
+      // The alerts' ticks between cycles that send a digest (the others find nothing due), on their grid.
+      for (let tick = nextDigestTick(store, ruleOf, clock.now(), 'UTC'); tick <= poll;) {
+        clock.set(tick);
+        await alerts.tick();
+        tick = nextDigestTick(store, ruleOf, tick, 'UTC');
+      }
+      clock.set(poll + 7_000);
       const event: CycleEvent = await runner.runCycle(n % 24 === 0 ? 'crawl' : 'poll');
       // The rules' part of the alerts' evaluation, as ruleCycle does it: facts from the store, judged.
       const began = performance.now();
@@ -160,17 +166,17 @@ export async function ruleFigures(
     const took = performance.now() - began;
     const sent = ruleNotificationsSent(store, ORG, new Date(0), now()) as RuleNotification[];
     // Hourly datasets keep about four days of deliveries, and their timelines as much: the replay says
-    // so, and is compared with live from the latest cut on.
-    const cut = cutHistories(store, ORG, new Date(0)).latest?.getTime() ?? 0;
-    const since = (list: readonly { at: string }[]) =>
-      JSON.stringify(list.filter((n) => Date.parse(n.at) >= cut));
-    const same = since(replay.notifications) === since(sent);
-    const compared =
-      cut === 0
-        ? ''
-        : ` (compared from the latest timeline cut, ${new Date(cut).toISOString().slice(0, 16)}Z)`;
+    // so in its note, and what it cannot see before the cut shifts the digests after it. Replay equals
+    // live is the property test's to show; here, how many of live's notifications the replay predicted.
+    const cut = cutHistories(store, ORG, new Date(0)).latest;
+    const predicted = new Set(replay.notifications.map((notification) => notification.id));
+    const foreseen = sent.filter((notification) => predicted.has(notification.id)).length;
     report.atMost(`rules: replay of ${days} days`, SIZE, took, REPLAY_BUDGET_MS, ms, {
-      note: `${replay.notifications.length} notifications replayed, ${sent.length} sent live: ${same ? 'the same' : 'NOT the same'}${compared}`,
+      note: `${replay.notifications.length} notifications replayed, ${sent.length} sent live, ${foreseen} of them predicted exactly${
+        cut === null
+          ? ''
+          : ` (timelines cut from ${cut.toISOString().slice(0, 16)}Z on, as the replay's note says)`
+      }`,
     });
     await alerts.stop();
   } finally {

@@ -7,14 +7,22 @@
  * tray shows none, but the digest is sent (and recorded) all the same: quiet hours are this desktop's,
  * the routes are the team's. Runs inside `store.whenIdle`.
  */
-import { TRAY_ROUTE } from '../../shared/rules';
+import { type Rule, TRAY_ROUTE } from '../../shared/rules';
+import type { Store } from '../store/database';
 import { remember } from '../store/tables/announcements';
-import { type DigestItem, digestItems, dropDigestItems, gatherItems } from '../store/tables/digests';
+import {
+  type DigestItem,
+  digestFirsts,
+  digestItems,
+  dropDigestItems,
+  gatherItems,
+} from '../store/tables/digests';
 import { type AlertsContext, paused, quiet, snoozedIds } from './context';
 import { sendRuleNotifications } from './ruleSend';
 import { acknowledgedNow } from './acknowledged';
 import { type RuleFact, blankFact } from './ruleFacts';
-import { type Gathered, type RuleNotification, releaseDue } from './ruleRun';
+import { type Gathered, type RuleNotification, digestDueAt, releaseDue } from './ruleRun';
+import { TICK_MS } from './tick';
 import { rulesOf } from './ruling';
 import type { Announcement, FailedDataset } from './types';
 
@@ -129,4 +137,29 @@ export function trayDigests(ctx: AlertsContext, sent: readonly RuleNotification[
       target: notification.target,
       at: notification.at,
     }));
+}
+
+/**
+ * The first tick of the grid after `after` (epoch ms) at which a digest waiting in the store falls due
+ * (Infinity: none waits) — the tick the live alerts' 30-second ticks would send it on. A clock driven
+ * by hand (the replay-equals-live test, the bench) ticks there; a digest whose rule is gone, disabled
+ * or no longer a digest is due at once, as releaseDue sends it.
+ */
+export function nextDigestTick(
+  store: Store,
+  ruleOf: (orgId: string, ruleId: string) => Rule | undefined,
+  after: number,
+  timeZone: string,
+): number {
+  let next = Infinity;
+  for (const { orgId, ruleId, first } of digestFirsts(store)) {
+    const rule = ruleOf(orgId, ruleId);
+    const schedule = rule?.enabled && rule.action === 'digest' ? rule.digest : undefined;
+    const due = schedule === undefined ? first.getTime() : digestDueAt(schedule, first, timeZone);
+    next = Math.min(
+      next,
+      Math.max(Math.floor(after / TICK_MS) * TICK_MS + TICK_MS, Math.ceil(due / TICK_MS) * TICK_MS),
+    );
+  }
+  return next;
 }

@@ -95,3 +95,14 @@ export function dropDigestItems(store: Store, items: readonly { orgId: string; e
     { dataChange: false },
   );
 }
+
+/** When the first item of each rule's waiting digest was gathered, per org and rule. */
+export function digestFirsts(store: Store): { orgId: string; ruleId: string; first: Date }[] {
+  return store
+    .all('SELECT org_id, rule_id, min(added_at) AS first FROM digest_items GROUP BY org_id, rule_id')
+    .map((row) => ({
+      orgId: String(row.org_id),
+      ruleId: String(row.rule_id),
+      first: new Date(String(row.first)),
+    }));
+}

@@ -10,8 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Alerter } from '../../../electron/alerts/alerter';
 import { replayRules } from '../../../electron/alerts/replay';
-import { digestDueAt } from '../../../electron/alerts/ruleRun';
-import { TICK_MS } from '../../../electron/alerts/tick';
+import { nextDigestTick } from '../../../electron/alerts/digests';
 import type { Store } from '../../../electron/store/database';
 import { acknowledge } from '../../../electron/store/tables/acknowledgements';
 import { ruleNotificationsSent } from '../../../electron/store/tables/ruleLog';
@@ -22,6 +21,10 @@ import { HandTimers, ReportedSync } from '../../helpers/alerts';
 import { ORG, closeBenches, syncBench } from '../../helpers/sync';
 
 const MINUTE = 60_000;
+
+/** The next tick at which a digest of `set` falls due (the live ticks between send nothing). */
+const nextDue = (store: Store, set: RuleSet, after: number): number =>
+  nextDigestTick(store, (_org, ruleId) => set.rules.find((rule) => rule.id === ruleId), after, 'UTC');
 
 afterEach(closeBenches);
 
@@ -184,22 +187,6 @@ describe('the replay of the rules', () => {
     );
   }, 600_000);
 });
-
-/** The first grid tick after `after` at which a gathered digest falls due; Infinity when nothing waits. */
-function nextDue(store: Store, set: RuleSet, after: number): number {
-  let next = Infinity;
-  for (const row of store.all('SELECT rule_id, min(added_at) AS first FROM digest_items GROUP BY rule_id')) {
-    const first = new Date(String(row.first));
-    const schedule = set.rules.find((rule) => rule.id === String(row.rule_id))?.digest;
-    const due = schedule === undefined ? first.getTime() : digestDueAt(schedule, first, 'UTC');
-    const tick = Math.max(
-      Math.floor(after / TICK_MS) * TICK_MS + TICK_MS,
-      Math.ceil(due / TICK_MS) * TICK_MS,
-    );
-    next = Math.min(next, tick);
-  }
-  return next;
-}
 
 /** Someone acknowledges the first FAILED or MISSING dataset nobody is on yet. */
 function acknowledgeOne(store: Store, at: Date): void {
