@@ -13,7 +13,9 @@ import type { WindowTarget } from './routes';
 
 /** Days a replay may cover: the rules' record of what they sent is kept this long. */
 export const RULE_LOG_DAYS = 30;
-export const DEFAULT_REPLAY_DAYS = 7;
+/** The days a replay may be asked for (CLI, API, window), and the default. */
+export const REPLAY_DAYS = { min: 1, max: RULE_LOG_DAYS, default: 7 } as const;
+export const DEFAULT_REPLAY_DAYS = REPLAY_DAYS.default;
 
 /** Stands for a stored secret header value in the window's copy of a set: "set, not shown". */
 export const KEPT_SECRET = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';

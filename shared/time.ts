@@ -42,3 +42,12 @@ export function wallClock(at: Date, timeZone: string): string {
     parts.find((found) => found.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
+
+/** The IANA name of a time zone this system knows (as it spells it), or null. */
+export function knownZone(zone: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-GB', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}

@@ -186,7 +186,7 @@ function factWords(fact: RuleFact): { title: string; body: string } {
           ? 'Delivered after its deadline.'
           : fact.lateDelivered === true
             ? `Delivered ${plural(fact.lateMinutes, 'minute', 'minutes')} after its deadline.`
-            : `At least ${plural(fact.lateMinutes, 'minute', 'minutes')} after its deadline (its delivery time not known yet).`,
+            : `Seen delivered late ${plural(fact.lateMinutes, 'minute', 'minutes')} after its deadline (its delivery time not known yet).`,
     };
   if (fact.event === 'recovered')
     return { title: `Recovered: ${name}`, body: `Now ${fact.to} (was ${fact.from}).` };

@@ -5,7 +5,7 @@
  */
 import { type Rule, type RuleSet, defaultRuleSet } from '../../shared/rules';
 import type { Store } from '../store/database';
-import { RuleSetError, readRuleSet } from '../store/tables/ruleSets';
+import { ruleSetInForce } from '../store/tables/ruleSets';
 import { RuleMatcher } from '../rules/match';
 import type { AlertsContext } from './context';
 
@@ -15,14 +15,9 @@ const compiled = new WeakMap<Store, Map<string, { text: string; matcher: RuleMat
 /** The org's rules: its own set, else the default set (recoveries as Settings → Notifications says). */
 export function rulesOf(ctx: AlertsContext, orgId: string): RuleMatcher {
   const fallback: RuleSet = defaultRuleSet({ recoveryNotices: ctx.settings.notifications.recoveryNotices });
-  let set = fallback;
-  try {
-    set = readRuleSet(ctx.store, orgId, fallback).set;
-  } catch (error) {
-    // A stored set the check refuses was changed outside the app: the default set tells of every
-    // failure, where throwing would stop every alert of the evaluation.
-    if (!(error instanceof RuleSetError)) throw error;
-  }
+  // A stored set the check refuses was changed outside the app: the default set tells of every
+  // failure, where throwing would stop every alert of the evaluation.
+  const set = ruleSetInForce(ctx.store, orgId, fallback);
   const text = JSON.stringify(set.rules);
   let ofStore = compiled.get(ctx.store);
   if (!ofStore) compiled.set(ctx.store, (ofStore = new Map()));

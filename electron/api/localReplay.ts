@@ -7,17 +7,17 @@
 import type { FastifyInstance } from 'fastify';
 import Type, { type Static } from 'typebox';
 import type { RuleSet } from '../../shared/rules';
+import { DEFAULT_REPLAY_DAYS } from '../../shared/rulesView';
 import { type ReplayResult, replayRules } from '../alerts/replay';
 import { replayMarkdown } from '../alerts/replayMarkdown';
 import type { Store } from '../store/database';
 import { RULE_LOG_DAYS } from '../store/tables/ruleLog';
-import { RuleSetError, readRuleSet } from '../store/tables/ruleSets';
+import { ruleSetInForce } from '../store/tables/ruleSets';
 import { ApiError, quote } from './errors';
 import { FORMAT_RULE, LOCAL_ERRORS, type LocalAnswer } from './localSchemas';
 import { clockFreeTag, notModified, orgOf } from './versioning';
 
 export const REPLAY_PATH = '/local/v1/rules/replay';
-export const DEFAULT_REPLAY_DAYS = 7;
 export const REPLAY_DAYS_RULE = `days must be given once: a whole number of days from 1 to ${RULE_LOG_DAYS} (default ${DEFAULT_REPLAY_DAYS})`;
 
 const CLOCK_FIELDS = ['from', 'to'] as const;
@@ -129,13 +129,7 @@ export function registerReplayRoute(
       const days = daysOf(request.query.days);
       const orgId = orgOf(request);
       const result: ReplayResult = await store.whenReadable(() => {
-        let set = options.defaults();
-        try {
-          set = readRuleSet(store, orgId, set).set;
-        } catch (error) {
-          // A set changed outside the app: the alerts run the default set, and so does their replay.
-          if (!(error instanceof RuleSetError)) throw error;
-        }
+        const set = ruleSetInForce(store, orgId, options.defaults());
         return replayRules({ store, orgId, set, days, now: options.now(), timeZone: options.timeZone });
       });
       if (format === 'json') return answer(request, reply, result, CLOCK_FIELDS);

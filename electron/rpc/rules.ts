@@ -8,6 +8,7 @@ import { checkRuleSet, describeRuleProblems } from '../../shared/ruleCheck';
 import { type RuleSet, defaultRuleSet } from '../../shared/rules';
 import { type RulesView, keptSecrets, withheldSecrets } from '../../shared/rulesView';
 import { type RpcHandlers, RpcError } from '../../shared/rpc';
+import { knownZone } from '../../shared/time';
 import { replayRules } from '../alerts/replay';
 import { listDeadLetters, sendAgain } from '../routes/deadLetters';
 import type { Store } from '../store/database';
@@ -30,11 +31,10 @@ type RulesCalls =
 
 /** The zone's name if this system knows it. */
 function checkedZone(zone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
+  const known = knownZone(zone);
+  if (known === null)
     throw new RpcError('invalid-argument', `timeZone: ${JSON.stringify(zone)} is not a time zone`);
-  }
+  return known;
 }
 
 export function rulesHandlers(deps: RulesDeps): Pick<RpcHandlers, RulesCalls> {

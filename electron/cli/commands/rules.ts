@@ -7,6 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { Command } from 'commander';
+import { REPLAY_DAYS } from '../../../shared/rulesView';
 import { checkOrg } from '../../control/commands/org';
 import { resolveDataDir } from '../../store/instance/dataDir';
 import { printable } from '../../store/tables/orgs';
@@ -15,7 +16,6 @@ import { CliError, type CliIo } from '../io';
 import { dataDirOption } from '../options';
 
 /** How many days `rules test` replays: what the rules log keeps (store/tables/ruleLog.ts). */
-const REPLAY_DAYS = { min: 1, max: 30, default: 7 } as const;
 
 /** A rules file is small (200 rules are ~100 KiB): anything larger is not one. */
 export const RULES_FILE_BYTES = 1024 * 1024;

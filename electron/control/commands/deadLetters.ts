@@ -28,12 +28,13 @@ export function printDeadLetters(
     return;
   }
   printTable(out, [
-    ['ID', 'ORG', 'ROUTE', 'NOTIFICATION', 'ATTEMPTS', 'GIVEN UP', 'LAST ERROR'],
+    ['ID', 'ORG', 'ROUTE', 'NOTIFICATION', 'SENT', 'ATTEMPTS', 'GIVEN UP', 'LAST ERROR'],
     ...letters.map((letter) => [
       String(letter.id),
       letter.orgId,
       letter.routeId,
       letter.title || letter.notificationId,
+      letter.createdAt,
       String(letter.attempts),
       letter.diedAt,
       letter.lastError ?? '-',

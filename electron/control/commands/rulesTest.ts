@@ -7,24 +7,21 @@
 import Type from 'typebox';
 import { checkRulesFile } from '../../../shared/ruleCheck';
 import type { RuleSet } from '../../../shared/rules';
+import { REPLAY_DAYS } from '../../../shared/rulesView';
+import { knownZone } from '../../../shared/time';
 import { replayRules } from '../../alerts/replay';
 import { replayMarkdown } from '../../alerts/replayMarkdown';
 import { printable } from '../../store/tables/orgs';
-import { RULE_LOG_DAYS } from '../../store/tables/ruleLog';
-import { RuleSetError, readRuleSet } from '../../store/tables/ruleSets';
+import { ruleSetInForce } from '../../store/tables/ruleSets';
 import { CommandError, READ_ONLY, command } from '../command';
 import { checkOrg, knownOrg, orgOrOnly } from './org';
 import { defaultRulesOf } from './rules';
 
-export const REPLAY_DAYS = { min: 1, max: RULE_LOG_DAYS, default: 7 } as const;
-
 /** The zone's name if this system knows it, else an error that says so. */
 function checkZone(zone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    throw new CommandError(`${printable(zone)} is not a time zone this system knows`);
-  }
+  const known = knownZone(zone);
+  if (known === null) throw new CommandError(`${printable(zone)} is not a time zone this system knows`);
+  return known;
 }
 
 export const rulesTest = command({
@@ -62,14 +59,7 @@ export const rulesTest = command({
         org !== undefined || candidate === null
           ? orgOrOnly(store, org, { nothing: 'import or sync an org first', asker: 'rules test' })
           : knownOrg(store, checkOrg(candidate.orgId));
-      let set = candidate?.set ?? fallback;
-      if (candidate === null)
-        try {
-          set = readRuleSet(store, orgId, fallback).set;
-        } catch (error) {
-          // A set changed outside the app: the alerts run the default set, and so does their replay.
-          if (!(error instanceof RuleSetError)) throw error;
-        }
+      const set = candidate?.set ?? ruleSetInForce(store, orgId, fallback);
       return replayRules({ store, orgId, set, days, now: now(), timeZone: zone });
     });
     out.stdout(

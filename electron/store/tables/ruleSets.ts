@@ -38,6 +38,20 @@ export function readRuleSet(store: Store, orgId: string, fallback: RuleSet): Sto
   return { set: check.set, own: true, savedAt: String(row.saved_at) };
 }
 
+/**
+ * The rules in force for the org: its own set, else `fallback` — also when the stored set was changed
+ * outside the app and the check refuses it (the alerts then run the default set rather than none, and
+ * a replay of the rules in force replays that).
+ */
+export function ruleSetInForce(store: Store, orgId: string, fallback: RuleSet): RuleSet {
+  try {
+    return readRuleSet(store, orgId, fallback).set;
+  } catch (error) {
+    if (error instanceof RuleSetError) return fallback;
+    throw error;
+  }
+}
+
 /** The orgs that saved rules of their own. */
 export function orgsWithOwnRules(store: Store): string[] {
   return store.all('SELECT org_id FROM rule_sets ORDER BY org_id').map((row) => String(row.org_id));

@@ -69,10 +69,11 @@ describe('rules dead-letters and send-again, alone on the data directory', () =>
     const table = await run(dataDir, ['rules', 'dead-letters']);
     expect(table.code, table.stderr).toBe(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^ID\s+ORG\s+ROUTE\s+NOTIFICATION\s+ATTEMPTS\s+GIVEN UP\s+LAST ERROR$/);
-    expect(lines.slice(1).map((line) => line.split(/\s{2,}/).slice(1, 5))).toEqual([
-      ['umbrella', 'channel', 'FAILED: umbrella one', '1'],
-      ['acme', 'channel', 'FAILED: acme one', '1'],
+    expect(lines[0]).toMatch(/^ID\s+ORG\s+ROUTE\s+NOTIFICATION\s+SENT\s+ATTEMPTS\s+GIVEN UP\s+LAST ERROR$/);
+    const sentAt = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(lines.slice(1).map((line) => line.split(/\s{2,}/).slice(1, 6))).toEqual([
+      ['umbrella', 'channel', 'FAILED: umbrella one', sentAt, '1'],
+      ['acme', 'channel', 'FAILED: acme one', sentAt, '1'],
     ]);
     const json = await run(dataDir, ['rules', 'dead-letters', '--org', 'acme', '--json']);
     expect(json.code, json.stderr).toBe(0);

@@ -191,7 +191,7 @@ describe('replaying the rules', () => {
       replay(store, setOf(ruleOf('late', { event: 'late', lateByMinutes: minutes })), 8).notifications;
     expect(over(120)).toEqual([]);
     expect(over(30).map((n) => [n.at, n.body])).toEqual([
-      [learned, 'At least 60 minutes after its deadline (its delivery time not known yet).'],
+      [learned, 'Seen delivered late 60 minutes after its deadline (its delivery time not known yet).'],
     ]);
   });
 
