@@ -155,6 +155,20 @@ const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 
 const nameOf = (fact: RuleFact): string => fact.datasetName ?? fact.datasetId ?? fact.sourceName ?? '';
 
+/**
+ * The facts' names, one that two of them share followed by its dataset id: two datasets of the same
+ * name (of two suppliers, say) would otherwise read as one dataset told twice.
+ */
+function namesOf(facts: readonly RuleFact[]): string[] {
+  const counts = new Map<string, number>();
+  for (const fact of facts) counts.set(nameOf(fact), (counts.get(nameOf(fact)) ?? 0) + 1);
+  return facts.map((fact) =>
+    counts.get(nameOf(fact))! > 1 && fact.datasetName !== null && fact.datasetId !== null
+      ? `${fact.datasetName} (${fact.datasetId})`
+      : nameOf(fact),
+  );
+}
+
 const plural = (count: number, one: string, many: string): string =>
   `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
@@ -213,7 +227,7 @@ function notificationOf(rule: Rule, facts: RuleFact[], at: string): RuleNotifica
   const words =
     facts.length === 1
       ? factWords(first)
-      : { title: countWords(first.event, facts.length), body: `${listWords(facts.map(nameOf))}.` };
+      : { title: countWords(first.event, facts.length), body: `${listWords(namesOf(facts))}.` };
   return {
     id: notificationId(
       first.orgId,
@@ -265,7 +279,7 @@ function digestOf(
         ? plural(facts.length, 'new failure', 'new failures')
         : plural(facts.length, 'event', 'events')
     }`,
-    body: `${listWords(counted)}: ${listWords(facts.map(nameOf))}.`,
+    body: `${listWords(counted)}: ${listWords(namesOf(facts))}.`,
     // A digest opens its list, even of one: the person reads it as a batch.
     target: facts.every((fact) => fact.event === 'failed' || fact.event === 'missing')
       ? { view: 'triage', orgId }

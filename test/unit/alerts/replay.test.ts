@@ -243,4 +243,14 @@ describe('replaying the rules', () => {
       [at, ['ds-1']],
     ]);
   });
+
+  it('names two datasets of the same name each with its id, not as one told twice', async () => {
+    const store = await history(10);
+    changed(store, 1, 5, 'HEALTHY', 'FAILED', 'dlv-1b');
+    changed(store, 2, 5, 'HEALTHY', 'FAILED', 'dlv-2b');
+    store.run("UPDATE datasets SET name = 'Rates Hourly' WHERE dataset_id IN ('ds-1', 'ds-2')");
+    expect(replay(store, setOf(ruleOf('all'))).notifications.map((n) => [n.title, n.body])).toEqual([
+      ['2 datasets FAILED', 'Rates Hourly (ds-1) and Rates Hourly (ds-2).'],
+    ]);
+  });
 });
